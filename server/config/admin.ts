@@ -1,0 +1,28 @@
+import type { Core } from '@strapi/strapi';
+
+const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Admin => ({
+  auth: {
+    secret: env('ADMIN_JWT_SECRET')!,
+  },
+  apiToken: {
+    salt: env('API_TOKEN_SALT')!,
+  },
+  transfer: {
+    token: {
+      salt: env('TRANSFER_TOKEN_SALT')!,
+    },
+  },
+  secrets: {
+    encryptionKey: env('ENCRYPTION_KEY')!,
+  },
+  // Nothing phones home: no NPS survey, EE promotion or AI features.
+  flags: {
+    nps: env.bool('FLAG_NPS', false),
+    promoteEE: env.bool('FLAG_PROMOTE_EE', false),
+    docLinks: env.bool('FLAG_DOC_LINKS', true),
+  },
+  ai: { enabled: false },
+  autoOpen: false,
+});
+
+export default config;

@@ -1,0 +1,20 @@
+import type { Core } from '@strapi/strapi';
+
+const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Server => ({
+  host: env('HOST', '0.0.0.0'),
+  port: env.int('PORT', 1337),
+  // Public origin (e.g. https://carnivo.example); used for admin, OAuth callbacks and e-mail links.
+  ...(env('PUBLIC_URL') ? { url: env('PUBLIC_URL') } : {}),
+  // Behind a reverse proxy set TRUST_PROXY=true so rate limits see the client IP, not the proxy's.
+  proxy: { koa: env.bool('TRUST_PROXY', false) },
+  app: {
+    keys: env.array('APP_KEYS')!,
+  },
+  // No npm update check: the server must not phone home.
+  logger: { updates: { enabled: false } },
+  webhooks: {
+    populateRelations: env.bool('WEBHOOKS_POPULATE_RELATIONS', false),
+  },
+});
+
+export default config;

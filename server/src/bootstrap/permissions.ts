@@ -1,0 +1,61 @@
+import type { Core } from '@strapi/strapi';
+
+/**
+ * Content-API permissions of the users-permissions roles, least privilege.
+ * Synced on every boot: missing actions are granted, any other action is revoked,
+ * so changes made in the admin panel do not survive a restart. Later features
+ * (profile update, upload, subscriptions, legal pages, account deletion) add their actions here.
+ */
+export const ROLE_PERMISSIONS: Record<'public' | 'authenticated', readonly string[]> = {
+  public: [
+    'plugin::users-permissions.auth.register',
+    'plugin::users-permissions.auth.callback',
+    'plugin::users-permissions.auth.connect',
+    'plugin::users-permissions.auth.forgotPassword',
+    'plugin::users-permissions.auth.resetPassword',
+    'plugin::users-permissions.auth.emailConfirmation',
+    'plugin::users-permissions.auth.sendEmailConfirmation',
+    'api::ingredient.ingredient.find',
+    'api::ingredient.ingredient.findOne',
+  ],
+  authenticated: [
+    'plugin::users-permissions.user.me',
+    'plugin::users-permissions.auth.changePassword',
+    'api::ingredient.ingredient.find',
+    'api::ingredient.ingredient.findOne',
+  ],
+};
+
+interface PermissionRow {
+  id: number;
+  action: string;
+}
+
+export async function syncRolePermissions(strapi: Core.Strapi): Promise<void> {
+  const roles = strapi.db.query('plugin::users-permissions.role');
+  const permissions = strapi.db.query('plugin::users-permissions.permission');
+
+  for (const [type, wanted] of Object.entries(ROLE_PERMISSIONS)) {
+    const role: { id: number } | null = await roles.findOne({ where: { type } });
+    if (!role) {
+      throw new Error(`users-permissions role "${type}" is missing`);
+    }
+
+    const current: PermissionRow[] = await permissions.findMany({
+      where: { role: role.id },
+      select: ['id', 'action'],
+    });
+    const have = new Set(current.map((p) => p.action));
+
+    const extra = current.filter((p) => !wanted.includes(p.action));
+    if (extra.length > 0) {
+      await permissions.deleteMany({ where: { id: { $in: extra.map((p) => p.id) } } });
+    }
+    for (const action of wanted.filter((a) => !have.has(a))) {
+      await permissions.create({ data: { action, role: role.id } });
+    }
+    if (extra.length > 0 || wanted.some((a) => !have.has(a))) {
+      strapi.log.info(`[permissions] synced role "${type}" (${wanted.length} actions, revoked ${extra.length})`);
+    }
+  }
+}

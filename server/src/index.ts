@@ -1,0 +1,15 @@
+import type { Core } from '@strapi/strapi';
+import { configureAuthSettings } from './bootstrap/auth-settings';
+import { seedIngredients } from './bootstrap/ingredients';
+import { syncRolePermissions } from './bootstrap/permissions';
+
+export default {
+  register(/* { strapi }: { strapi: Core.Strapi } */) {},
+
+  // Idempotent: runs on every start.
+  async bootstrap({ strapi }: { strapi: Core.Strapi }) {
+    await seedIngredients(strapi);
+    await syncRolePermissions(strapi);
+    await configureAuthSettings(strapi);
+  },
+};

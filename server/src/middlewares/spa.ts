@@ -1,0 +1,101 @@
+import fs from 'fs';
+import path from 'path';
+import type { Core } from '@strapi/strapi';
+
+/**
+ * Serves the built SPA (<repo>/dist, or SPA_DIR) from the same origin as the API.
+ * Strapi keeps everything it answers; this only fills its 404s on GET/HEAD,
+ * with the file from the SPA dir or index.html (history fallback for client routes).
+ */
+
+// Paths Strapi owns: its own 404s there must stay JSON, never index.html.
+const STRAPI_PREFIXES = [
+  '/api',
+  '/admin',
+  '/uploads',
+  '/upload',
+  '/i18n',
+  '/content-manager',
+  '/content-type-builder',
+  '/content-releases',
+  '/review-workflows',
+  '/users-permissions',
+  '/email',
+  '/documentation',
+  '/graphql',
+  '/_health',
+];
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const NOT_BUILT = 'The web app is not built. Run "npm run build" at the repository root, then restart the server.';
+
+const ownedByStrapi = (urlPath: string, adminPath: string): boolean =>
+  [...STRAPI_PREFIXES, adminPath].some((prefix) => urlPath === prefix || urlPath.startsWith(`${prefix}/`));
+
+/** Absolute path of a regular file inside root, or null (missing, hidden, or outside root). */
+export const resolveFile = (root: string, urlPath: string): string | null => {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0')) return null;
+  const segments = decoded.split(/[\\/]+/).filter(Boolean);
+  if (segments.some((segment) => segment.startsWith('.'))) return null;
+  const file = path.resolve(root, ...segments);
+  if (!file.startsWith(root + path.sep)) return null;
+  try {
+    return fs.statSync(file).isFile() ? file : null;
+  } catch {
+    return null;
+  }
+};
+
+const spa: Core.MiddlewareFactory = (_config, { strapi }) => {
+  const root = path.resolve(process.env.SPA_DIR || path.resolve(strapi.dirs.app.root, '..', 'dist'));
+  const adminPath = strapi.config.get<string>('admin.path', '/admin');
+
+  return async (ctx, next) => {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ownedByStrapi(ctx.path, adminPath)) {
+      return next();
+    }
+
+    // Strapi itself redirects "/" to the admin panel; the site's home page wins.
+    if (ctx.path !== '/') {
+      await next();
+      if (ctx.status !== 404 || ctx.body != null) return;
+    }
+
+    const file = ctx.path === '/' ? null : resolveFile(root, ctx.path);
+    if (file) {
+      ctx.status = 200;
+      ctx.type = path.extname(file);
+      ctx.length = fs.statSync(file).size;
+      ctx.set('Cache-Control', ctx.path.startsWith('/assets/') ? IMMUTABLE : 'no-cache');
+      ctx.body = fs.createReadStream(file);
+      return;
+    }
+
+    // A missing hashed asset is a real 404; index.html would be served as broken JS/CSS.
+    if (ctx.path.startsWith('/assets/')) {
+      ctx.status = 404;
+      return;
+    }
+
+    const index = path.join(root, 'index.html');
+    if (!fs.existsSync(index)) {
+      ctx.status = 503;
+      ctx.type = 'text/plain';
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = NOT_BUILT;
+      return;
+    }
+    ctx.status = 200;
+    ctx.type = 'html';
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = fs.createReadStream(index);
+  };
+};
+
+export default spa;

@@ -1,0 +1,114 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { Core } from '@strapi/strapi';
+
+// Strapi's ESM build does not load under Node's ESM resolver (directory imports); use its CJS build.
+const require = createRequire(import.meta.url);
+const { compileStrapi, createStrapi } = require('@strapi/strapi') as typeof import('@strapi/strapi');
+
+export const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface TestStrapi {
+  strapi: Core.Strapi;
+  baseUrl: string;
+  /** SQLite file of this instance (undefined for postgres). */
+  databaseFile?: string;
+  /** Destroys Strapi; deletes the SQLite file unless keepDatabase. */
+  stop(options?: { keepDatabase?: boolean }): Promise<void>;
+}
+
+export interface BootOptions {
+  /** Extra env vars (e.g. SPA_DIR, DATABASE_CLIENT=postgres ...), set before Strapi loads. */
+  env?: Record<string, string>;
+  /** Reuse an existing SQLite file (e.g. to test a restart); default: a fresh temp file. */
+  databaseFile?: string;
+}
+
+let compiled: Promise<{ appDir: string; distDir: string | undefined }> | undefined;
+
+const secret = () => crypto.randomBytes(16).toString('base64');
+
+/** Boots the Strapi app of server/ in-process on 127.0.0.1 with a random port. */
+export async function bootStrapi(options: BootOptions = {}): Promise<TestStrapi> {
+  const usesSqlite = (options.env?.DATABASE_CLIENT ?? 'sqlite') === 'sqlite';
+  const databaseFile = usesSqlite
+    ? options.databaseFile ?? path.join(os.tmpdir(), `carnivo-test-${crypto.randomUUID()}.db`)
+    : undefined;
+
+  Object.assign(process.env, {
+    NODE_ENV: 'test',
+    STRAPI_TELEMETRY_DISABLED: 'true',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    APP_KEYS: [secret(), secret()].join(','),
+    API_TOKEN_SALT: secret(),
+    ADMIN_JWT_SECRET: secret(),
+    TRANSFER_TOKEN_SALT: secret(),
+    JWT_SECRET: secret(),
+    ENCRYPTION_KEY: secret(),
+    DATABASE_CLIENT: 'sqlite',
+    ...(databaseFile ? { DATABASE_FILENAME: databaseFile } : {}),
+    ...options.env,
+  });
+
+  compiled ??= compileStrapi({ appDir: SERVER_DIR });
+  const { appDir, distDir } = await compiled;
+
+  // Strapi.destroy() calls process.removeAllListeners(), which would also drop the
+  // test runner's own listeners (IPC with the worker); they are put back in stop().
+  const processListeners = process.eventNames().map((event) => [event, process.rawListeners(event)] as const);
+
+  const strapi = createStrapi({ appDir, distDir });
+  strapi.log.level = process.env.STRAPI_TEST_LOG_LEVEL ?? 'warn';
+  await strapi.load();
+  await new Promise<void>((resolve) => strapi.server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = strapi.server.httpServer.address() as AddressInfo;
+
+  return {
+    strapi,
+    baseUrl: `http://127.0.0.1:${port}`,
+    databaseFile,
+    async stop({ keepDatabase = false } = {}) {
+      await strapi.destroy();
+      for (const [event, listeners] of processListeners) {
+        const present = new Set(process.rawListeners(event));
+        for (const listener of listeners) {
+          if (!present.has(listener)) process.on(event, listener as (...args: unknown[]) => void);
+        }
+      }
+      if (databaseFile && !keepDatabase) {
+        for (const suffix of ['', '-journal', '-wal', '-shm']) fs.rmSync(databaseFile + suffix, { force: true });
+      }
+    },
+  };
+}
+
+/** JSON request against a booted instance; returns status, parsed body and headers. */
+export async function request<T = unknown>(
+  baseUrl: string,
+  method: string,
+  urlPath: string,
+  options: { body?: unknown; token?: string } = {}
+): Promise<{ status: number; body: T; headers: Headers }> {
+  const res = await fetch(baseUrl + urlPath, {
+    method,
+    headers: {
+      ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+    },
+    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON; keep the text
+  }
+  return { status: res.status, body: body as T, headers: res.headers };
+}

@@ -1,0 +1,17 @@
+import { HeadContent, Outlet } from '@tanstack/react-router';
+import { NavBar } from '../components/NavBar';
+
+export function RootLayout() {
+  return (
+    <>
+      <HeadContent />
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <NavBar />
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}

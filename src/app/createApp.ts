@@ -1,0 +1,57 @@
+import { createActor, fromCallback, type InspectionEvent, type Observer } from 'xstate';
+import type { RouterHistory } from '@tanstack/react-router';
+import { authSessionMachine, type AuthEvent } from '../../machines/authSession.machine';
+import { configureApiClient } from '../api/client';
+import {
+  clearStoredSession,
+  readStoredSession,
+  watchStoredSession,
+  writeStoredSession,
+} from '../auth/browserSessionStore';
+import { defaultFlows, type Flows } from './flows';
+import { navigateTo } from './navigation';
+import { createAppRouter, type AppRouter } from './router';
+
+type AuthActors = Parameters<typeof authSessionMachine.provide>[0]['actors'];
+
+export type AppOptions = {
+  history?: RouterHistory;
+  /** Replaces the API actors (register, login) — tests pass deferred doubles here. */
+  actors?: AuthActors;
+  /** Replaces page-level flow machines — tests pass machines provided with doubles. */
+  flows?: Partial<Flows>;
+  inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+};
+
+/** Wires the auth machine to the browser (storage, router, API client) and builds the router. */
+export function createApp({ history, actors, flows, inspect }: AppOptions = {}) {
+  let router: AppRouter | undefined;
+
+  const machine = authSessionMachine.provide({
+    actions: {
+      persistSession: (_, session) => writeStoredSession(session),
+      forgetSession: () => clearStoredSession(),
+      navigate: (_, request) => {
+        if (router) navigateTo(router, request);
+      },
+      revalidateRoutes: () => {
+        void router?.invalidate();
+      },
+    },
+    actors: {
+      watchSession: fromCallback<AuthEvent>(({ sendBack }) =>
+        watchStoredSession((session) => sendBack({ type: 'session.changed', session })),
+      ),
+      ...actors,
+    },
+  });
+
+  const auth = createActor(machine, { input: { session: readStoredSession() }, inspect });
+  configureApiClient({
+    getToken: () => readStoredSession()?.jwt ?? null,
+    onUnauthorized: () => auth.send({ type: 'session.expired' }),
+  });
+  router = createAppRouter({ auth, flows: { ...defaultFlows, ...flows }, history });
+  auth.start();
+  return { auth, router };
+}

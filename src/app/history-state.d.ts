@@ -1,0 +1,8 @@
+import '@tanstack/history';
+
+declare module '@tanstack/history' {
+  interface HistoryState {
+    /** A one-time notice for the login page (SPEC §2 navigation state 'message'). */
+    message?: string;
+  }
+}

@@ -1,0 +1,79 @@
+import { useEffect, useId, type FormEvent } from 'react';
+import { Link, getRouteApi, useRouter } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { useAuthActor } from '../../app/appContext';
+import { site } from '../../config/site';
+import { AuthMessages } from './AuthMessages';
+import { formValues } from '../../components/form/formValues';
+import { PasswordField } from '../../components/form/PasswordField';
+
+const logInRoute = getRouteApi('/login');
+
+export function LogInPage() {
+  const auth = useAuthActor();
+  const router = useRouter();
+  const { from } = logInRoute.useSearch();
+  const loggingIn = useSelector(auth, (snapshot) => snapshot.matches({ loggedOut: 'loggingIn' }));
+  const identifierId = useId();
+  const rememberId = useId();
+
+  // The navigation 'message' is shown once: it moves into the machine, then leaves history.
+  useEffect(() => {
+    const { location } = router.state;
+    const notice = location.state.message;
+    auth.send({ type: 'form.opened', notice });
+    if (notice) router.history.replace(location.href, { ...location.state, message: undefined });
+  }, [auth, router]);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const { identifier, password } = formValues(event.currentTarget, ['identifier', 'password'] as const);
+    auth.send({ type: 'login.submitted', identifier, password, returnTo: from ?? '/' });
+  };
+
+  return (
+    <section className="auth-page">
+      <div className="auth-card">
+        <h1>Log In</h1>
+        <p className="auth-card__lead">Welcome back to {site.brand}.</p>
+        <AuthMessages auth={auth} />
+        <form onSubmit={submit} aria-busy={loggingIn}>
+          <div className="field">
+            <label htmlFor={identifierId}>Email or Username</label>
+            <input id={identifierId} name="identifier" autoComplete="username" required />
+          </div>
+          <PasswordField label="Password" name="password" autoComplete="current-password" required />
+          <div className="field field--inline">
+            <input id={rememberId} name="remember" type="checkbox" />
+            <label htmlFor={rememberId}>Remember Me</label>
+          </div>
+          <button type="submit" className="button button--primary button--block" disabled={loggingIn}>
+            {loggingIn ? 'Logging In...' : 'Log In'}
+          </button>
+        </form>
+        <div className="auth-card__divider">or</div>
+        <div className="social-buttons" aria-describedby="social-unavailable">
+          <button type="button" className="button button--social" disabled>
+            Continue with Google
+          </button>
+          <button type="button" className="button button--social" disabled>
+            Continue with Apple
+          </button>
+          <button type="button" className="button button--social" disabled>
+            Continue with Facebook
+          </button>
+        </div>
+        <p id="social-unavailable" className="muted">
+          Social sign-in is not available yet. Please log in with your email or username.
+        </p>
+        <p className="auth-card__links">
+          <Link to="/reset-password">Reset Password</Link>
+          <span>
+            New here? <Link to="/signup">Sign Up</Link>
+          </span>
+          <Link to="/">Back to Home</Link>
+        </p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,8 @@
+import 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Origin of the Strapi server that serves the built SPA and the API, e.g. http://127.0.0.1:41234. */
+    baseUrl: string;
+  }
+}
