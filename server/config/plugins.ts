@@ -1,4 +1,9 @@
+import path from 'path';
 import type { Core } from '@strapi/strapi';
+
+// server/ root, whether this runs from config/ or the compiled dist/config/.
+const configParent = path.resolve(__dirname, '..');
+const appRoot = path.basename(configParent) === 'dist' ? path.dirname(configParent) : configParent;
 
 const allowedMediaTypes = [
   'image/*',
@@ -23,7 +28,45 @@ const deniedTypes = [
   'application/x-mach-binary',
 ];
 
+/**
+ * E-mail: real SMTP (nodemailer) when SMTP_HOST is set; otherwise the local outbox provider
+ * (server/providers/strapi-provider-email-outbox) writes one .eml file per message to
+ * EMAIL_OUTBOX_DIR (default server/.tmp/outbox) and logs "Email to <to> written to <file>".
+ */
+const emailConfig = (env: Core.Config.Shared.ConfigParams['env']) => {
+  const settings = {
+    defaultFrom: env('EMAIL_FROM', 'Carnivo <no-reply@carnivo.app>'),
+    defaultReplyTo: env('EMAIL_REPLY_TO', env('EMAIL_FROM', 'Carnivo <no-reply@carnivo.app>')),
+  };
+  const smtpHost = env('SMTP_HOST', '');
+  if (smtpHost) {
+    const username = env('SMTP_USERNAME', '');
+    return {
+      provider: 'nodemailer',
+      providerOptions: {
+        host: smtpHost,
+        port: env.int('SMTP_PORT', 587),
+        // true: TLS from the first byte (usually port 465); false: STARTTLS when the server offers it.
+        secure: env.bool('SMTP_SECURE', false),
+        ...(username ? { auth: { user: username, pass: env('SMTP_PASSWORD', '') } } : {}),
+      },
+      settings,
+    };
+  }
+  return {
+    provider: 'strapi-provider-email-outbox',
+    providerOptions: {
+      // Absolute paths are kept; relative ones are resolved against server/.
+      outboxDir: path.resolve(appRoot, env('EMAIL_OUTBOX_DIR', '.tmp/outbox')),
+    },
+    settings,
+  };
+};
+
 const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin => ({
+  email: {
+    config: emailConfig(env),
+  },
   'users-permissions': {
     config: {
       // The SPA keeps only the plugin JWT in localStorage (SPEC §3), no refresh-token sessions.
