@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { configureAuthSettings } from './bootstrap/auth-settings';
 import { seedIngredients } from './bootstrap/ingredients';
+import { seedLegalDocuments } from './bootstrap/legal';
 import { syncRolePermissions } from './bootstrap/permissions';
 
 export default {
@@ -9,6 +10,7 @@ export default {
   // Idempotent: runs on every start.
   async bootstrap({ strapi }: { strapi: Core.Strapi }) {
     await seedIngredients(strapi);
+    await seedLegalDocuments(strapi);
     await syncRolePermissions(strapi);
     await configureAuthSettings(strapi);
   },

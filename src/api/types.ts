@@ -50,3 +50,19 @@ export type User = {
 };
 
 export type AuthResponse = { jwt: string; user: Pick<User, 'id' | 'createdAt'> & Partial<User> };
+
+/** SPEC §7 PUT /api/users/{userId} payloads, one per profile section. */
+export type ProfileUpdate =
+  | {
+      section: 'information';
+      values: {
+        username: string;
+        email: string;
+        bmi: { currentWeight: number; height: number; Gender: 'Male' | 'Female'; date_of_birth: string | null; idealBmiWeight: string };
+      };
+    }
+  | { section: 'diet'; values: { diet_preference: 'Carnivore' | 'Ketovore' } }
+  | { section: 'interests'; values: { ingredients: number[] } }
+  | { section: 'goals'; values: { goal_weight: number; goal_reminder: 'daily' | 'weekly'; personal_goal_note: string } };
+
+export type ProfileSection = ProfileUpdate['section'];

@@ -7,8 +7,10 @@ import {
 } from '@tanstack/react-router';
 import type { AuthActorRef } from '../../machines/authSession.machine';
 import { getCurrentUser } from '../api/users';
+import { isProfileTab, type ProfileTabId } from '../features/profile/profileTabs';
 import { safeReturnPath } from '../lib/returnPath';
 import { pageTitle, site } from '../config/site';
+import { legalDocuments } from '../lib/legalDocuments';
 import { lazyPage } from './lazyPage';
 import { RootLayout } from './RootLayout';
 import { RouteErrorView } from './RouteErrorView';
@@ -32,26 +34,87 @@ const rootRoute = createRootRouteWithContext<RouterContext>()({
 const indexRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/',
-  component: lazyPage(() => import('../pages/HomePage'), 'HomePage'),
-  head: titled(`${site.brand} - Carnivore & Ketovore Diet App`),
+  component: lazyPage(() => import('../features/marketing/LandingPage'), 'LandingPage'),
+  head: () => ({
+    meta: [
+      { title: `${site.brand} - Carnivore & Ketovore Diet App` },
+      {
+        name: 'description',
+        content: `${site.brand} is the carnivore and ketovore diet app: ${site.figures.recipes} recipes, a meal planner with a diet calendar, elimination-diet, weight and BMI tracking. Free download, free ${site.figures.landingFreePlanDays}-day meal plan.`,
+      },
+      {
+        name: 'keywords',
+        content:
+          'carnivore diet app, ketovore diet app, carnivore meal plan, carnivore recipes, elimination diet tracker, keto meal planner, BMI tracker, weight loss app',
+      },
+    ],
+  }),
 });
 
-function placeholderRoute<const TPath extends string>(path: TPath, page: string) {
+function marketingRoute<const TPath extends string, TModule extends Record<string, unknown>>(
+  path: TPath,
+  page: string,
+  description: string,
+  importer: () => Promise<TModule>,
+  exportName: keyof TModule & string,
+) {
   return createRoute({
     getParentRoute: () => rootRoute,
     path,
-    component: lazyPage(() => import('../pages/PlaceholderPage'), 'PlaceholderPage'),
-    head: titled(pageTitle(page)),
+    component: lazyPage(importer, exportName),
+    head: titled(pageTitle(page), description),
   });
 }
 
-const aboutRoute = placeholderRoute('about', 'About');
-const companyDetailsRoute = placeholderRoute('company-details', 'Company Details');
-const featuresRoute = placeholderRoute('features', 'Features');
-const contactRoute = placeholderRoute('contact', 'Contact');
-const privacyPolicyRoute = placeholderRoute('privacy-policy', 'Privacy Policy');
-const termsRoute = placeholderRoute('terms', 'Terms and Conditions');
-const refundPolicyRoute = placeholderRoute('refund-policy', 'Refund Policy');
+const aboutRoute = marketingRoute(
+  'about',
+  'About',
+  `Who we are and why we build ${site.brand}, the app for carnivore and ketovore eaters: our mission and values.`,
+  () => import('../features/marketing/AboutPage'),
+  'AboutPage',
+);
+const companyDetailsRoute = marketingRoute(
+  'company-details',
+  'Company Details',
+  `${site.brand}'s founders, values, leadership team, milestones and how to reach the company.`,
+  () => import('../features/marketing/CompanyDetailsPage'),
+  'CompanyDetailsPage',
+);
+const featuresRoute = marketingRoute(
+  'features',
+  'Features',
+  `Every ${site.brand} feature: recipes and meal plans, elimination and food-introduction trackers, weight, cycle, digestion and mood tracking, meal planner and 24/7 expert support.`,
+  () => import('../features/marketing/FeaturesPage'),
+  'FeaturesPage',
+);
+const contactRoute = marketingRoute(
+  'contact',
+  'Contact',
+  `Reach the ${site.brand} team by phone, e-mail or post, and download the app.`,
+  () => import('../features/marketing/ContactPage'),
+  'ContactPage',
+);
+const privacyPolicyRoute = marketingRoute(
+  'privacy-policy',
+  legalDocuments.privacyPolicy.pageName,
+  legalDocuments.privacyPolicy.description,
+  () => import('../features/legal/LegalPage'),
+  'PrivacyPolicyPage',
+);
+const termsRoute = marketingRoute(
+  'terms',
+  legalDocuments.terms.pageName,
+  legalDocuments.terms.description,
+  () => import('../features/legal/LegalPage'),
+  'TermsPage',
+);
+const refundPolicyRoute = marketingRoute(
+  'refund-policy',
+  legalDocuments.refundPolicy.pageName,
+  legalDocuments.refundPolicy.description,
+  () => import('../features/legal/LegalPage'),
+  'RefundPolicyPage',
+);
 
 const socialCallbackRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -62,8 +125,9 @@ const socialCallbackRoute = createRoute({
 
 type FromSearch = { from?: string };
 
+// Keys are always returned: the router keeps raw values for keys a validator omits.
 function validateFrom(search: Record<string, unknown>): FromSearch {
-  return typeof search.from === 'string' && safeReturnPath(search.from, '') ? { from: search.from } : {};
+  return { from: typeof search.from === 'string' && safeReturnPath(search.from, '') ? search.from : undefined };
 }
 
 const signUpRoute = createRoute({
@@ -90,8 +154,9 @@ const logInRoute = createRoute({
 const resetPasswordRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: 'reset-password',
-  validateSearch: (search: Record<string, unknown>): { code?: string } =>
-    typeof search.code === 'string' && search.code.trim() ? { code: search.code.trim() } : {},
+  validateSearch: (search: Record<string, unknown>): { code?: string } => ({
+    code: typeof search.code === 'string' && search.code.trim() ? search.code.trim() : undefined,
+  }),
   component: lazyPage(() => import('../features/account/ResetPasswordPage'), 'ResetPasswordPage'),
   head: titled(pageTitle('Reset Password'), `Reset the password of your ${site.brand} account.`),
 });
@@ -113,13 +178,16 @@ const emailConfirmationRoute = createRoute({
 const profileRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: 'profile',
+  validateSearch: (search: Record<string, unknown>): { tab?: ProfileTabId } => ({
+    tab: isProfileTab(search.tab) ? search.tab : undefined,
+  }),
   beforeLoad: ({ context, location }) => {
     if (!isLoggedIn(context.auth)) {
       throw redirect({ to: '/login', search: { from: location.href }, replace: true });
     }
   },
   loader: ({ abortController }) => getCurrentUser({ signal: abortController.signal }),
-  component: lazyPage(() => import('../pages/ProfilePage'), 'ProfilePage'),
+  component: lazyPage(() => import('../features/profile/ProfilePage'), 'ProfilePage'),
   head: titled(pageTitle('Profile')),
 });
 

@@ -2,13 +2,6 @@ import { Link, useRouterState } from '@tanstack/react-router';
 
 // Pages whose own issues are still open. Each entry goes when its page lands.
 const pendingPages: Array<{ pattern: RegExp; title: string; arrivesWith: string }> = [
-  { pattern: /^\/about$/, title: 'About', arrivesWith: 'the marketing site' },
-  { pattern: /^\/company-details$/, title: 'Company Details', arrivesWith: 'the marketing site' },
-  { pattern: /^\/features$/, title: 'Features', arrivesWith: 'the marketing site' },
-  { pattern: /^\/contact$/, title: 'Contact', arrivesWith: 'the marketing site' },
-  { pattern: /^\/privacy-policy$/, title: 'Privacy Policy', arrivesWith: 'the legal pages' },
-  { pattern: /^\/terms$/, title: 'Terms and Conditions', arrivesWith: 'the legal pages' },
-  { pattern: /^\/refund-policy$/, title: 'Refund Policy', arrivesWith: 'the legal pages' },
   { pattern: /^\/auth\/[^/]+\/callback$/, title: 'Social Login', arrivesWith: 'social sign-in' },
 ];
 

@@ -56,7 +56,7 @@ async function expectLoggedOutNav(p: Page) {
 async function expectProfileOf(p: Page, username: string) {
   await waitForPath(p, '/profile');
   await p.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
-  await expect.poll(() => p.getByRole('main').innerText(), poll).toContain(`Logged in as ${username}`);
+  await expect.poll(() => p.getByRole('region', { name: 'Information' }).innerText(), poll).toContain(username);
 }
 
 /** Holds matching requests until release() so a busy state can be observed without sleeping. */

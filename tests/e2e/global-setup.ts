@@ -119,6 +119,8 @@ export default async function setup(project: TestProject) {
 
   const tempDir = mkdtempSync(path.join(tmpdir(), 'carnivo-e2e-'));
   const logFile = path.join(tempDir, 'server.log');
+  // The server's e-mails (password-reset codes, ...) land here as .eml files; tests read them.
+  const outboxDir = path.join(tempDir, 'outbox');
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
 
@@ -137,6 +139,10 @@ export default async function setup(project: TestProject) {
     TRANSFER_TOKEN_SALT: secret(),
     JWT_SECRET: secret(),
     ENCRYPTION_KEY: secret(),
+    // Never a real SMTP server, whatever the calling shell has set: the outbox provider.
+    SMTP_HOST: '',
+    EMAIL_OUTBOX_DIR: outboxDir,
+    EMAIL_CONFIRMATION: 'false',
   };
 
   let log: WriteStream | undefined;
@@ -175,6 +181,7 @@ export default async function setup(project: TestProject) {
   }
 
   project.provide('baseUrl', baseUrl);
+  project.provide('outboxDir', outboxDir);
 
   return async () => {
     await cleanUp();

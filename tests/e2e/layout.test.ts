@@ -69,7 +69,7 @@ describe.each([
       const page = await context.newPage();
       await openLoggedIn(page, user, '/profile');
       await page.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
-      await expect.poll(() => page.getByRole('main').innerText(), poll).toContain(`Logged in as ${user.username}`);
+      await expect.poll(() => page.getByRole('region', { name: 'Information' }).innerText(), poll).toContain(user.username);
       await expect.poll(() => page.title(), poll).toBe('Carnivo - Profile');
       await settled(page);
       await screenshot(page, `${label}-profile`);
@@ -96,7 +96,7 @@ describe('Email Confirmed', () => {
       await expect.poll(() => button.getAttribute('href'), poll).toBe('/profile');
       await button.click();
       await waitForPath(page, '/profile');
-      await expect.poll(() => page.getByRole('main').innerText(), poll).toContain(`Logged in as ${user.username}`);
+      await expect.poll(() => page.getByRole('region', { name: 'Information' }).innerText(), poll).toContain(user.username);
     } finally {
       await context.close();
     }

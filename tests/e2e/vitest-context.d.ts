@@ -4,5 +4,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Origin of the Strapi server that serves the built SPA and the API, e.g. http://127.0.0.1:41234. */
     baseUrl: string;
+    /** Directory where the server writes every e-mail it sends, one .eml file each (outbox provider). */
+    outboxDir: string;
   }
 }

@@ -75,7 +75,7 @@ describe('Log In page', () => {
     expect(app.loginCalls.last().input).toEqual({ identifier: 'ribeye', password: 'secret123' });
     app.loginCalls.last().settle.resolve({ jwt: 'j', user: { id: 3, createdAt: 'x' } });
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/profile'));
-    expect((await screen.findByText(/Logged in as/)).textContent).toContain('ribeye');
+    expect((await screen.findByText(/Hello,/)).textContent).toContain('ribeye');
     vi.unstubAllGlobals();
   });
 
@@ -87,6 +87,12 @@ describe('Log In page', () => {
     await waitFor(() => expect(app.loginCalls.calls).toHaveLength(1));
     app.loginCalls.last().settle.resolve({ jwt: 'j', user: { id: 3, createdAt: 'x' } });
     await waitFor(() => expect(app.router.state.location.href).toBe('/'));
+  });
+
+  it('reads no `from` that leaves the site', async () => {
+    const app = renderApp('/login?from=%2F%2Fevil.example');
+    await screen.findByRole('heading', { name: 'Log In' });
+    expect(app.router.state.matches.at(-1)?.search).toMatchObject({ from: undefined });
   });
 });
 

@@ -1,5 +1,12 @@
 import type { Core } from '@strapi/strapi';
 
+// The legal pages are readable by everyone (a logged-in visitor's token must not lock them out).
+const LEGAL_READ_ACTIONS = [
+  'api::privacy-policy.privacy-policy.find',
+  'api::terms-and-condition.terms-and-condition.find',
+  'api::refund-policy.refund-policy.find',
+] as const;
+
 /**
  * Content-API permissions of the users-permissions roles, least privilege.
  * Synced on every boot: missing actions are granted, any other action is revoked,
@@ -17,12 +24,15 @@ export const ROLE_PERMISSIONS: Record<'public' | 'authenticated', readonly strin
     'plugin::users-permissions.auth.sendEmailConfirmation',
     'api::ingredient.ingredient.find',
     'api::ingredient.ingredient.findOne',
+    ...LEGAL_READ_ACTIONS,
   ],
   authenticated: [
     'plugin::users-permissions.user.me',
     'plugin::users-permissions.auth.changePassword',
+    'api::account.account.deleteAccount',
     'api::ingredient.ingredient.find',
     'api::ingredient.ingredient.findOne',
+    ...LEGAL_READ_ACTIONS,
   ],
 };
 

@@ -1,0 +1,59 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { fetchLegalDocument, type LegalDocument } from '../src/api/legal';
+import { legalDocuments, type LegalDocumentKind } from '../src/lib/legalDocuments';
+
+type LegalContext = {
+  document: LegalDocumentKind;
+  title: string;
+  content: string;
+  error: string | null;
+};
+
+export type LegalDocumentEvent = { type: 'retry' };
+
+/** SPEC §4 Legal page: loading, then loaded or error; Retry returns to loading. */
+export const legalDocumentMachine = setup({
+  types: {
+    context: {} as LegalContext,
+    events: {} as LegalDocumentEvent,
+    input: {} as { document: LegalDocumentKind },
+  },
+  actors: {
+    fetchDocument: fromPromise<LegalDocument, { document: LegalDocumentKind }>(({ input, signal }) =>
+      fetchLegalDocument(legalDocuments[input.document], { signal }),
+    ),
+  },
+}).createMachine({
+  id: 'legalDocument',
+  context: ({ input }) => ({ document: input.document, title: '', content: '', error: null }),
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        id: 'fetchDocument',
+        src: 'fetchDocument',
+        input: ({ context }) => ({ document: context.document }),
+        onDone: {
+          target: 'loaded',
+          actions: assign({
+            title: ({ event }) => event.output.title,
+            content: ({ event }) => event.output.content,
+            error: null,
+          }),
+        },
+        onError: {
+          target: 'error',
+          // The page shows the fixed text of SPEC §8, whatever the server said.
+          actions: assign({ error: ({ context }) => legalDocuments[context.document].errorText }),
+        },
+      },
+    },
+    loaded: {},
+    error: {
+      on: { retry: { target: 'loading', actions: assign({ error: null }) } },
+    },
+  },
+});
+
+export type LegalDocumentMachine = typeof legalDocumentMachine;

@@ -1,0 +1,19 @@
+import { memberOnlyAuth } from '../auth/bearer-required';
+
+export default {
+  type: 'content-api',
+  routes: [
+    {
+      method: 'DELETE',
+      // Under /api like every content-API route (SPEC §7).
+      path: '/users-permissions/users/delete-account',
+      handler: 'account.deleteAccount',
+      config: {
+        // 401 without a valid token; the authenticated role holds api::account.account.deleteAccount.
+        auth: memberOnlyAuth(),
+        policies: [],
+        middlewares: [],
+      },
+    },
+  ],
+};

@@ -1,0 +1,230 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
+import type { ApiError, AuthResponse } from './helpers/types';
+import type { AccountDeletionService, DeletableUser } from '../src/api/account/services/account-deletion';
+import { ROLE_PERMISSIONS } from '../src/bootstrap/permissions';
+
+const require = createRequire(import.meta.url);
+const sharp = require('sharp') as typeof import('sharp').default;
+
+const USERS = 'plugin::users-permissions.user';
+const DELETE_PATH = '/api/users-permissions/users/delete-account';
+
+let app: TestStrapi;
+let tmpDir: string;
+
+const register = async (username: string) => {
+  const password = `${username}-pass-1`;
+  const res = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local/register', {
+    body: { username, email: `${username}@example.com`, password },
+  });
+  expect(res.status).toBe(200);
+  return { ...res.body, password };
+};
+const deleteAccount = (token?: string, body?: unknown) =>
+  request<{ ok?: boolean } & Partial<ApiError>>(app.baseUrl, 'DELETE', DELETE_PATH, { token, body });
+const me = (token: string) => request<ApiError>(app.baseUrl, 'GET', '/api/users/me', { token });
+const deletion = () => app.strapi.service('api::account.account-deletion') as unknown as AccountDeletionService;
+
+interface StoredFile {
+  id: number;
+  url: string;
+  formats: Record<string, { url: string }> | null;
+}
+
+/** Uploads an image as the user's profile picture, the way the upload plugin links it to an entry. */
+async function uploadProfilePicture(userId: number, name: string): Promise<StoredFile> {
+  const filepath = path.join(tmpDir, name);
+  await sharp({ create: { width: 640, height: 480, channels: 3, background: '#b22222' } }).png().toFile(filepath);
+  const [file] = (await app.strapi
+    .plugin('upload')
+    .service('upload')
+    .upload({
+      data: { ref: USERS, refId: userId, field: 'profile_picture' },
+      files: { filepath, originalFilename: name, mimetype: 'image/png', size: fs.statSync(filepath).size },
+    })) as StoredFile[];
+  return file;
+}
+
+const publicDir = () => app.strapi.dirs.static.public;
+/** Every file on disk behind an upload record (original and generated formats). */
+const diskPaths = (file: StoredFile) =>
+  [file.url, ...Object.values(file.formats ?? {}).map((format) => format.url)].map((url) => path.join(publicDir(), url));
+
+/** Rows that belong to the user, by table. */
+async function rowsOf(userId: number, fileIds: number[]) {
+  const knex = app.strapi.db.connection;
+  const meta = app.strapi.db.metadata.get(USERS);
+  const linkTable = (attribute: string) => (meta.attributes[attribute] as unknown as { joinTable: { name: string; joinColumn: { name: string } } }).joinTable;
+  const ingredients = linkTable('ingredients');
+  const role = linkTable('role');
+  const count = async (query: PromiseLike<unknown[]>) => (await query).length;
+  return {
+    users: await count(knex('up_users').where({ id: userId })),
+    ingredientLinks: await count(knex(ingredients.name).where(ingredients.joinColumn.name, userId)),
+    roleLinks: await count(knex(role.name).where(role.joinColumn.name, userId)),
+    components: await count(knex('up_users_cmps').where({ entity_id: userId })),
+    files: await count(knex('files').whereIn('id', fileIds)),
+    fileLinks: await count(knex('files_related_mph').where({ related_id: userId, related_type: USERS })),
+  };
+}
+
+beforeAll(async () => {
+  tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-deletion-'));
+  app = await bootStrapi({ env: { EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'), SMTP_HOST: '' } });
+});
+
+afterAll(async () => {
+  await app?.stop();
+  fs.rmSync(tmpDir, { recursive: true, force: true });
+});
+
+describe('DELETE /api/users-permissions/users/delete-account', () => {
+  let alice: Awaited<ReturnType<typeof register>>;
+  let bob: Awaited<ReturnType<typeof register>>;
+  let picture: StoredFile;
+  const cleanupCalls: { name: string; userId: number; userStillThere: boolean }[] = [];
+
+  beforeAll(async () => {
+    alice = await register('alice');
+    bob = await register('bobby');
+    for (const user of [alice, bob]) {
+      await app.strapi.documents(USERS).update({
+        documentId: user.user.documentId,
+        data: { ingredients: [1, 3], bmi: { currentWeight: 80, height: 180 } },
+      } as never);
+    }
+    picture = await uploadProfilePicture(alice.user.id, 'alice.png');
+    deletion().registerCleanup('test-recorder', async (user: DeletableUser, { strapi }) => {
+      const stillThere = (await strapi.db.query(USERS).count({ where: { id: user.id } })) === 1;
+      cleanupCalls.push({ name: user.username, userId: user.id, userStillThere: stillThere });
+    });
+  });
+
+  it('is granted to the authenticated role only', () => {
+    expect(ROLE_PERMISSIONS.authenticated).toContain('api::account.account.deleteAccount');
+    expect(ROLE_PERMISSIONS.public).not.toContain('api::account.account.deleteAccount');
+  });
+
+  it('starts with the rows and files the test relies on', async () => {
+    const populated = await app.strapi.db.query(USERS).findOne({ where: { id: alice.user.id }, populate: ['profile_picture'] });
+    expect(populated.profile_picture.id).toBe(picture.id);
+    expect(Object.keys(picture.formats ?? {})).toContain('thumbnail');
+    for (const file of diskPaths(picture)) expect(fs.existsSync(file), file).toBe(true);
+    expect(await rowsOf(alice.user.id, [picture.id])).toEqual({
+      users: 1,
+      ingredientLinks: 2,
+      roleLinks: 1,
+      components: 1,
+      files: 1,
+      fileLinks: 1,
+    });
+  });
+
+  it('answers 401 without a token or with an invalid one, and deletes nothing', async () => {
+    for (const token of [undefined, 'not-a-jwt', `${alice.jwt}x`]) {
+      const res = await deleteAccount(token);
+      expect(res.status, String(token)).toBe(401);
+      expect(res.body.error).toMatchObject({ status: 401, name: 'UnauthorizedError' });
+    }
+    const noScheme = await fetch(app.baseUrl + DELETE_PATH, { method: 'DELETE', headers: { Authorization: alice.jwt } });
+    expect(noScheme.status).toBe(401);
+    expect(await rowsOf(alice.user.id, [picture.id])).toMatchObject({ users: 1, files: 1 });
+    expect(cleanupCalls).toEqual([]);
+    for (const file of diskPaths(picture)) expect(fs.existsSync(file)).toBe(true);
+  });
+
+  it("another user's token deletes that user, never you (whatever the request names)", async () => {
+    const res = await deleteAccount(bob.jwt, { id: alice.user.id, userId: alice.user.id });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true });
+    expect(await app.strapi.db.query(USERS).count({ where: { id: bob.user.id } })).toBe(0);
+
+    expect(await rowsOf(alice.user.id, [picture.id])).toEqual({
+      users: 1,
+      ingredientLinks: 2,
+      roleLinks: 1,
+      components: 1,
+      files: 1,
+      fileLinks: 1,
+    });
+    for (const file of diskPaths(picture)) expect(fs.existsSync(file)).toBe(true);
+    expect((await me(alice.jwt)).status).toBe(200);
+  });
+
+  it('a failing clean-up aborts the deletion and leaves the account intact', async () => {
+    let fail = true;
+    deletion().registerCleanup('test-flaky', () => {
+      if (fail) throw new Error('payment provider unreachable');
+    });
+    const logger = app.strapi.log as unknown as { silent: boolean };
+    logger.silent = true; // the expected failure is logged
+    const res = await deleteAccount(alice.jwt).finally(() => {
+      logger.silent = false;
+    });
+    expect(res.status).toBe(500);
+    expect(await rowsOf(alice.user.id, [picture.id])).toMatchObject({ users: 1, files: 1, components: 1 });
+    for (const file of diskPaths(picture)) expect(fs.existsSync(file)).toBe(true);
+    fail = false;
+  });
+
+  it("deletes the user, their rows, links and profile picture files; runs every clean-up first", async () => {
+    const before = await rowsOf(alice.user.id, [picture.id]);
+    expect(before.users).toBe(1);
+    cleanupCalls.length = 0;
+
+    const res = await deleteAccount(alice.jwt);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true });
+
+    expect(cleanupCalls).toEqual([{ name: 'alice', userId: alice.user.id, userStillThere: true }]);
+    expect(await rowsOf(alice.user.id, [picture.id])).toEqual({
+      users: 0,
+      ingredientLinks: 0,
+      roleLinks: 0,
+      components: 0,
+      files: 0,
+      fileLinks: 0,
+    });
+    expect(await app.strapi.db.connection('components_profile_bmis').count({ n: '*' })).toEqual([{ n: 0 }]);
+    for (const file of diskPaths(picture)) expect(fs.existsSync(file), file).toBe(false);
+    // Shared data stays.
+    expect(await app.strapi.db.query('api::ingredient.ingredient').count()).toBe(6);
+  });
+
+  it("refuses the deleted user's token afterwards, and the login", async () => {
+    const profile = await me(alice.jwt);
+    expect(profile.status).toBe(401);
+    expect(profile.body.error.name).toBe('UnauthorizedError');
+
+    const again = await deleteAccount(alice.jwt);
+    expect(again.status).toBe(401);
+
+    const login = await request<ApiError>(app.baseUrl, 'POST', '/api/auth/local', {
+      body: { identifier: 'alice', password: alice.password },
+    });
+    expect(login.status).toBe(400);
+    expect(login.body.error.message).toBe('Invalid identifier or password');
+  });
+
+  it('lets the same address sign up again afterwards', async () => {
+    const again = await register('alice');
+    expect(again.user.id).not.toBe(alice.user.id);
+  });
+});
+
+describe('account-deletion service', () => {
+  it('refuses duplicate clean-up names and non-functions', () => {
+    expect(() => deletion().registerCleanup('test-recorder', () => undefined)).toThrow(/already registered/);
+    expect(() => deletion().registerCleanup('bad', 'nope' as never)).toThrow(/must be a function/);
+    expect(deletion().cleanups()).toEqual(['test-recorder', 'test-flaky']);
+  });
+
+  it('reports an unknown user as not found', async () => {
+    await expect(deletion().deleteAccount(999_999)).rejects.toMatchObject({ name: 'NotFoundError' });
+  });
+});

@@ -1,0 +1,97 @@
+import { useId, type FormEvent } from 'react';
+import { site } from '../../config/site';
+import { Footer } from './Footer';
+import { StoreButtons } from './StoreButtons';
+import '../../styles/marketing.css';
+
+/** SPEC §8: the Contact form sends nothing and shows this alert. */
+export const CONTACT_DISABLED_MESSAGE = `Form submission is disabled due to sandbox restrictions. Please email ${site.contactEmail} directly.`;
+
+export function ContactPage() {
+  const nameId = useId();
+  const emailId = useId();
+  const messageId = useId();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    window.alert(CONTACT_DISABLED_MESSAGE);
+  };
+
+  return (
+    <div className="marketing">
+      <section className="page-hero">
+        <h1>Contact Us</h1>
+        <p className="page-hero__lead">
+          Questions about your plan, your account or a subscription? Our team answers every message.
+        </p>
+      </section>
+
+      <section className="section" aria-labelledby="contact-ways">
+        <h2 id="contact-ways" className="visually-hidden">
+          Ways to reach us
+        </h2>
+        <div className="card-grid card-grid--three">
+          <article className="info-card">
+            <h3>Phone</h3>
+            <p>
+              <a href={`tel:${site.phone.replace(/[^+\d]/g, '')}`}>{site.phone}</a>
+            </p>
+            <p className="muted">{site.supportHours}</p>
+          </article>
+          <article className="info-card">
+            <h3>E-mail</h3>
+            <p>
+              <a href={`mailto:${site.contactEmail}`}>{site.contactEmail}</a>
+            </p>
+            <p className="muted">We answer within one business day.</p>
+          </article>
+          <article className="info-card">
+            <h3>Address</h3>
+            <address>
+              {site.brand}
+              <br />
+              {site.address.street}
+              <br />
+              {site.address.city}
+              <br />
+              {site.address.country}
+            </address>
+          </article>
+        </div>
+      </section>
+
+      <section className="section section--narrow" aria-labelledby="contact-form-title">
+        <h2 id="contact-form-title" className="section__title">
+          Send us a message
+        </h2>
+        <form className="contact-form" onSubmit={submit} noValidate>
+          <div className="field">
+            <label htmlFor={nameId}>Name</label>
+            <input id={nameId} name="name" autoComplete="name" />
+          </div>
+          <div className="field">
+            <label htmlFor={emailId}>Email</label>
+            <input id={emailId} name="email" type="email" autoComplete="email" />
+          </div>
+          <div className="field">
+            <label htmlFor={messageId}>Message</label>
+            <textarea id={messageId} name="message" rows={5} />
+          </div>
+          <button type="submit" className="button button--primary">
+            Send Message
+          </button>
+        </form>
+      </section>
+
+      <section className="section cta" aria-labelledby="contact-download">
+        <h2 id="contact-download">Get the app</h2>
+        <p>
+          Free download, with a free {site.figures.downloadFreePlanDays}-day personalized meal plan.
+        </p>
+        <StoreButtons className="store-buttons--center" />
+      </section>
+
+      <Footer variant="contact" />
+    </div>
+  );
+}

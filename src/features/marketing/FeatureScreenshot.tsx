@@ -1,0 +1,19 @@
+import { useState } from 'react';
+import { SCREENSHOT_PLACEHOLDER, type Feature } from './content';
+
+/** A feature's app screenshot; SPEC §8: if it fails to load, a placeholder image takes its place. */
+export function FeatureScreenshot({ feature, lazy = true }: { feature: Feature; lazy?: boolean }) {
+  const [failed, setFailed] = useState(false);
+  return (
+    <img
+      className="feature-card__screenshot"
+      src={failed ? SCREENSHOT_PLACEHOLDER : feature.screenshot}
+      alt={failed ? `${feature.title}: screenshot not available` : feature.screenshotAlt}
+      width={240}
+      height={480}
+      loading={lazy ? 'lazy' : 'eager'}
+      decoding="async"
+      onError={() => setFailed(true)}
+    />
+  );
+}

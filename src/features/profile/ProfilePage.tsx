@@ -1,0 +1,105 @@
+import { useState } from 'react';
+import { Link, getRouteApi } from '@tanstack/react-router';
+import type { User } from '../../api/types';
+import { DietTab } from './DietTab';
+import { FaqsTab } from './FaqsTab';
+import { GoalsTab } from './GoalsTab';
+import { InformationTab } from './InformationTab';
+import { InterestsTab } from './InterestsTab';
+import { bottomBarTabs, profileTabs, type ProfileTabId } from './profileTabs';
+import { SubscriptionsTab } from './SubscriptionsTab';
+import { SupportTab } from './support/SupportTab';
+
+const profileRoute = getRouteApi('/profile');
+
+function TabPanel({ tab, user }: { tab: ProfileTabId; user: User }) {
+  switch (tab) {
+    case 'information':
+      return <InformationTab user={user} />;
+    case 'diet':
+      return <DietTab user={user} />;
+    case 'interests':
+      return <InterestsTab user={user} />;
+    case 'goals':
+      return <GoalsTab user={user} />;
+    case 'faqs':
+      return <FaqsTab />;
+    case 'support':
+      return <SupportTab />;
+    case 'subscriptions':
+      return <SubscriptionsTab />;
+  }
+}
+
+function TabLinks({ active, ids, onNavigate }: { active: ProfileTabId; ids: readonly ProfileTabId[]; onNavigate?: () => void }) {
+  return (
+    <ul className="profile-tabs__list">
+      {profileTabs
+        .filter((tab) => ids.includes(tab.id))
+        .map((tab) => (
+          <li key={tab.id}>
+            <Link
+              to="/profile"
+              search={{ tab: tab.id }}
+              className={tab.id === active ? 'profile-tabs__link profile-tabs__link--active' : 'profile-tabs__link'}
+              aria-current={tab.id === active ? 'page' : undefined}
+              onClick={onNavigate}
+            >
+              <span aria-hidden="true" className="profile-tabs__icon">
+                {tab.icon}
+              </span>
+              <span>{tab.label}</span>
+            </Link>
+          </li>
+        ))}
+    </ul>
+  );
+}
+
+const allTabIds = profileTabs.map((tab) => tab.id);
+
+export function ProfilePage() {
+  const user = profileRoute.useLoaderData();
+  const { tab = 'information' } = profileRoute.useSearch();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const activeLabel = profileTabs.find((candidate) => candidate.id === tab)?.label;
+
+  return (
+    <div className="profile">
+      <aside className="profile__sidebar">
+        <p className="profile__greeting">
+          Hello, <strong>{user.username}</strong>
+        </p>
+        <nav aria-label="Profile sections">
+          <TabLinks active={tab} ids={allTabIds} />
+        </nav>
+      </aside>
+
+      <div className="profile__mobile-bar">
+        <button
+          type="button"
+          className="button"
+          aria-expanded={menuOpen}
+          aria-controls="profile-menu"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          {menuOpen ? 'Close sections' : 'All sections'}
+        </button>
+        <span className="profile__mobile-title">{activeLabel}</span>
+      </div>
+      {menuOpen && <div className="nav-backdrop profile__backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
+      <nav id="profile-menu" aria-label="All profile sections" className={menuOpen ? 'profile__drawer profile__drawer--open' : 'profile__drawer'}>
+        <TabLinks active={tab} ids={allTabIds} onNavigate={() => setMenuOpen(false)} />
+      </nav>
+
+      <div className="profile__content">
+        <h1 className="profile__title">Profile</h1>
+        <TabPanel key={tab} tab={tab} user={user} />
+      </div>
+
+      <nav aria-label="Profile quick links" className="profile__bottom-bar">
+        <TabLinks active={tab} ids={bottomBarTabs} />
+      </nav>
+    </div>
+  );
+}

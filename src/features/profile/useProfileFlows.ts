@@ -1,0 +1,21 @@
+import { useRouter } from '@tanstack/react-router';
+import { useActorRef } from '@xstate/react';
+import { useFlows } from '../../app/appContext';
+
+/** Reloads the profile route's data (GET /api/users/me) after a change. */
+function useReloadProfile() {
+  const router = useRouter();
+  return () => {
+    void router.invalidate({ filter: (match) => match.routeId === '/profile' });
+  };
+}
+
+export function useProfileSection(userId: string) {
+  const reloadProfile = useReloadProfile();
+  return useActorRef(useFlows().profileSection.provide({ actions: { reloadProfile } }), { input: { userId } });
+}
+
+export function usePhotoUpload(userId: string) {
+  const reloadProfile = useReloadProfile();
+  return useActorRef(useFlows().photoUpload.provide({ actions: { reloadProfile } }), { input: { userId } });
+}

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page, Route } from 'playwright-core';
+import { WAIT_MS, closeBrowser, launchBrowser, newContext, openLoggedIn, createUser, waitForPath } from './support/browser';
+
+const poll = { timeout: WAIT_MS, interval: 50 };
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await closeBrowser(browser);
+});
+
+async function withPage(run: (page: Page) => Promise<void>) {
+  const context = await newContext(browser);
+  try {
+    await run(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
+const legalPages = [
+  { path: '/privacy-policy', api: '/api/privacy-policy', heading: 'Privacy Policy', section: '4. How long we keep it', error: 'Failed to load Privacy Policy' },
+  { path: '/terms', api: '/api/terms-and-condition', heading: 'Terms and Conditions', section: '2. Health disclaimer', error: 'Failed to load Terms and Conditions' },
+  { path: '/refund-policy', api: '/api/refund-policy', heading: 'Refund Policy', section: '1. 30-day money-back guarantee', error: 'Failed to load Refund Policy' },
+];
+
+describe('legal pages', () => {
+  it.each(legalPages)('$path shows the seeded text from $api with its title and the fixed date', async ({ path, api, heading, section }) => {
+    await withPage(async (page) => {
+      const answer = page.waitForResponse((response) => new URL(response.url()).pathname === api);
+      await page.goto(path);
+      const response = await answer;
+      expect(response.status()).toBe(200);
+      const served = (await response.json()) as { data: Record<string, string> };
+      const main = page.getByRole('main');
+      await main.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+      expect(served.data[path === '/privacy-policy' ? 'Text' : 'Title']).toBe(heading);
+      await main.getByText('Last Updated: May 16, 2025', { exact: true }).waitFor();
+      await main.getByRole('heading', { level: 2, name: section }).waitFor();
+      await expect.poll(() => page.title(), poll).toBe(`Carnivo - ${heading}`);
+      // Markdown links are real links; mailto stays mailto.
+      expect(await main.locator('a[href="mailto:support@carnivo.app"]').count()).toBeGreaterThan(0);
+
+      await main.getByRole('link', { name: '← Back to Home' }).click();
+      await waitForPath(page, '/');
+    });
+  });
+
+  it('opens a site link inside the markdown without leaving the app', async () => {
+    await withPage(async (page) => {
+      await page.goto('/privacy-policy');
+      const main = page.getByRole('main');
+      await main.getByRole('heading', { level: 2, name: '5. Deleting your account' }).waitFor();
+      await page.evaluate(() => ((window as { __sameDocument?: boolean }).__sameDocument = true));
+      await main.getByRole('link', { name: 'Delete Account' }).first().click();
+      await waitForPath(page, '/delete-profile');
+      expect(await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    });
+  });
+
+  it.each(legalPages)('$path shows its error and recovers on Retry when $api fails once', async ({ path, api, heading, section, error }) => {
+    await withPage(async (page) => {
+      let failures = 0;
+      await page.route(`**${api}`, async (route: Route) => {
+        if (failures === 0) {
+          failures += 1;
+          await route.fulfill({ status: 500, contentType: 'application/json', body: '{"data":null,"error":{"status":500,"message":"boom"}}' });
+        } else {
+          await route.continue();
+        }
+      });
+      await page.goto(path);
+      const main = page.getByRole('main');
+      const alert = main.getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.innerText()).toBe(error);
+      expect(await main.getByText('Last Updated: May 16, 2025').count()).toBe(0);
+      await main.getByRole('button', { name: 'Retry' }).click();
+      await main.getByRole('heading', { level: 2, name: section }).waitFor();
+      await main.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+      expect(await main.getByRole('alert').count()).toBe(0);
+      expect(failures).toBe(1);
+    });
+  });
+
+  it('a network failure shows the error too, and Retry with the network back loads the text', async () => {
+    await withPage(async (page) => {
+      await page.route('**/api/refund-policy', (route) => route.abort('connectionrefused'));
+      await page.goto('/refund-policy');
+      const main = page.getByRole('main');
+      await main.getByRole('alert').waitFor();
+      expect(await main.getByRole('alert').innerText()).toBe('Failed to load Refund Policy');
+      await page.unroute('**/api/refund-policy');
+      await main.getByRole('button', { name: 'Retry' }).click();
+      await main.getByText('Last Updated: May 16, 2025').waitFor();
+    });
+  });
+
+  it('loads for a logged-in visitor too', async () => {
+    const user = await createUser();
+    await withPage(async (page) => {
+      await openLoggedIn(page, user, '/terms');
+      await page.getByRole('main').getByRole('heading', { level: 2, name: '2. Health disclaimer' }).waitFor();
+    });
+  });
+});
