@@ -12,6 +12,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/views/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/support/setup-dom.ts'],
+          // The first render of a lazy page transforms its chunk; on two busy cores that can take seconds.
+          testTimeout: 20_000,
           restoreMocks: true,
         },
       },

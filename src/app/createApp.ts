@@ -8,7 +8,7 @@ import {
   watchStoredSession,
   writeStoredSession,
 } from '../auth/browserSessionStore';
-import { defaultFlows, type Flows } from './flows';
+import type { Flows } from './flows';
 import { navigateTo } from './navigation';
 import { createAppRouter, type AppRouter } from './router';
 
@@ -19,7 +19,7 @@ export type AppOptions = {
   /** Replaces the API actors (register, login) — tests pass deferred doubles here. */
   actors?: AuthActors;
   /** Replaces page-level flow machines — tests pass machines provided with doubles. */
-  flows?: Partial<Flows>;
+  flows?: Flows;
   inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 };
 
@@ -51,7 +51,7 @@ export function createApp({ history, actors, flows, inspect }: AppOptions = {}) 
     getToken: () => readStoredSession()?.jwt ?? null,
     onUnauthorized: () => auth.send({ type: 'session.expired' }),
   });
-  router = createAppRouter({ auth, flows: { ...defaultFlows, ...flows }, history });
+  router = createAppRouter({ auth, flows: flows ?? {}, history });
   auth.start();
   return { auth, router };
 }

@@ -1,33 +1,28 @@
-import { fromPromise } from 'xstate';
-import { isLiveChatConfigured, loadLiveChat, maximizeLiveChat } from '../features/profile/support/liveChat';
-import { deleteAccountMachine } from '../../machines/deleteAccount.machine';
+import type { deleteAccountMachine } from '../../machines/deleteAccount.machine';
 import type { LegalDocumentMachine } from '../../machines/legalDocument.machine';
-import { passwordChangeMachine } from '../../machines/passwordChange.machine';
-import { passwordResetMachine } from '../../machines/passwordReset.machine';
-import { photoUploadMachine } from '../../machines/photoUpload.machine';
-import { profileSectionMachine } from '../../machines/profileSection.machine';
-import { supportChatMachine } from '../../machines/supportChat.machine';
-
-/** Page-level flow machines, carried in the router context so tests can provide doubles. */
-export const defaultFlows = {
-  passwordReset: passwordResetMachine,
-  deleteAccount: deleteAccountMachine,
-  profileSection: profileSectionMachine,
-  photoUpload: photoUploadMachine,
-  passwordChange: passwordChangeMachine,
-  supportChat: supportChatMachine.provide({
-    actors: { loadWidget: fromPromise(() => loadLiveChat()) },
-    actions: { maximizeWidget: () => maximizeLiveChat() },
-    guards: { configured: () => isLiveChatConfigured() },
-  }),
-};
+import type { passwordChangeMachine } from '../../machines/passwordChange.machine';
+import type { passwordResetMachine } from '../../machines/passwordReset.machine';
+import type { photoUploadMachine } from '../../machines/photoUpload.machine';
+import type { profileSectionMachine } from '../../machines/profileSection.machine';
+import type { subscriptionCancelMachine } from '../../machines/subscriptionCancel.machine';
+import type { subscriptionOverviewMachine } from '../../machines/subscriptionOverview.machine';
+import type { subscriptionPurchaseMachine } from '../../machines/subscriptionPurchase.machine';
+import type { supportChatMachine } from '../../machines/supportChat.machine';
 
 /**
- * Flows whose default machine comes with its page's lazy chunk (the page falls back to it), so it
- * stays out of the entry bundle; tests still replace it through createApp({ flows }).
+ * Page-level flow machines that replace the defaults, carried in the router context so
+ * tests can provide doubles. Each page falls back to its own machine, which comes with the
+ * page's lazy chunk and so stays out of the entry bundle.
  */
-type LazyFlows = {
-  legalDocument?: LegalDocumentMachine;
-};
-
-export type Flows = typeof defaultFlows & LazyFlows;
+export type Flows = Partial<{
+  passwordReset: typeof passwordResetMachine;
+  deleteAccount: typeof deleteAccountMachine;
+  legalDocument: LegalDocumentMachine;
+  profileSection: typeof profileSectionMachine;
+  photoUpload: typeof photoUploadMachine;
+  passwordChange: typeof passwordChangeMachine;
+  supportChat: typeof supportChatMachine;
+  subscriptionOverview: typeof subscriptionOverviewMachine;
+  subscriptionPurchase: typeof subscriptionPurchaseMachine;
+  subscriptionCancel: typeof subscriptionCancelMachine;
+}>;

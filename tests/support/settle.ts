@@ -5,7 +5,7 @@ import { act } from '@testing-library/react';
  * (lazy chunks) run, without touching timers — so it works under fake timers,
  * where waitFor would stall.
  */
-export async function settle(check: () => void, timeoutMs = 3000): Promise<void> {
+export async function settle(check: () => void, timeoutMs = 10_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     try {

@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 
 afterEach(() => {
   cleanup();
@@ -13,3 +13,6 @@ window.scrollTo = () => {};
 let objectUrls = 0;
 URL.createObjectURL ??= () => `blob:preview-${(objectUrls += 1)}`;
 URL.revokeObjectURL ??= () => {};
+
+// Lazy pages load their chunks on first render; allow for a busy CI machine.
+configure({ asyncUtilTimeout: 5000 });

@@ -1,4 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
+import { deleteAccountMachine } from '../../../machines/deleteAccount.machine';
 import { useAuthActor, useFlows, useIsLoggedIn } from '../../app/appContext';
 import { useNavigateAction } from '../../app/navigation';
 import { FormMessages } from '../../components/form/FormMessages';
@@ -14,7 +15,7 @@ function DeleteAccountFlow({ loggedIn }: { loggedIn: boolean }) {
   const auth = useAuthActor();
   const navigate = useNavigateAction();
   const flow = useActorRef(
-    useFlows().deleteAccount.provide({
+    (useFlows().deleteAccount ?? deleteAccountMachine).provide({
       actions: { navigate, accountDeleted: () => auth.send({ type: 'account.deleted' }) },
     }),
     { input: { loggedIn } },

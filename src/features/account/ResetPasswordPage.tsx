@@ -1,6 +1,7 @@
 import { useId, type FormEvent } from 'react';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
+import { passwordResetMachine } from '../../../machines/passwordReset.machine';
 import { useFlows } from '../../app/appContext';
 import { useNavigateAction } from '../../app/navigation';
 import { FormMessages } from '../../components/form/FormMessages';
@@ -12,7 +13,7 @@ const resetPasswordRoute = getRouteApi('/reset-password');
 export function ResetPasswordPage() {
   const { code } = resetPasswordRoute.useSearch();
   const navigate = useNavigateAction();
-  const flow = useActorRef(useFlows().passwordReset.provide({ actions: { navigate } }), { input: { code } });
+  const flow = useActorRef((useFlows().passwordReset ?? passwordResetMachine).provide({ actions: { navigate } }), { input: { code } });
   const step = useSelector(flow, (snapshot) => (snapshot.matches('codeEntry') || snapshot.matches('done') ? 2 : 1));
   const busy = useSelector(flow, (snapshot) => snapshot.hasTag('busy'));
   const error = useSelector(flow, (snapshot) => snapshot.context.error);

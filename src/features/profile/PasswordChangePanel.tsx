@@ -1,13 +1,13 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
-import { PASSWORD_CHANGED_MESSAGE } from '../../../machines/passwordChange.machine';
+import { PASSWORD_CHANGED_MESSAGE, passwordChangeMachine } from '../../../machines/passwordChange.machine';
 import { useFlows } from '../../app/appContext';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
 
 export function PasswordChangePanel() {
-  const panel = useActorRef(useFlows().passwordChange);
+  const panel = useActorRef(useFlows().passwordChange ?? passwordChangeMachine);
   const open = useSelector(panel, (snapshot) => snapshot.matches('open'));
   const busy = useSelector(panel, (snapshot) => snapshot.hasTag('busy'));
   const changed = useSelector(panel, (snapshot) => snapshot.hasTag('success'));

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import type { User } from '../../api/types';
 import { DietTab } from './DietTab';
@@ -7,10 +7,14 @@ import { GoalsTab } from './GoalsTab';
 import { InformationTab } from './InformationTab';
 import { InterestsTab } from './InterestsTab';
 import { bottomBarTabs, profileTabs, type ProfileTabId } from './profileTabs';
-import { SubscriptionsTab } from './SubscriptionsTab';
 import { SupportTab } from './support/SupportTab';
 
 const profileRoute = getRouteApi('/profile');
+
+// Payment code (and Stripe.js) load only when the Subscriptions tab is opened.
+const SubscriptionsTab = lazy(() =>
+  import('../subscriptions/SubscriptionsTab').then((module) => ({ default: module.SubscriptionsTab })),
+);
 
 function TabPanel({ tab, user }: { tab: ProfileTabId; user: User }) {
   switch (tab) {
@@ -27,7 +31,11 @@ function TabPanel({ tab, user }: { tab: ProfileTabId; user: User }) {
     case 'support':
       return <SupportTab />;
     case 'subscriptions':
-      return <SubscriptionsTab />;
+      return (
+        <Suspense fallback={<p>Loading subscriptions…</p>}>
+          <SubscriptionsTab />
+        </Suspense>
+      );
   }
 }
 

@@ -1,5 +1,7 @@
 import { useRouter } from '@tanstack/react-router';
 import { useActorRef } from '@xstate/react';
+import { photoUploadMachine } from '../../../machines/photoUpload.machine';
+import { profileSectionMachine } from '../../../machines/profileSection.machine';
 import { useFlows } from '../../app/appContext';
 
 /** Reloads the profile route's data (GET /api/users/me) after a change. */
@@ -12,10 +14,10 @@ function useReloadProfile() {
 
 export function useProfileSection(userId: string) {
   const reloadProfile = useReloadProfile();
-  return useActorRef(useFlows().profileSection.provide({ actions: { reloadProfile } }), { input: { userId } });
+  return useActorRef((useFlows().profileSection ?? profileSectionMachine).provide({ actions: { reloadProfile } }), { input: { userId } });
 }
 
 export function usePhotoUpload(userId: string) {
   const reloadProfile = useReloadProfile();
-  return useActorRef(useFlows().photoUpload.provide({ actions: { reloadProfile } }), { input: { userId } });
+  return useActorRef((useFlows().photoUpload ?? photoUploadMachine).provide({ actions: { reloadProfile } }), { input: { userId } });
 }

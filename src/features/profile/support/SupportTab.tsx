@@ -1,9 +1,19 @@
 import { useActorRef, useSelector } from '@xstate/react';
+import { fromPromise } from 'xstate';
+import { supportChatMachine } from '../../../../machines/supportChat.machine';
 import { useFlows } from '../../../app/appContext';
+import { isLiveChatConfigured, loadLiveChat, maximizeLiveChat } from './liveChat';
 import { site } from '../../../config/site';
 
+/** The chat machine wired to the configured provider's widget. */
+const liveChatFlow = supportChatMachine.provide({
+  actors: { loadWidget: fromPromise(() => loadLiveChat()) },
+  actions: { maximizeWidget: () => maximizeLiveChat() },
+  guards: { configured: () => isLiveChatConfigured() },
+});
+
 export function SupportTab() {
-  const chat = useActorRef(useFlows().supportChat);
+  const chat = useActorRef(useFlows().supportChat ?? liveChatFlow);
   const state = useSelector(chat, (snapshot) => snapshot.value);
   const emailLink = <a href={`mailto:${site.supportEmail}`}>{site.supportEmail}</a>;
 

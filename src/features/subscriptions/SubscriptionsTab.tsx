@@ -1,0 +1,112 @@
+import { useRouter } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { cancelledMessage, subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
+import { subscriptionOverviewMachine } from '../../../machines/subscriptionOverview.machine';
+import { SUBSCRIPTION_SUCCESS_MESSAGE, subscriptionPurchaseMachine } from '../../../machines/subscriptionPurchase.machine';
+import { useFlows } from '../../app/appContext';
+import { FormMessages } from '../../components/form/FormMessages';
+import { CurrentSubscriptionCard } from './CurrentSubscriptionCard';
+import { formatAmount } from './format';
+import { Modal } from './Modal';
+import { SandboxCardForm } from './SandboxCardForm';
+import { StripeCardForm } from './StripeCardForm';
+
+export function SubscriptionsTab() {
+  const flows = useFlows();
+  const router = useRouter();
+  const overview = useActorRef(flows.subscriptionOverview ?? subscriptionOverviewMachine);
+  const reloadSubscription = () => {
+    overview.send({ type: 'subscription.changed' });
+    void router.invalidate({ filter: (match) => match.routeId === '/profile' });
+  };
+  const purchase = useActorRef((flows.subscriptionPurchase ?? subscriptionPurchaseMachine).provide({ actions: { reloadSubscription } }));
+  const cancel = useActorRef((flows.subscriptionCancel ?? subscriptionCancelMachine).provide({ actions: { reloadSubscription } }));
+
+  const plans = useSelector(overview, (snapshot) => snapshot.context.plans);
+  const current = useSelector(overview, (snapshot) => snapshot.context.current);
+  const payments = useSelector(overview, (snapshot) => snapshot.context.payments);
+  const loadErrors = useSelector(overview, (snapshot) =>
+    [snapshot.context.plansError, snapshot.context.currentError, snapshot.context.paymentsError].filter((error) => error !== null),
+  );
+  const loading = useSelector(overview, (snapshot) => snapshot.hasTag('loading'));
+
+  const purchaseError = useSelector(purchase, (snapshot) => snapshot.context.error);
+  const purchased = useSelector(purchase, (snapshot) => snapshot.hasTag('success'));
+  const choosing = useSelector(purchase, (snapshot) => snapshot.matches('creating'));
+  const paymentOpen = useSelector(purchase, (snapshot) => snapshot.hasTag('dialog'));
+  const paying = useSelector(purchase, (snapshot) => snapshot.hasTag('dialog') && snapshot.hasTag('busy'));
+  const chosenPlan = useSelector(purchase, (snapshot) => snapshot.context.plan);
+
+  const cancelError = useSelector(cancel, (snapshot) => snapshot.context.error);
+  const cancelledAt = useSelector(cancel, (snapshot) => (snapshot.hasTag('success') ? snapshot.context.cancelAt : null));
+
+  const dismissPayment = () => purchase.send({ type: 'payment.dismissed' });
+
+  return (
+    <section className="profile-card" aria-label="Subscriptions">
+      <h2>Subscriptions</h2>
+      {loadErrors.length > 0 && (
+        <div className="alert alert--error" role="alert">
+          {loadErrors.map((error) => (
+            <p key={error}>{error}</p>
+          ))}
+          <button type="button" className="button" onClick={() => overview.send({ type: 'overview.retried' })}>
+            Retry
+          </button>
+        </div>
+      )}
+      <FormMessages
+        error={purchaseError ?? cancelError}
+        notice={purchased ? SUBSCRIPTION_SUCCESS_MESSAGE : cancelledAt ? cancelledMessage(cancelledAt) : null}
+      />
+
+      <h3>Your subscription</h3>
+      <CurrentSubscriptionCard current={current} loading={loading && !current} cancel={cancel} />
+
+      <h3>Plans</h3>
+      {plans.length === 0 && loading ? <p>Loading plans…</p> : null}
+      <ul className="plans">
+        {plans.map((plan) => (
+          <li key={plan.id} className={plan.is_active ? 'plan' : 'plan plan--inactive'}>
+            <h4>{plan.name}</h4>
+            <p className="plan__price">
+              {formatAmount(plan.amount)} <span>/ {plan.duration}</span>
+            </p>
+            {!plan.is_active && <p className="muted">No longer available</p>}
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={choosing || paymentOpen}
+              aria-label={`Subscribe to ${plan.name}`}
+              onClick={() => purchase.send({ type: 'plan.chosen', plan, current })}
+            >
+              {choosing && chosenPlan?.id === plan.id ? 'Starting...' : 'Subscribe'}
+            </button>
+          </li>
+        ))}
+      </ul>
+
+      {paymentOpen && chosenPlan && (
+        <Modal title="Complete your subscription" busy={paying} onClose={dismissPayment}>
+          <p>
+            {chosenPlan.name}: <strong>{formatAmount(chosenPlan.amount)}</strong> per {chosenPlan.duration}, renewing until you cancel.
+          </p>
+          {payments?.mode === 'stripe' && payments.publishableKey ? (
+            <StripeCardForm
+              publishableKey={payments.publishableKey}
+              busy={paying}
+              onPay={(method) => purchase.send({ type: 'payment.submitted', method })}
+              onCancel={dismissPayment}
+            />
+          ) : (
+            <SandboxCardForm
+              busy={paying}
+              onPay={(card) => purchase.send({ type: 'payment.submitted', method: { kind: 'sandbox', card } })}
+              onCancel={dismissPayment}
+            />
+          )}
+        </Modal>
+      )}
+    </section>
+  );
+}
