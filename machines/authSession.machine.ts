@@ -30,7 +30,9 @@ export type AuthEvent =
   | { type: 'logout' }
   | { type: 'session.expired' }
   | { type: 'account.deleted' }
-  | { type: 'session.changed'; session: Session | null };
+  | { type: 'session.changed'; session: Session | null }
+  /** A social sign-in or callback got a session from the server. */
+  | { type: 'session.started'; response: AuthResponse };
 
 function sessionFrom(response: AuthResponse): Session {
   return { jwt: response.jwt, userId: String(response.user.id) };
@@ -128,6 +130,15 @@ export const authSessionMachine = authSetup.createMachine({
       always: [{ guard: 'hasSession', target: 'loggedIn' }, { target: 'loggedOut' }],
     },
     loggedOut: {
+      on: {
+        'session.started': {
+          target: 'loggedIn',
+          actions: [
+            assign({ session: ({ event }) => sessionFrom(event.response) }),
+            { type: 'persistSession', params: ({ event }) => sessionFrom(event.response) },
+          ],
+        },
+      },
       initial: 'idle',
       states: {
         idle: restingForm,

@@ -7,6 +7,8 @@ import type { profileSectionMachine } from '../../machines/profileSection.machin
 import type { subscriptionCancelMachine } from '../../machines/subscriptionCancel.machine';
 import type { subscriptionOverviewMachine } from '../../machines/subscriptionOverview.machine';
 import type { subscriptionPurchaseMachine } from '../../machines/subscriptionPurchase.machine';
+import type { socialCallbackMachine } from '../../machines/socialCallback.machine';
+import type { socialSignInMachine } from '../../machines/socialSignIn.machine';
 import type { supportChatMachine } from '../../machines/supportChat.machine';
 
 /**
@@ -25,4 +27,6 @@ export type Flows = Partial<{
   subscriptionOverview: typeof subscriptionOverviewMachine;
   subscriptionPurchase: typeof subscriptionPurchaseMachine;
   subscriptionCancel: typeof subscriptionCancelMachine;
+  socialSignIn: typeof socialSignInMachine;
+  socialCallback: typeof socialCallbackMachine;
 }>;

@@ -22,6 +22,13 @@ function isLoggedIn(auth: AuthActorRef): boolean {
   return auth.getSnapshot().matches('loggedIn');
 }
 
+/** Members-only pages: a visitor goes to /login, replacing the entry, with the attempted path as `from`. */
+function requireLogin({ context, location }: { context: RouterContext; location: { href: string } }) {
+  if (!isLoggedIn(context.auth)) {
+    throw redirect({ to: '/login', search: { from: location.href }, replace: true });
+  }
+}
+
 const titled = (title: string, description?: string) => () => ({
   meta: [{ title }, ...(description ? [{ name: 'description', content: description }] : [])],
 });
@@ -119,7 +126,12 @@ const refundPolicyRoute = marketingRoute(
 const socialCallbackRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: 'auth/$provider/callback',
-  component: lazyPage(() => import('../pages/PlaceholderPage'), 'PlaceholderPage'),
+  // The provider's answer: a code, or an error (possibly empty).
+  validateSearch: (search: Record<string, unknown>): { code?: string; error?: string } => ({
+    code: typeof search.code === 'string' && search.code ? search.code : undefined,
+    error: search.error === undefined ? undefined : String(search.error),
+  }),
+  component: lazyPage(() => import('../features/auth/social/SocialCallbackPage'), 'SocialCallbackPage'),
   head: titled(pageTitle('Social Login')),
 });
 
@@ -181,14 +193,19 @@ const profileRoute = createRoute({
   validateSearch: (search: Record<string, unknown>): { tab?: ProfileTabId } => ({
     tab: isProfileTab(search.tab) ? search.tab : undefined,
   }),
-  beforeLoad: ({ context, location }) => {
-    if (!isLoggedIn(context.auth)) {
-      throw redirect({ to: '/login', search: { from: location.href }, replace: true });
-    }
-  },
+  beforeLoad: requireLogin,
   loader: ({ abortController }) => getCurrentUser({ signal: abortController.signal }),
   component: lazyPage(() => import('../features/profile/ProfilePage'), 'ProfilePage'),
   head: titled(pageTitle('Profile')),
+});
+
+const firstRunBmiRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'bmi',
+  beforeLoad: requireLogin,
+  loader: ({ abortController }) => getCurrentUser({ signal: abortController.signal }),
+  component: lazyPage(() => import('../features/profile/FirstRunBmiPage'), 'FirstRunBmiPage'),
+  head: titled(pageTitle('Your BMI')),
 });
 
 // SPEC §2: any unknown path redirects to /.
@@ -210,6 +227,7 @@ const routeTree = rootRoute.addChildren([
   featuresRoute,
   emailConfirmationRoute,
   profileRoute,
+  firstRunBmiRoute,
   deleteProfileRoute,
   socialCallbackRoute,
   privacyPolicyRoute,

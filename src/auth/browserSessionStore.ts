@@ -1,4 +1,4 @@
-import { SESSION_KEYS, type Session } from './session';
+import { SESSION_KEYS, SOCIAL_REDIRECT_KEY, type Session } from './session';
 
 export function readStoredSession(storage: Storage = window.localStorage): Session | null {
   const jwt = storage.getItem(SESSION_KEYS.jwt);
@@ -25,4 +25,16 @@ export function watchStoredSession(onChange: (session: Session | null) => void):
   };
   window.addEventListener('storage', listener);
   return () => window.removeEventListener('storage', listener);
+}
+
+export function saveSocialRedirect(returnTo: string, storage: Storage = window.localStorage): void {
+  storage.setItem(SOCIAL_REDIRECT_KEY, returnTo);
+}
+
+export function readSocialRedirect(storage: Storage = window.localStorage): string | null {
+  return storage.getItem(SOCIAL_REDIRECT_KEY);
+}
+
+export function forgetSocialRedirect(storage: Storage = window.localStorage): void {
+  storage.removeItem(SOCIAL_REDIRECT_KEY);
 }

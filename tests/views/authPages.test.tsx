@@ -44,14 +44,14 @@ describe('Sign Up page', () => {
 });
 
 describe('Log In page', () => {
-  it('has its title, fields, Remember Me and links; social sign-in is visibly unavailable', async () => {
+  it('has its title, fields, Remember Me, social buttons and links', async () => {
     renderApp('/login');
     expect(await screen.findByRole('heading', { name: 'Log In' })).toBeTruthy();
     await waitFor(() => expect(document.title).toBe('Carnivo - Log In'));
     expect(screen.getByLabelText('Email or Username')).toBeTruthy();
     expect(screen.getByRole('checkbox', { name: 'Remember Me' })).toBeTruthy();
     for (const name of ['Continue with Google', 'Continue with Apple', 'Continue with Facebook']) {
-      expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(true);
+      expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(false);
     }
     expect(screen.getByRole('link', { name: 'Reset Password' }).getAttribute('href')).toBe('/reset-password');
   });

@@ -26,6 +26,7 @@ const events: AnyEventObject[] = [
   { type: 'account.deleted' },
   { type: 'session.changed', session: null },
   { type: 'session.changed', session: otherTabSession },
+  { type: 'session.started', response: { jwt: 'jwt-social', user: { id: 12, createdAt: '2025-01-01T00:00:00.000Z' } } },
 ];
 
 function describeEvent(event: AnyEventObject): string {
@@ -118,6 +119,10 @@ async function perform(event: AnyEventObject, app: App, server: Server) {
       return;
     case 'session.changed':
       setOtherTabStorage(event.session);
+      return;
+    case 'session.started':
+      // Sent by the social sign-in and callback flows, replayed in their own tests.
+      app.auth.send({ type: 'session.started', response: event.response });
       return;
     default:
       throw new Error(`No way to perform ${event.type}`);

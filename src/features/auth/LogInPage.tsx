@@ -6,6 +6,8 @@ import { site } from '../../config/site';
 import { AuthMessages } from './AuthMessages';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
+import { safeReturnPath } from '../../lib/returnPath';
+import { SocialButtons } from './social/SocialButtons';
 
 const logInRoute = getRouteApi('/login');
 
@@ -52,20 +54,7 @@ export function LogInPage() {
           </button>
         </form>
         <div className="auth-card__divider">or</div>
-        <div className="social-buttons" aria-describedby="social-unavailable">
-          <button type="button" className="button button--social" disabled>
-            Continue with Google
-          </button>
-          <button type="button" className="button button--social" disabled>
-            Continue with Apple
-          </button>
-          <button type="button" className="button button--social" disabled>
-            Continue with Facebook
-          </button>
-        </div>
-        <p id="social-unavailable" className="muted">
-          Social sign-in is not available yet. Please log in with your email or username.
-        </p>
+        <SocialButtons returnTo={safeReturnPath(from)} />
         <p className="auth-card__links">
           <Link to="/reset-password">Reset Password</Link>
           <span>

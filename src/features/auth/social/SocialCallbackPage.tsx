@@ -1,0 +1,33 @@
+import { getRouteApi } from '@tanstack/react-router';
+import { useActorRef } from '@xstate/react';
+import { socialCallbackMachine } from '../../../../machines/socialCallback.machine';
+import { useAuthActor, useFlows } from '../../../app/appContext';
+import { useNavigateAction } from '../../../app/navigation';
+import { forgetSocialRedirect, readSocialRedirect } from '../../../auth/browserSessionStore';
+
+const callbackRoute = getRouteApi('/auth/$provider/callback');
+
+export function SocialCallbackPage() {
+  const { provider } = callbackRoute.useParams();
+  const { code, error } = callbackRoute.useSearch();
+  const auth = useAuthActor();
+  const navigate = useNavigateAction();
+  useActorRef(
+    (useFlows().socialCallback ?? socialCallbackMachine).provide({
+      actions: {
+        startSession: (_, response) => auth.send({ type: 'session.started', response }),
+        forgetSavedRedirect: () => forgetSocialRedirect(),
+        navigate,
+      },
+    }),
+    { input: { provider, code, error, savedRedirect: readSocialRedirect() } },
+  );
+  return (
+    <section className="page page--narrow confirmation" aria-busy="true">
+      <div className="spinner">
+        <span className="spinner__wheel" aria-hidden="true" />
+        <p role="status">Processing login...</p>
+      </div>
+    </section>
+  );
+}
