@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { configureAuthSettings } from './bootstrap/auth-settings';
 import { seedIngredients } from './bootstrap/ingredients';
 import { seedLegalDocuments } from './bootstrap/legal';
+import { seedSubscriptionPlans, setupPayments } from './bootstrap/payments';
 import { syncRolePermissions } from './bootstrap/permissions';
 
 export default {
@@ -13,5 +14,7 @@ export default {
     await seedLegalDocuments(strapi);
     await syncRolePermissions(strapi);
     await configureAuthSettings(strapi);
+    await seedSubscriptionPlans(strapi);
+    await setupPayments(strapi);
   },
 };

@@ -63,7 +63,9 @@ describe('SPA serving', () => {
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("img-src 'self' data: blob:");
-    expect(csp).toMatch(/connect-src 'self'(;|$)/);
+    // Same origin, plus only the payment provider's API for Stripe.js.
+    expect(csp).toMatch(/connect-src 'self'[^;]*https:\/\/api\.stripe\.com/);
+    expect(csp).not.toMatch(/connect-src[^;]*\*(;|\s|$)/);
   });
 
   it('serves built files with their content type; hashed assets are cached long', async () => {

@@ -25,6 +25,7 @@ export const ROLE_PERMISSIONS: Record<'public' | 'authenticated', readonly strin
     'api::ingredient.ingredient.find',
     'api::ingredient.ingredient.findOne',
     ...LEGAL_READ_ACTIONS,
+    'api::subscription-plan.subscription-plan.find',
   ],
   authenticated: [
     'plugin::users-permissions.user.me',
@@ -33,6 +34,11 @@ export const ROLE_PERMISSIONS: Record<'public' | 'authenticated', readonly strin
     'api::ingredient.ingredient.find',
     'api::ingredient.ingredient.findOne',
     ...LEGAL_READ_ACTIONS,
+    'api::subscription-plan.subscription-plan.find',
+    'api::subscription.subscription.current',
+    'api::subscription.subscription.create',
+    'api::subscription.subscription.verify',
+    'api::subscription.subscription.cancel',
   ],
 };
 

@@ -130,9 +130,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       })) as ResetUser | null;
       if (!user || user.blocked) return;
 
-      await issueCode(user);
       setImmediate(() => {
-        Promise.resolve().catch((error: unknown) => {
+        issueCode(user).catch((error: unknown) => {
           strapi.log.error(
             `[password-reset] could not issue or send a reset code to user ${user.id}: ${error instanceof Error ? error.message : String(error)}`
           );

@@ -1,0 +1,191 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request the Stripe SDK made to the double. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** Form parameters (body for POST, query string for GET/DELETE), flat as sent: items[0][price]. */
+  params: Record<string, string>;
+  headers: http.IncomingHttpHeaders;
+}
+
+export interface DoubleSubscription {
+  id: string;
+  customer: string;
+  status: string;
+  priceId: string;
+  start_date: number;
+  current_period_start: number;
+  current_period_end: number;
+  cancel_at_period_end: boolean;
+  cancel_at: number | null;
+  canceled_at: number | null;
+  invoiceId: string;
+  clientSecret: string;
+}
+
+type Failure = { status: number; error: Record<string, unknown>; times: number };
+
+/**
+ * A local HTTP double of the Stripe API endpoints the gateway uses: customers create,
+ * subscriptions create / retrieve / update / cancel. Answers in the shapes of the SDK's pinned API
+ * version (period on the items, invoice.confirmation_secret). Tests read `requests`, change
+ * `subscriptions` directly, and can make the next request fail with `failNext`.
+ */
+export async function startStripeDouble() {
+  const requests: RecordedRequest[] = [];
+  const subscriptions = new Map<string, DoubleSubscription>();
+  const customers = new Map<string, Record<string, unknown>>();
+  let counter = 0;
+  let nextFailure: Failure | null = null;
+  const now = () => Math.floor(Date.now() / 1000);
+
+  const subscriptionJson = (sub: DoubleSubscription, expand: string[]) => ({
+    id: sub.id,
+    object: 'subscription',
+    customer: sub.customer,
+    status: sub.status,
+    created: sub.start_date,
+    start_date: sub.start_date,
+    cancel_at_period_end: sub.cancel_at_period_end,
+    cancel_at: sub.cancel_at,
+    canceled_at: sub.canceled_at,
+    livemode: false,
+    items: {
+      object: 'list',
+      has_more: false,
+      data: [
+        {
+          id: `si_${sub.id}`,
+          object: 'subscription_item',
+          price: { id: sub.priceId, object: 'price' },
+          quantity: 1,
+          current_period_start: sub.current_period_start,
+          current_period_end: sub.current_period_end,
+        },
+      ],
+    },
+    latest_invoice: expand.some((e) => e.startsWith('latest_invoice'))
+      ? {
+          id: sub.invoiceId,
+          object: 'invoice',
+          status: sub.status === 'incomplete' ? 'open' : 'paid',
+          confirmation_secret: expand.includes('latest_invoice.confirmation_secret')
+            ? { client_secret: sub.clientSecret, type: 'payment_intent' }
+            : undefined,
+        }
+      : sub.invoiceId,
+  });
+
+  const notFound = (kind: string, id: string) => ({
+    status: 404,
+    error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${kind}: '${id}'`, param: 'id' },
+  });
+
+  function route(method: string, path: string, params: Record<string, string>): { status: number; body: unknown } {
+    const expand = Object.entries(params)
+      .filter(([key]) => key.startsWith('expand['))
+      .map(([, value]) => value);
+    if (method === 'POST' && path === '/v1/customers') {
+      counter += 1;
+      const customer = { id: `cus_test_${counter}`, object: 'customer', email: params.email, name: params.name };
+      customers.set(customer.id, customer);
+      return { status: 200, body: customer };
+    }
+    if (method === 'POST' && path === '/v1/subscriptions') {
+      if (!customers.has(params.customer)) return { status: 404, body: { error: notFound('customer', params.customer).error } };
+      const priceId = params['items[0][price]'];
+      if (priceId === 'price_missing') return { status: 400, body: { error: notFound('price', priceId).error } };
+      counter += 1;
+      const start = now();
+      const sub: DoubleSubscription = {
+        id: `sub_test_${counter}`,
+        customer: params.customer,
+        status: 'incomplete',
+        priceId,
+        start_date: start,
+        current_period_start: start,
+        current_period_end: start + 30 * 86400,
+        cancel_at_period_end: false,
+        cancel_at: null,
+        canceled_at: null,
+        invoiceId: `in_test_${counter}`,
+        clientSecret: `pi_test_${counter}_secret_abc`,
+      };
+      subscriptions.set(sub.id, sub);
+      return { status: 200, body: subscriptionJson(sub, expand) };
+    }
+    const match = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
+    if (match) {
+      const sub = subscriptions.get(decodeURIComponent(match[1]));
+      if (!sub) return { status: 404, body: { error: notFound('subscription', match[1]).error } };
+      if (method === 'GET') return { status: 200, body: subscriptionJson(sub, expand) };
+      if (method === 'POST') {
+        if (params.cancel_at_period_end !== undefined) {
+          sub.cancel_at_period_end = params.cancel_at_period_end === 'true';
+          sub.cancel_at = sub.cancel_at_period_end ? sub.current_period_end : null;
+        }
+        return { status: 200, body: subscriptionJson(sub, expand) };
+      }
+      if (method === 'DELETE') {
+        if (sub.status === 'canceled') {
+          return {
+            status: 400,
+            body: { error: { type: 'invalid_request_error', message: 'This subscription is already canceled.' } },
+          };
+        }
+        sub.status = sub.status === 'incomplete' ? 'incomplete_expired' : 'canceled';
+        sub.canceled_at = now();
+        return { status: 200, body: subscriptionJson(sub, expand) };
+      }
+    }
+    return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path})` } } };
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://double');
+      const source = req.method === 'POST' ? Buffer.concat(chunks).toString() : url.search.slice(1);
+      const params = Object.fromEntries(new URLSearchParams(source));
+      requests.push({ method: req.method ?? '', path: url.pathname, params, headers: req.headers });
+      let answer: { status: number; body: unknown };
+      if (nextFailure) {
+        answer = { status: nextFailure.status, body: { error: nextFailure.error } };
+        nextFailure.times -= 1;
+        if (nextFailure.times <= 0) nextFailure = null;
+      } else {
+        answer = route(req.method ?? '', url.pathname, params);
+      }
+      res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Request-Id': `req_${requests.length}` });
+      res.end(JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    port,
+    requests,
+    subscriptions,
+    /** The next `times` requests answer this error instead (the SDK retries 5xx answers). */
+    failNext(status: number, error: Record<string, unknown>, times = 1) {
+      nextFailure = { status, error, times };
+    },
+    clearFailure() {
+      nextFailure = null;
+    },
+    /** Requests whose path starts with prefix, in order. */
+    requestsTo(method: string, prefix: string) {
+      return requests.filter((r) => r.method === method && r.path.startsWith(prefix));
+    },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export type StripeDouble = Awaited<ReturnType<typeof startStripeDouble>>;
