@@ -5,6 +5,9 @@ import type { CurrentSubscription } from '../../api/subscriptions';
 import { formatAmount, formatDate } from './format';
 import { Modal } from './Modal';
 
+/** Attempts whose first payment never succeeded: nothing to show or cancel. */
+const UNPAID_STATUSES = ['incomplete', 'incomplete_expired'];
+
 type CurrentSubscriptionCardProps = {
   current: CurrentSubscription | null;
   loading: boolean;
@@ -16,6 +19,9 @@ export function CurrentSubscriptionCard({ current, loading, cancel }: CurrentSub
   const cancelling = useSelector(cancel, (snapshot) => snapshot.hasTag('busy'));
 
   if (!current) return <p>{loading ? 'Loading your subscription…' : 'You have no subscription yet.'}</p>;
+  if (UNPAID_STATUSES.includes(current.status)) {
+    return <p>Your last payment did not go through, so no subscription is active. Choose a plan to try again.</p>;
+  }
 
   const active = current.status === 'active';
   return (

@@ -1,0 +1,179 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import {
+  WAIT_MS,
+  baseUrl,
+  closeBrowser,
+  createUser,
+  launchBrowser,
+  MOBILE,
+  newContext,
+  openLoggedIn,
+  screenshot,
+  waitForPath,
+  type TestUser,
+} from './support/browser';
+
+const poll = { timeout: WAIT_MS, interval: 50 };
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await closeBrowser(browser);
+});
+beforeEach(async () => {
+  context = await newContext(browser);
+  page = await context.newPage();
+});
+afterEach(async () => {
+  await context?.close();
+});
+
+type Current = { status: string; cancel_at_period_end: boolean; currentPeriodEnd: string } | null;
+
+async function currentSubscription(user: TestUser): Promise<Current> {
+  const response = await fetch(`${baseUrl()}/api/subscriptions/current`, {
+    headers: { Authorization: `Bearer ${user.jwt}` },
+    signal: AbortSignal.timeout(WAIT_MS),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Current;
+}
+
+function subscriptionsTab(p: Page): Locator {
+  return p.getByRole('region', { name: 'Subscriptions' });
+}
+
+async function openSubscriptions(p: Page, user: TestUser) {
+  await openLoggedIn(p, user, '/profile?tab=subscriptions');
+  await subscriptionsTab(p).getByRole('button', { name: 'Subscribe to Carnivo Monthly' }).waitFor();
+}
+
+async function pay(p: Page, cardNumber: string) {
+  await subscriptionsTab(p).getByRole('button', { name: 'Subscribe to Carnivo Monthly' }).click();
+  const dialog = p.getByRole('dialog', { name: 'Complete your subscription' });
+  await dialog.waitFor();
+  await dialog.getByLabel('Card number').fill(cardNumber);
+  await dialog.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await dialog.getByLabel('CVC').fill('123');
+  await dialog.getByRole('button', { name: 'Pay Now' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+/** The date the way the page writes it, in the browser's own locale. */
+function pageDate(p: Page, iso: string): Promise<string> {
+  return p.evaluate((value) => new Date(value).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' }), iso);
+}
+
+describe('subscriptions on the sandbox gateway', () => {
+  it('shows the plans in dollars, including one that is no longer available', async () => {
+    const user = await createUser();
+    await openSubscriptions(page, user);
+    const tab = subscriptionsTab(page);
+    await expect.poll(() => tab.innerText(), poll).toContain('$9.99');
+    expect(await tab.innerText()).toContain('$79.99');
+    expect(await tab.innerText()).toContain('No longer available');
+    expect(await tab.innerText()).toContain('You have no subscription yet.');
+    await screenshot(page, 'desktop-subscriptions');
+  });
+
+  it('buys with the success card and shows the active subscription', async () => {
+    const user = await createUser();
+    await openSubscriptions(page, user);
+    await pay(page, '4242 4242 4242 4242');
+    const tab = subscriptionsTab(page);
+    await expect.poll(() => tab.getByRole('status').innerText(), poll).toBe('Subscription successful!');
+    const status = tab.locator('.status');
+    await expect.poll(() => status.textContent(), poll).toBe('active');
+    expect(await status.getAttribute('class')).toContain('status--active');
+    expect(await tab.innerText()).toContain('Carnivo Monthly');
+    await tab.getByRole('button', { name: 'Unsubscribe' }).waitFor();
+    const current = await currentSubscription(user);
+    expect(current).toMatchObject({ status: 'active', cancel_at_period_end: false });
+    // The success message goes after 3 seconds.
+    await tab.getByRole('status').waitFor({ state: 'detached', timeout: 5000 });
+    await screenshot(page, 'desktop-subscription-active');
+  });
+
+  it('a declined card shows the error, and nothing becomes active', async () => {
+    const user = await createUser();
+    await openSubscriptions(page, user);
+    await pay(page, '4000 0000 0000 0002');
+    const tab = subscriptionsTab(page);
+    await expect.poll(() => tab.getByRole('alert').innerText(), poll).toBe('Your card was declined.');
+    const current = await currentSubscription(user);
+    expect(current === null || current.status !== 'active').toBe(true);
+    expect(await tab.getByRole('button', { name: 'Unsubscribe' }).count()).toBe(0);
+    // A second attempt with a good card still works.
+    await pay(page, '4242424242424242');
+    await expect.poll(() => tab.locator('.status').textContent(), poll).toBe('active');
+  });
+
+  it('a second subscription is refused while one is active', async () => {
+    const user = await createUser();
+    await openSubscriptions(page, user);
+    await pay(page, '4242 4242 4242 4242');
+    const tab = subscriptionsTab(page);
+    await expect.poll(() => tab.locator('.status').textContent(), poll).toBe('active');
+    await tab.getByRole('button', { name: 'Subscribe to Carnivo Monthly' }).click();
+    await expect.poll(() => tab.getByRole('alert').innerText(), poll).toBe('You already have an active subscription.');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('cancels at the end of the period and says so', async () => {
+    const user = await createUser();
+    await openSubscriptions(page, user);
+    await pay(page, '4242 4242 4242 4242');
+    const tab = subscriptionsTab(page);
+    await tab.getByRole('button', { name: 'Unsubscribe' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Cancel Subscription' });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('Your access continues until the end of your billing period');
+    await dialog.getByRole('button', { name: 'No, Keep Subscription' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await currentSubscription(user))?.cancel_at_period_end).toBe(false);
+
+    await tab.getByRole('button', { name: 'Unsubscribe' }).click();
+    await dialog.getByRole('button', { name: 'Yes, Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const current = await currentSubscription(user);
+    expect(current).toMatchObject({ status: 'active', cancel_at_period_end: true });
+    const ending = `Cancelling on ${await pageDate(page, current!.currentPeriodEnd)}`;
+    await expect.poll(() => tab.innerText(), poll).toContain(ending);
+    expect(await tab.getByRole('button', { name: 'Unsubscribe' }).count()).toBe(0);
+    await expect.poll(() => tab.getByRole('status').innerText(), poll).toContain('Your subscription has been cancelled.');
+  });
+
+  it('deleting the account ends its subscription with it', async () => {
+    const user = await createUser();
+    await openSubscriptions(page, user);
+    await pay(page, '4242 4242 4242 4242');
+    await expect.poll(() => subscriptionsTab(page).locator('.status').textContent(), poll).toBe('active');
+    await page.goto('/delete-profile');
+    await page.getByRole('button', { name: 'Delete My Account' }).click();
+    await page.getByRole('alertdialog', { name: 'Confirm Account Deletion' }).getByRole('button', { name: 'Yes, Delete' }).click();
+    await waitForPath(page, '/login');
+    await expect.poll(() => page.getByRole('status').innerText(), poll).toBe('Your account has been deleted successfully.');
+    const response = await fetch(`${baseUrl()}/api/subscriptions/current`, { headers: { Authorization: `Bearer ${user.jwt}` } });
+    expect(response.status).toBe(401);
+  });
+
+  it('fits a phone', async () => {
+    const phone = await newContext(browser, { viewport: MOBILE });
+    try {
+      const mobilePage = await phone.newPage();
+      const user = await createUser();
+      await openSubscriptions(mobilePage, user);
+      await mobilePage.getByRole('navigation', { name: 'Profile quick links' }).getByRole('link', { name: 'Subscriptions' }).waitFor();
+      expect(await mobilePage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+      await screenshot(mobilePage, 'mobile-subscriptions');
+    } finally {
+      await phone.close();
+    }
+  });
+});
