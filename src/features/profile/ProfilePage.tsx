@@ -53,10 +53,7 @@ function TabLinks({ active, ids, onNavigate }: { active: ProfileTabId; ids: read
               aria-current={tab.id === active ? 'page' : undefined}
               onClick={onNavigate}
             >
-              <span aria-hidden="true" className="profile-tabs__icon">
-                {tab.icon}
-              </span>
-              <span>{tab.label}</span>
+              {tab.label}
             </Link>
           </li>
         ))}

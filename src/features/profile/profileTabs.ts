@@ -1,11 +1,11 @@
 export const profileTabs = [
-  { id: 'information', label: 'Information', icon: '👤' },
-  { id: 'diet', label: 'Diet', icon: '🥩' },
-  { id: 'interests', label: 'Interests', icon: '🧈' },
-  { id: 'goals', label: 'Goals', icon: '🎯' },
-  { id: 'faqs', label: 'FAQs', icon: '❓' },
-  { id: 'support', label: 'Support', icon: '💬' },
-  { id: 'subscriptions', label: 'Subscriptions', icon: '⭐' },
+  { id: 'information', label: 'Information' },
+  { id: 'diet', label: 'Diet' },
+  { id: 'interests', label: 'Interests' },
+  { id: 'goals', label: 'Goals' },
+  { id: 'faqs', label: 'FAQs' },
+  { id: 'support', label: 'Support' },
+  { id: 'subscriptions', label: 'Subscriptions' },
 ] as const;
 
 export type ProfileTabId = (typeof profileTabs)[number]['id'];
