@@ -1,4 +1,4 @@
-import { ofetch } from 'ofetch';
+import type { $Fetch, FetchOptions, FetchResponse } from 'ofetch';
 import { ApiError } from './errors';
 
 type SessionHooks = {
@@ -15,15 +15,40 @@ export function configureApiClient(hooks: SessionHooks): void {
 
 export const NO_TOKEN_MESSAGE = 'No token found';
 
-/** The one HTTP client of the SPA: same origin, JSON, no silent retries. */
-export const apiClient = ofetch.create({
-  baseURL: '/',
-  retry: 0,
-  onResponseError({ options, response }) {
-    const sentToken = new Headers(options.headers).has('Authorization');
-    if (sentToken && response.status === 401) sessionHooks.onUnauthorized();
+let client: Promise<$Fetch> | undefined;
+
+/** The one HTTP client of the SPA: same origin, JSON, no silent retries. Loaded with the first call, off the first paint. */
+function loadClient(): Promise<$Fetch> {
+  client ??= import('ofetch').then(
+    ({ ofetch }) =>
+      ofetch.create({
+        baseURL: '/',
+        retry: 0,
+        onResponseError({ options, response }) {
+          const sentToken = new Headers(options.headers).has('Authorization');
+          if (sentToken && response.status === 401) sessionHooks.onUnauthorized();
+        },
+      }),
+    (error: unknown) => {
+      client = undefined;
+      throw error;
+    },
+  );
+  return client;
+}
+
+type ApiClient = {
+  <T = unknown>(request: string, options?: FetchOptions<'json'>): Promise<T>;
+  raw: <T = unknown>(request: string, options?: FetchOptions<'json'>) => Promise<FetchResponse<T>>;
+};
+
+export const apiClient: ApiClient = Object.assign(
+  async <T = unknown>(request: string, options?: FetchOptions<'json'>): Promise<T> => (await loadClient())<T>(request, options),
+  {
+    raw: async <T = unknown>(request: string, options?: FetchOptions<'json'>): Promise<FetchResponse<T>> =>
+      (await loadClient()).raw<T>(request, options),
   },
-});
+);
 
 export function bearerHeaders(): { Authorization: string } {
   const token = sessionHooks.getToken();

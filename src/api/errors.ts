@@ -1,4 +1,4 @@
-import { FetchError } from 'ofetch';
+import type { FetchError } from 'ofetch';
 
 /** An API failure carrying the text a person should read and the HTTP status, if any. */
 export class ApiError extends Error {
@@ -9,6 +9,11 @@ export class ApiError extends Error {
     this.name = 'ApiError';
     this.status = status;
   }
+}
+
+/** ofetch's HTTP and network errors, recognised without loading ofetch into the first paint. */
+export function isFetchError(error: unknown): error is FetchError {
+  return error instanceof Error && error.name === 'FetchError';
 }
 
 type StrapiErrorBody = { error?: { message?: unknown } };
@@ -22,7 +27,7 @@ function serverMessage(data: unknown): string | undefined {
 export function toApiError(error: unknown, fallback: string): Error {
   if (error instanceof ApiError) return error;
   if (error instanceof DOMException && error.name === 'AbortError') return error;
-  if (error instanceof FetchError) {
+  if (isFetchError(error)) {
     if (error.cause instanceof DOMException && error.cause.name === 'AbortError') return error.cause;
     return new ApiError(serverMessage(error.data) ?? fallback, error.status);
   }

@@ -1,6 +1,5 @@
-import { FetchError } from 'ofetch';
 import { apiClient, bearerHeaders } from './client';
-import { ApiError, toApiError } from './errors';
+import { ApiError, isFetchError, toApiError } from './errors';
 
 /** SPEC §3 subscription plan; amount is in cents. */
 export type SubscriptionPlan = {
@@ -37,7 +36,7 @@ export const CANCEL_FALLBACK = 'Failed to cancel subscription';
 
 /** The spec's diagnostic form, "{what}: {status} {statusText} - {body}", for the console. */
 function diagnostic(what: string, error: unknown): string {
-  if (error instanceof FetchError) {
+  if (isFetchError(error)) {
     const body = typeof error.data === 'string' ? error.data : JSON.stringify(error.data ?? '');
     return `${what}: ${error.status ?? ''} ${error.statusText ?? ''} - ${body}`;
   }
@@ -51,7 +50,7 @@ export async function getSubscriptionPlans({ signal }: CallOptions = {}): Promis
     return response.data;
   } catch (error) {
     console.error(diagnostic('Failed to fetch subscription plans', error));
-    throw new ApiError(PLANS_FALLBACK, error instanceof FetchError ? error.status : undefined);
+    throw new ApiError(PLANS_FALLBACK, isFetchError(error) ? error.status : undefined);
   }
 }
 
@@ -63,7 +62,7 @@ export async function getCurrentSubscription({ signal }: CallOptions = {}): Prom
   } catch (error) {
     if (error instanceof ApiError) throw error;
     console.error(diagnostic('Failed to fetch current subscription', error));
-    throw new ApiError(CURRENT_FALLBACK, error instanceof FetchError ? error.status : undefined);
+    throw new ApiError(CURRENT_FALLBACK, isFetchError(error) ? error.status : undefined);
   }
 }
 
@@ -86,7 +85,7 @@ export async function verifySubscription(subscriptionId: string, { signal }: Cal
     await apiClient(`/api/subscriptions/${encodeURIComponent(subscriptionId)}/verify`, { headers: bearerHeaders(), signal });
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw new ApiError(VERIFY_FALLBACK, error instanceof FetchError ? error.status : undefined);
+    throw new ApiError(VERIFY_FALLBACK, isFetchError(error) ? error.status : undefined);
   }
 }
 
@@ -97,8 +96,8 @@ export async function cancelSubscription({ signal }: CallOptions = {}): Promise<
   } catch (error) {
     if (error instanceof ApiError) throw error;
     console.error(diagnostic('Failed to cancel subscription', error));
-    const message = error instanceof FetchError ? (error.data as { error?: { message?: string } } | undefined)?.error?.message : undefined;
-    throw new ApiError(message ? `${CANCEL_FALLBACK}: ${message}` : CANCEL_FALLBACK, error instanceof FetchError ? error.status : undefined);
+    const message = isFetchError(error) ? (error.data as { error?: { message?: string } } | undefined)?.error?.message : undefined;
+    throw new ApiError(message ? `${CANCEL_FALLBACK}: ${message}` : CANCEL_FALLBACK, isFetchError(error) ? error.status : undefined);
   }
 }
 

@@ -1,10 +1,9 @@
-import { HeadContent, Outlet } from '@tanstack/react-router';
+import { Outlet } from '@tanstack/react-router';
 import { NavBar } from '../components/NavBar';
 
 export function RootLayout() {
   return (
     <>
-      <HeadContent />
       <a className="skip-link" href="#main">
         Skip to content
       </a>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, type LinkProps } from '@tanstack/react-router';
 import { useAuthActor, useIsLoggedIn } from '../app/appContext';
-import { site } from '../config/site';
+import { BRAND } from '../config/brand';
 import { Logo } from './Logo';
 
 const publicLinks: Array<{ to: LinkProps['to']; label: string }> = [
@@ -45,7 +45,7 @@ export function NavBar() {
       <div className="site-header__bar">
         <Link to="/" className="brand" onClick={closeMenu}>
           <Logo size={32} />
-          <span>{site.brand}</span>
+          <span>{BRAND}</span>
         </Link>
         <button
           type="button"

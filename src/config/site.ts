@@ -1,6 +1,8 @@
+import { BRAND } from './brand';
+
 /** Brand and company facts shown across the site; one place to change them. */
 export const site = {
-  brand: 'Carnivo',
+  brand: BRAND,
   tagline: 'The carnivore and ketovore diet companion',
   supportEmail: 'support@carnivo.app',
   businessEmail: 'hello@carnivo.app',

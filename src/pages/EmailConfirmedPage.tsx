@@ -1,7 +1,10 @@
 import { Link } from '@tanstack/react-router';
 import { useIsLoggedIn } from '../app/appContext';
+import { pageTitle } from '../config/site';
+import { usePageHead } from '../app/usePageHead';
 
 export function EmailConfirmedPage() {
+  usePageHead({ title: pageTitle('Email Confirmed') });
   const loggedIn = useIsLoggedIn();
   return (
     <section className="page page--narrow confirmation">

@@ -4,8 +4,11 @@ import { useAuthActor, useFlows, useIsLoggedIn } from '../../app/appContext';
 import { useNavigateAction } from '../../app/navigation';
 import { FormMessages } from '../../components/form/FormMessages';
 import { ConfirmDeletionDialog } from './ConfirmDeletionDialog';
+import { pageTitle, site } from '../../config/site';
+import { usePageHead } from '../../app/usePageHead';
 
 export function DeleteProfilePage() {
+  usePageHead({ title: pageTitle('Delete Account'), description: `Permanently delete your ${site.brand} account.` });
   const loggedIn = useIsLoggedIn();
   // A login or logout elsewhere starts the flow afresh.
   return <DeleteAccountFlow key={String(loggedIn)} loggedIn={loggedIn} />;

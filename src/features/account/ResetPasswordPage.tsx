@@ -7,10 +7,13 @@ import { useNavigateAction } from '../../app/navigation';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
+import { pageTitle, site } from '../../config/site';
+import { usePageHead } from '../../app/usePageHead';
 
 const resetPasswordRoute = getRouteApi('/reset-password');
 
 export function ResetPasswordPage() {
+  usePageHead({ title: pageTitle('Reset Password'), description: `Reset the password of your ${site.brand} account.` });
   const { code } = resetPasswordRoute.useSearch();
   const navigate = useNavigateAction();
   const flow = useActorRef((useFlows().passwordReset ?? passwordResetMachine).provide({ actions: { navigate } }), { input: { code } });

@@ -2,16 +2,18 @@ import { useEffect, useId, type FormEvent } from 'react';
 import { Link, getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useAuthActor } from '../../app/appContext';
-import { site } from '../../config/site';
+import { pageTitle, site } from '../../config/site';
 import { AuthMessages } from './AuthMessages';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
 import { safeReturnPath } from '../../lib/returnPath';
 import { SocialButtons } from './social/SocialButtons';
+import { usePageHead } from '../../app/usePageHead';
 
 const logInRoute = getRouteApi('/login');
 
 export function LogInPage() {
+  usePageHead({ title: pageTitle('Log In'), description: `Log in to your ${site.brand} account.` });
   const auth = useAuthActor();
   const router = useRouter();
   const { from } = logInRoute.useSearch();

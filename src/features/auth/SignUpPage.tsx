@@ -2,12 +2,14 @@ import { useEffect, useId, type FormEvent } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useAuthActor } from '../../app/appContext';
-import { site } from '../../config/site';
+import { pageTitle, site } from '../../config/site';
 import { AuthMessages } from './AuthMessages';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
+import { usePageHead } from '../../app/usePageHead';
 
 export function SignUpPage() {
+  usePageHead({ title: pageTitle('Sign Up'), description: `Create your ${site.brand} account.` });
   const auth = useAuthActor();
   const signingUp = useSelector(auth, (snapshot) => snapshot.matches({ loggedOut: 'signingUp' }));
   const usernameId = useId();

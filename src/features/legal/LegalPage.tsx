@@ -4,7 +4,9 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { legalDocumentMachine } from '../../../machines/legalDocument.machine';
 import { useFlows } from '../../app/appContext';
 import { LEGAL_LAST_UPDATED, legalDocuments, type LegalDocumentKind } from '../../lib/legalDocuments';
+import { pageTitle } from '../../config/site';
 import { SafeMarkdown } from './Markdown';
+import { usePageHead } from '../../app/usePageHead';
 import '../../styles/legal.css';
 
 export function LegalPage({ document: kind }: { document: LegalDocumentKind }) {
@@ -15,7 +17,8 @@ export function LegalPage({ document: kind }: { document: LegalDocumentKind }) {
   );
   const { title, content, error } = useSelector(flow, (snapshot) => snapshot.context);
   const retryButton = useRef<HTMLButtonElement>(null);
-  const { pageName } = legalDocuments[kind];
+  const { pageName, description } = legalDocuments[kind];
+  usePageHead({ title: pageTitle(pageName), description });
 
   useEffect(() => {
     if (status === 'error') retryButton.current?.focus({ preventScroll: true });

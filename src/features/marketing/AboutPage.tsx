@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { useIsLoggedIn } from '../../app/appContext';
-import { site } from '../../config/site';
+import { pageTitle, site } from '../../config/site';
+import { usePageHead } from '../../app/usePageHead';
 import '../../styles/marketing.css';
 
 const values = [
@@ -33,6 +34,10 @@ function CallToAction({ label }: { label?: string }) {
 }
 
 export function AboutPage() {
+  usePageHead({
+    title: pageTitle('About'),
+    description: `Who we are and why we build ${site.brand}, the app for carnivore and ketovore eaters: our mission and values.`,
+  });
   return (
     <div className="marketing">
       <section className="page-hero">

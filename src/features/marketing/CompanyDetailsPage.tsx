@@ -1,4 +1,5 @@
-import { site } from '../../config/site';
+import { pageTitle, site } from '../../config/site';
+import { usePageHead } from '../../app/usePageHead';
 import '../../styles/marketing.css';
 
 const founders = [
@@ -26,6 +27,10 @@ const values = [
 ] as const;
 
 export function CompanyDetailsPage() {
+  usePageHead({
+    title: pageTitle('Company Details'),
+    description: `${site.brand}'s founders, values, leadership team, milestones and how to reach the company.`,
+  });
   const currentYear = new Date().getFullYear();
   const milestones = [
     { year: '2023', title: 'Company founded', text: `Dana and Sam found ${site.brand} in Portland, Oregon.` },

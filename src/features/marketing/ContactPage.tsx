@@ -1,13 +1,18 @@
 import { useId, type FormEvent } from 'react';
-import { site } from '../../config/site';
+import { pageTitle, site } from '../../config/site';
 import { Footer } from './Footer';
 import { StoreButtons } from './StoreButtons';
+import { usePageHead } from '../../app/usePageHead';
 import '../../styles/marketing.css';
 
 /** SPEC §8: the Contact form sends nothing and shows this alert. */
 export const CONTACT_DISABLED_MESSAGE = `Form submission is disabled due to sandbox restrictions. Please email ${site.contactEmail} directly.`;
 
 export function ContactPage() {
+  usePageHead({
+    title: pageTitle('Contact'),
+    description: `Reach the ${site.brand} team by phone, e-mail or post, and download the app.`,
+  });
   const nameId = useId();
   const emailId = useId();
   const messageId = useId();

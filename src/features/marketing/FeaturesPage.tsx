@@ -1,10 +1,15 @@
-import { site } from '../../config/site';
+import { pageTitle, site } from '../../config/site';
 import { FeatureScreenshot } from './FeatureScreenshot';
 import { StoreButtons } from './StoreButtons';
 import { featureCategories } from './content';
+import { usePageHead } from '../../app/usePageHead';
 import '../../styles/marketing.css';
 
 export function FeaturesPage() {
+  usePageHead({
+    title: pageTitle('Features'),
+    description: `Every ${site.brand} feature: recipes and meal plans, elimination and food-introduction trackers, weight, cycle, digestion and mood tracking, meal planner and 24/7 expert support.`,
+  });
   return (
     <div className="marketing">
       <section className="page-hero">

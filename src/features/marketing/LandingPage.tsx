@@ -7,6 +7,7 @@ import { StoreButtons } from './StoreButtons';
 import { STAT_ROTATION_MS, faqs, featureCategories, heroStats, testimonials, trustBadges } from './content';
 import { jsonLdText, landingStructuredData } from './structuredData';
 import { useRotatingIndex } from './useRotatingIndex';
+import { usePageHead } from '../../app/usePageHead';
 import '../../styles/marketing.css';
 
 function HeroStats() {
@@ -53,6 +54,12 @@ function HeroStats() {
 }
 
 export function LandingPage() {
+  usePageHead({
+    title: `${site.brand} - Carnivore & Ketovore Diet App`,
+    description: `${site.brand} is the carnivore and ketovore diet app: ${site.figures.recipes} recipes, a meal planner with a diet calendar, elimination-diet, weight and BMI tracking. Free download, free ${site.figures.landingFreePlanDays}-day meal plan.`,
+    keywords:
+      'carnivore diet app, ketovore diet app, carnivore meal plan, carnivore recipes, elimination diet tracker, keto meal planner, BMI tracker, weight loss app',
+  });
   const heroFeature = featureCategories[2].features[1];
   return (
     <div className="marketing">

@@ -8,6 +8,8 @@ import { InformationTab } from './InformationTab';
 import { InterestsTab } from './InterestsTab';
 import { bottomBarTabs, profileTabs, type ProfileTabId } from './profileTabs';
 import { SupportTab } from './support/SupportTab';
+import { pageTitle } from '../../config/site';
+import { usePageHead } from '../../app/usePageHead';
 
 const profileRoute = getRouteApi('/profile');
 
@@ -64,6 +66,7 @@ function TabLinks({ active, ids, onNavigate }: { active: ProfileTabId; ids: read
 const allTabIds = profileTabs.map((tab) => tab.id);
 
 export function ProfilePage() {
+  usePageHead({ title: pageTitle('Profile') });
   const user = profileRoute.useLoaderData();
   const { tab = 'information' } = profileRoute.useSearch();
   const [menuOpen, setMenuOpen] = useState(false);

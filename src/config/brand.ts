@@ -1,0 +1,2 @@
+/** The product's name; kept apart from the company facts so the first paint carries only this. */
+export const BRAND = 'Carnivo';
