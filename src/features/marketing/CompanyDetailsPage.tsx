@@ -1,5 +1,6 @@
 import { pageTitle, site } from '../../config/site';
 import { usePageHead } from '../../app/usePageHead';
+import { PostalAddress } from './PostalAddress';
 import '../../styles/marketing.css';
 
 const founders = [
@@ -122,15 +123,7 @@ export function CompanyDetailsPage() {
         <div className="card-grid card-grid--three">
           <article className="info-card">
             <h3>Headquarters</h3>
-            <address>
-              {site.brand}
-              <br />
-              {site.address.street}
-              <br />
-              {site.address.city}
-              <br />
-              {site.address.country}
-            </address>
+            <PostalAddress />
           </article>
           <article className="info-card">
             <h3>Business e-mail</h3>

@@ -3,6 +3,7 @@ import { pageTitle, site } from '../../config/site';
 import { Footer } from './Footer';
 import { StoreButtons } from './StoreButtons';
 import { usePageHead } from '../../app/usePageHead';
+import { PostalAddress } from './PostalAddress';
 import '../../styles/marketing.css';
 
 /** SPEC §8: the Contact form sends nothing and shows this alert. */
@@ -52,15 +53,7 @@ export function ContactPage() {
           </article>
           <article className="info-card">
             <h3>Address</h3>
-            <address>
-              {site.brand}
-              <br />
-              {site.address.street}
-              <br />
-              {site.address.city}
-              <br />
-              {site.address.country}
-            </address>
+            <PostalAddress />
           </article>
         </div>
       </section>
