@@ -1,10 +1,10 @@
 import { Link } from '@tanstack/react-router';
 import { useIsLoggedIn } from '../app/appContext';
-import { pageTitle } from '../config/site';
+import { pageTitle, site } from '../config/site';
 import { usePageHead } from '../app/usePageHead';
 
 export function EmailConfirmedPage() {
-  usePageHead({ title: pageTitle('Email Confirmed') });
+  usePageHead({ title: pageTitle('Email Confirmed'), description: `Your ${site.brand} e-mail address is confirmed.` });
   const loggedIn = useIsLoggedIn();
   return (
     <section className="page page--narrow confirmation">

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   WAIT_MS,
   baseUrl,
@@ -12,6 +12,7 @@ import {
   waitForPath,
   type TestUser,
 } from './support/browser';
+import { holdRequests } from './support/requests';
 import { emailsTo, resetCodeOf, waitForEmail } from './support/outbox';
 
 const poll = { timeout: WAIT_MS, interval: 50 };
@@ -38,20 +39,6 @@ afterEach(async () => {
   await context?.close();
 });
 
-/** Holds matching requests until release() so a busy state can be observed without sleeping. */
-async function holdRequests(p: Page, pattern: string) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const held: Request[] = [];
-  await p.route(pattern, async (route: Route) => {
-    held.push(route.request());
-    await released;
-    await route.continue();
-  });
-  return { release, held };
-}
 
 const newPasswordInput = (p: Page) => p.getByLabel('New Password', { exact: true });
 const confirmPasswordInput = (p: Page) => p.getByLabel('Confirm New Password', { exact: true });
@@ -92,11 +79,12 @@ describe('Reset Password', () => {
     await page.goto('/reset-password');
     await page.getByRole('heading', { level: 1, name: 'Reset Password' }).waitFor();
     await page.getByRole('textbox', { name: 'Email' }).fill(user.email);
-    const { release, held } = await holdRequests(page, '**/api/auth/forgot-password');
+    const { release, sent } = await holdRequests(page, '**/api/auth/forgot-password');
     await page.getByRole('button', { name: 'Send Reset Code' }).click();
     const sending = page.getByRole('button', { name: 'Sending...' });
     await sending.waitFor();
     expect(await sending.isDisabled()).toBe(true);
+    const held = await sent(1);
     expect(held.map((r) => r.postDataJSON())).toEqual([{ email: user.email }]);
     release();
 
@@ -174,11 +162,12 @@ describe('Delete Account', () => {
 
     await page.getByRole('button', { name: 'Delete My Account' }).click();
     await dialog.waitFor();
-    const { release, held } = await holdRequests(page, '**/api/users-permissions/users/delete-account');
+    const { release, sent } = await holdRequests(page, '**/api/users-permissions/users/delete-account');
     await dialog.getByRole('button', { name: 'Yes, Delete' }).click();
     await dialog.getByText('Deleting...').waitFor();
     expect(await dialog.getByRole('button', { name: 'Yes, Delete' }).isDisabled()).toBe(true);
     expect(await dialog.getByRole('button', { name: 'Cancel' }).isDisabled()).toBe(true);
+    const held = await sent(1);
     expect(held).toHaveLength(1);
     expect(held[0].method()).toBe('DELETE');
     expect(await held[0].headerValue('authorization')).toBe(`Bearer ${user.jwt}`);

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import {
   WAIT_MS,
   closeBrowser,
@@ -11,6 +11,7 @@ import {
   storedSession,
   waitForPath,
 } from './support/browser';
+import { holdRequests } from './support/requests';
 
 const poll = { timeout: WAIT_MS, interval: 50 };
 
@@ -59,20 +60,6 @@ async function expectProfileOf(p: Page, username: string) {
   await expect.poll(() => p.getByRole('region', { name: 'Information' }).innerText(), poll).toContain(username);
 }
 
-/** Holds matching requests until release() so a busy state can be observed without sleeping. */
-async function holdRequests(p: Page, pattern: string) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const held: Request[] = [];
-  await p.route(pattern, async (route: Route) => {
-    held.push(route.request());
-    await released;
-    await route.continue();
-  });
-  return { release, held };
-}
 
 /** Every request the page sends to the auth API. */
 function recordAuthCalls(p: Page): Request[] {
@@ -208,12 +195,13 @@ describe('session flows', () => {
     const user = newCredentials();
     await page.goto('/signup');
     await fillSignUp(page, user);
-    const { release, held } = await holdRequests(page, '**/api/auth/local/register');
+    const { release, sent } = await holdRequests(page, '**/api/auth/local/register');
     await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
 
     const busy = page.getByRole('button', { name: 'Signing Up...' });
     await busy.waitFor();
     expect(await busy.isDisabled()).toBe(true);
+    const held = await sent(1);
     expect(held).toHaveLength(1);
     expect(held[0].postDataJSON()).toEqual({ username: user.username, email: user.email, password: user.password });
     release();
@@ -236,12 +224,13 @@ describe('session flows', () => {
     const user = await createUser();
     await page.goto('/login');
     await fillLogIn(page, user.username, user.password);
-    const { release, held } = await holdRequests(page, '**/api/auth/local');
+    const { release, sent } = await holdRequests(page, '**/api/auth/local');
     await page.getByRole('button', { name: 'Log In', exact: true }).click();
 
     const busy = page.getByRole('button', { name: 'Logging In...' });
     await busy.waitFor();
     expect(await busy.isDisabled()).toBe(true);
+    const held = await sent(1);
     expect(held).toHaveLength(1);
     expect(held[0].postDataJSON()).toEqual({ identifier: user.username, password: user.password });
     release();

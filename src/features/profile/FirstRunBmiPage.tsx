@@ -6,14 +6,14 @@ import { useFlows } from '../../app/appContext';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formValues } from '../../components/form/formValues';
 import { idealBmiWeight, parseDecimal, type Gender } from '../../lib/bmi';
-import { pageTitle } from '../../config/site';
+import { pageTitle, site } from '../../config/site';
 import { usePageHead } from '../../app/usePageHead';
 
 const bmiRoute = getRouteApi('/bmi');
 
 /** First run after a social sign-up: the BMI details, saved like the profile's Information. */
 export function FirstRunBmiPage() {
-  usePageHead({ title: pageTitle('Your BMI') });
+  usePageHead({ title: pageTitle('Your BMI'), description: `Set up your ${site.brand} profile: height, weight and BMI.` });
   const user = bmiRoute.useLoaderData();
   const router = useRouter();
   const section = useActorRef(

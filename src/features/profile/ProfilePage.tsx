@@ -8,7 +8,7 @@ import { InformationTab } from './InformationTab';
 import { InterestsTab } from './InterestsTab';
 import { bottomBarTabs, profileTabs, type ProfileTabId } from './profileTabs';
 import { SupportTab } from './support/SupportTab';
-import { pageTitle } from '../../config/site';
+import { pageTitle, site } from '../../config/site';
 import { usePageHead } from '../../app/usePageHead';
 
 const profileRoute = getRouteApi('/profile');
@@ -66,7 +66,7 @@ function TabLinks({ active, ids, onNavigate }: { active: ProfileTabId; ids: read
 const allTabIds = profileTabs.map((tab) => tab.id);
 
 export function ProfilePage() {
-  usePageHead({ title: pageTitle('Profile') });
+  usePageHead({ title: pageTitle('Profile'), description: `Your ${site.brand} profile, diet, goals and subscription.` });
   const user = profileRoute.useLoaderData();
   const { tab = 'information' } = profileRoute.useSearch();
   const [menuOpen, setMenuOpen] = useState(false);

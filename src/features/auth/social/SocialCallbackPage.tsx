@@ -4,13 +4,13 @@ import { socialCallbackMachine } from '../../../../machines/socialCallback.machi
 import { useAuthActor, useFlows } from '../../../app/appContext';
 import { useNavigateAction } from '../../../app/navigation';
 import { forgetSocialRedirect, readSocialRedirect } from '../../../auth/browserSessionStore';
-import { pageTitle } from '../../../config/site';
+import { pageTitle, site } from '../../../config/site';
 import { usePageHead } from '../../../app/usePageHead';
 
 const callbackRoute = getRouteApi('/auth/$provider/callback');
 
 export function SocialCallbackPage() {
-  usePageHead({ title: pageTitle('Social Login') });
+  usePageHead({ title: pageTitle('Social Login'), description: `Finishing your ${site.brand} sign-in.` });
   const { provider } = callbackRoute.useParams();
   const { code, error } = callbackRoute.useSearch();
   const auth = useAuthActor();
