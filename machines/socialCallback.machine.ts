@@ -11,6 +11,8 @@ export const INVALID_SOCIAL_RESPONSE = 'Invalid social login response';
 type CallbackInput = {
   provider: string | undefined;
   code: string | undefined;
+  /** The provider's anti-forgery state, returned to the server with the code. */
+  state?: string;
   /** The provider's error parameter, when it sent one (possibly empty). */
   error: string | undefined;
   /** The route saved under socialLoginRedirect before leaving for the provider. */
@@ -24,8 +26,8 @@ export const socialCallbackMachine = setup({
     input: {} as CallbackInput,
   },
   actors: {
-    connect: fromPromise<AuthResponse, { provider: string; code: string }>(({ input, signal }) =>
-      connectCallback(input.provider, input.code, { signal }),
+    connect: fromPromise<AuthResponse, { provider: string; code: string; state?: string }>(({ input, signal }) =>
+      connectCallback(input.provider, input.code, input.state, { signal }),
     ),
   },
   actions: {
@@ -64,7 +66,7 @@ export const socialCallbackMachine = setup({
       invoke: {
         id: 'connect',
         src: 'connect',
-        input: ({ context }) => ({ provider: context.provider ?? '', code: context.code ?? '' }),
+        input: ({ context }) => ({ provider: context.provider ?? '', code: context.code ?? '', state: context.state }),
         onDone: {
           target: 'signedIn',
           actions: [

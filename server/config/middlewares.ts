@@ -11,13 +11,28 @@ const STRIPE = {
   img: ['https://*.stripe.com'],
 };
 
+// Google Identity Services, as Google documents its CSP
+// (https://developers.google.com/identity/gsi/web/guides/get-google-api-clientid#content_security_policy);
+// its stylesheet (accounts.google.com/gsi/style) is covered by the default style-src "https:".
+const GOOGLE = {
+  script: ['https://accounts.google.com/gsi/client'],
+  connect: ['https://accounts.google.com/gsi/'],
+  frame: ['https://accounts.google.com/gsi/'],
+};
+// Sign in with Apple JS: the script from Apple's CDN; the sign-in itself talks to appleid.apple.com.
+const APPLE = {
+  script: ['https://appleid.cdn-apple.com'],
+  connect: ['https://appleid.apple.com'],
+  frame: ['https://appleid.apple.com'],
+};
+
 const csp: Record<string, string[]> = {
   'default-src': ["'self'"],
-  'script-src': ["'self'", ...STRIPE.script],
-  'connect-src': ["'self'", ...STRIPE.connect],
+  'script-src': ["'self'", ...STRIPE.script, ...GOOGLE.script, ...APPLE.script],
+  'connect-src': ["'self'", ...STRIPE.connect, ...GOOGLE.connect, ...APPLE.connect],
   'img-src': ["'self'", 'data:', 'blob:', ...STRIPE.img],
   'media-src': ["'self'", 'data:', 'blob:'],
-  'frame-src': ["'self'", ...STRIPE.frame],
+  'frame-src': ["'self'", ...STRIPE.frame, ...GOOGLE.frame, ...APPLE.frame],
 };
 
 const config: Core.Config.Middlewares = [

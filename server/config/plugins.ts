@@ -86,6 +86,9 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
   },
   upload: {
     config: {
+      // Bytes, every upload (admin panel too). Members' profile pictures: 5 MB at most, whatever this says
+      // (extensions/upload/profile-picture-guard.ts).
+      sizeLimit: env.int('UPLOAD_SIZE_LIMIT_BYTES', 5 * 1024 * 1024),
       security: {
         allowedTypes: allowedMediaTypes,
         deniedTypes,

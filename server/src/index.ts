@@ -4,6 +4,7 @@ import { seedIngredients } from './bootstrap/ingredients';
 import { seedLegalDocuments } from './bootstrap/legal';
 import { seedSubscriptionPlans, setupPayments } from './bootstrap/payments';
 import { syncRolePermissions } from './bootstrap/permissions';
+import { mirrorSocialProviders } from './bootstrap/social';
 
 export default {
   register(/* { strapi }: { strapi: Core.Strapi } */) {},
@@ -14,6 +15,7 @@ export default {
     await seedLegalDocuments(strapi);
     await syncRolePermissions(strapi);
     await configureAuthSettings(strapi);
+    await mirrorSocialProviders(strapi);
     await seedSubscriptionPlans(strapi);
     await setupPayments(strapi);
   },

@@ -50,10 +50,16 @@ export async function exchangeIdToken(
 }
 
 /** GET /api/connect/{provider}/callback?code=…: finishes a redirect sign-in (Facebook). */
-export async function connectCallback(provider: string, code: string, { signal }: CallOptions = {}): Promise<AuthResponse> {
+export async function connectCallback(
+  provider: string,
+  code: string,
+  state: string | undefined,
+  { signal }: CallOptions = {},
+): Promise<AuthResponse> {
   try {
     const response = await apiClient.raw<AuthResponse>(`/api/connect/${encodeURIComponent(provider)}/callback`, {
-      query: { code },
+      // The provider's state goes back to the server, which checks it against the sign-in it started.
+      query: state ? { code, state } : { code },
       headers: { 'Content-Type': 'application/json' },
       timeout: SOCIAL_CALL_TIMEOUT_MS,
       signal,

@@ -90,8 +90,9 @@ const socialCallbackRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: 'auth/$provider/callback',
   // The provider's answer: a code, or an error (possibly empty).
-  validateSearch: (search: Record<string, unknown>): { code?: string; error?: string } => ({
+  validateSearch: (search: Record<string, unknown>): { code?: string; state?: string; error?: string } => ({
     code: typeof search.code === 'string' && search.code ? search.code : undefined,
+    state: typeof search.state === 'string' && search.state ? search.state : undefined,
     error: search.error === undefined ? undefined : String(search.error),
   }),
   component: lazyPage(() => import('../features/auth/social/SocialCallbackPage'), 'SocialCallbackPage'),

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { startFacebookDouble } from '../../server/tests/helpers/social-doubles';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const serverDir = path.join(repoRoot, 'server');
@@ -123,6 +124,9 @@ export default async function setup(project: TestProject) {
   const outboxDir = path.join(tempDir, 'outbox');
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  // Facebook's login dialog and Graph API on 127.0.0.1 (see server/tests/helpers/social-doubles.ts).
+  const facebookApp = { appId: 'e2e-facebook-app', appSecret: secret(), redirectUri: `${baseUrl}/auth/facebook/callback` };
+  const facebook = await startFacebookDouble(facebookApp);
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -143,6 +147,14 @@ export default async function setup(project: TestProject) {
     SMTP_HOST: '',
     EMAIL_OUTBOX_DIR: outboxDir,
     EMAIL_CONFIRMATION: 'false',
+    // Social sign-in: Facebook through the local double; Google and Apple not set up.
+    FACEBOOK_APP_ID: facebookApp.appId,
+    FACEBOOK_APP_SECRET: facebookApp.appSecret,
+    FACEBOOK_AUTHORIZE_URL: facebook.authorizeUrl,
+    FACEBOOK_GRAPH_URL: facebook.graphUrl,
+    FACEBOOK_REDIRECT_URI: '',
+    GOOGLE_CLIENT_ID: '',
+    APPLE_SERVICE_ID: '',
   };
 
   let log: WriteStream | undefined;
@@ -150,6 +162,7 @@ export default async function setup(project: TestProject) {
   const cleanUp = async () => {
     if (child) await stopServer(child);
     if (log) await new Promise<void>((resolve) => log!.end(() => resolve()));
+    await facebook.close();
     rmSync(tempDir, { recursive: true, force: true });
   };
 
@@ -182,6 +195,7 @@ export default async function setup(project: TestProject) {
 
   project.provide('baseUrl', baseUrl);
   project.provide('outboxDir', outboxDir);
+  project.provide('facebookOrigin', facebook.origin);
 
   return async () => {
     await cleanUp();

@@ -6,5 +6,7 @@ declare module 'vitest' {
     baseUrl: string;
     /** Directory where the server writes every e-mail it sends, one .eml file each (outbox provider). */
     outboxDir: string;
+    /** Origin of the local Facebook double (login dialog and Graph API), e.g. http://127.0.0.1:41235. */
+    facebookOrigin: string;
   }
 }

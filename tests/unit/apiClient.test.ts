@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LOGIN_FALLBACK, REGISTER_FALLBACK, login, register } from '../../src/api/auth';
 import { configureApiClient, NO_TOKEN_MESSAGE } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors';
+import { connectCallback } from '../../src/api/social';
 import { getCurrentUser } from '../../src/api/users';
 
 function stubFetch(respond: (request: Request) => Response | Promise<Response>) {
@@ -66,5 +67,16 @@ describe('API client', () => {
     const requests = stubFetch(() => Response.json({}));
     await expect(getCurrentUser()).rejects.toMatchObject({ message: NO_TOKEN_MESSAGE });
     expect(requests).toHaveLength(0);
+  });
+
+  it('finishes a redirect sign-in with the code and the state, and reads a non-200 as failure', async () => {
+    const requests = stubFetch(() => Response.json({ jwt: 'j', user: { id: 4, createdAt: 'now' } }));
+    await expect(connectCallback('facebook', 'the-code', 'the-state')).resolves.toMatchObject({ jwt: 'j' });
+    expect(new URL(requests[0].url).pathname).toBe('/api/connect/facebook/callback');
+    expect(Object.fromEntries(new URL(requests[0].url).searchParams)).toEqual({ code: 'the-code', state: 'the-state' });
+    stubFetch(() => Response.json({ data: null, error: { message: 'Facebook sign-in failed: code expired' } }, { status: 400 }));
+    await expect(connectCallback('facebook', 'old', undefined)).rejects.toMatchObject({ message: 'Facebook sign-in failed: code expired' });
+    stubFetch(() => new Response(null, { status: 204 }));
+    await expect(connectCallback('facebook', 'x', undefined)).rejects.toMatchObject({ message: 'Social login failed' });
   });
 });

@@ -12,7 +12,11 @@ import { fakeServer, renderApp } from '../support/renderApp';
 type Scenario = { name: string; url: string; input: InputFrom<typeof socialCallbackMachine> };
 
 const scenarios: Scenario[] = [
-  { name: 'code from Facebook', url: '/auth/facebook/callback?code=fb-code', input: { provider: 'facebook', code: 'fb-code', error: undefined, savedRedirect: '/profile' } },
+  {
+    name: 'code from Facebook',
+    url: '/auth/facebook/callback?code=fb-code&state=st-1',
+    input: { provider: 'facebook', code: 'fb-code', state: 'st-1', error: undefined, savedRedirect: '/profile' },
+  },
   { name: 'provider error', url: '/auth/facebook/callback?error=access_denied', input: { provider: 'facebook', code: undefined, error: 'access_denied', savedRedirect: '/profile' } },
   { name: 'empty provider error', url: '/auth/facebook/callback?error=', input: { provider: 'facebook', code: undefined, error: '', savedRedirect: '/profile' } },
   { name: 'no code', url: '/auth/facebook/callback', input: { provider: 'facebook', code: undefined, error: undefined, savedRedirect: '/profile' } },
@@ -28,9 +32,9 @@ const events: AnyEventObject[] = [
 const describeEvent = (event: AnyEventObject) => (event.label ? `${event.type}(${event.label})` : event.type);
 
 function harness(scenario: Scenario) {
-  const connects = deferredCalls<{ provider: string; code: string }, AuthResponse>();
+  const connects = deferredCalls<{ provider: string; code: string; state?: string }, AuthResponse>();
   const socialCallback = socialCallbackMachine.provide({
-    actors: { connect: fromPromise(({ input }: { input: { provider: string; code: string } }) => connects.handler(input)) },
+    actors: { connect: fromPromise(({ input }: { input: { provider: string; code: string; state?: string } }) => connects.handler(input)) },
   });
   if (scenario.input.savedRedirect) localStorage.setItem(SOCIAL_REDIRECT_KEY, scenario.input.savedRedirect);
   return { ...renderApp(scenario.url, { flows: { socialCallback } }), connects };
@@ -49,7 +53,7 @@ async function perform(event: AnyEventObject, page: Harness) {
 async function expectScreen(state: AnyMachineSnapshot, event: AnyEventObject, page: Harness, scenario: Scenario) {
   if (state.matches('processing')) {
     expect((await screen.findByRole('status')).textContent).toBe('Processing login...');
-    expect(page.connects.last().input).toEqual({ provider: 'facebook', code: 'fb-code' });
+    expect(page.connects.last().input).toEqual({ provider: 'facebook', code: 'fb-code', state: 'st-1' });
     return;
   }
   if (state.matches('signedIn')) {

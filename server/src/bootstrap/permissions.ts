@@ -30,6 +30,10 @@ export const ROLE_PERMISSIONS: Record<'public' | 'authenticated', readonly strin
   authenticated: [
     'plugin::users-permissions.user.me',
     'plugin::users-permissions.auth.changePassword',
+    // Self only, profile fields only (extensions/users-permissions/profile-guard.ts).
+    'plugin::users-permissions.user.update',
+    // Own profile picture only (extensions/upload/profile-picture-guard.ts); no file listing.
+    'plugin::upload.content-api.upload',
     'api::account.account.deleteAccount',
     'api::ingredient.ingredient.find',
     'api::ingredient.ingredient.findOne',

@@ -1,4 +1,6 @@
 import type { Core } from '@strapi/strapi';
+import { applyProfileGuards } from './profile-guard';
+import { withSocialSignIn } from './social/controller';
 
 type ControllerFactory = (deps: { strapi: Core.Strapi }) => Record<string, (ctx: any, next?: any) => unknown>;
 
@@ -14,7 +16,8 @@ interface UsersPermissionsPlugin {
  *   with their rate-limit middleware, stay as they are.
  */
 export default (plugin: UsersPermissionsPlugin) => {
-  const createAuthController = plugin.controllers.auth;
+  // Google / Apple ID-token sign-in and Facebook's code flow (see ./social/controller.ts).
+  const createAuthController = withSocialSignIn(plugin.controllers.auth);
 
   plugin.controllers.auth = ({ strapi }) => ({
     ...createAuthController({ strapi }),
@@ -29,6 +32,9 @@ export default (plugin: UsersPermissionsPlugin) => {
       ctx.send({ ok: true });
     },
   });
+
+  // Profile update (self only, SPEC §7 fields and §5 rules) and change-password guards.
+  applyProfileGuards(plugin as unknown as { routes: Record<string, unknown> });
 
   return plugin;
 };

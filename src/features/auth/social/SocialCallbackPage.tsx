@@ -12,7 +12,7 @@ const callbackRoute = getRouteApi('/auth/$provider/callback');
 export function SocialCallbackPage() {
   usePageHead({ title: pageTitle('Social Login'), description: `Finishing your ${site.brand} sign-in.` });
   const { provider } = callbackRoute.useParams();
-  const { code, error } = callbackRoute.useSearch();
+  const { code, state, error } = callbackRoute.useSearch();
   const auth = useAuthActor();
   const navigate = useNavigateAction();
   useActorRef(
@@ -23,7 +23,7 @@ export function SocialCallbackPage() {
         navigate,
       },
     }),
-    { input: { provider, code, error, savedRedirect: readSocialRedirect() } },
+    { input: { provider, code, state, error, savedRedirect: readSocialRedirect() } },
   );
   return (
     <section className="page page--narrow confirmation" aria-busy="true">

@@ -1,0 +1,188 @@
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { errors } from '@strapi/utils';
+
+/**
+ * Guard of POST /api/upload (upload plugin, content API) for logged-in members (see README "Profile").
+ *
+ * Strapi lets anyone holding plugin::upload.content-api.upload put any file onto any entry. Members
+ * may only do what the profile page does: one picture onto their own user's profile_picture.
+ * - refId must be the caller's id, ref 'plugin::users-permissions.user', field 'profile_picture';
+ *   no ?id= (replacing or editing an existing file), no other form fields.
+ * - Exactly one file, at most PROFILE_PICTURE_MAX_BYTES, and its bytes must be PNG, JPEG, GIF or
+ *   WebP (judged by the magic number, never by the name or the declared type; SVG is refused).
+ * - Once the new picture is saved, the previous one (record and files on disk) is removed.
+ *
+ * Requests authenticated with an admin-issued API token are left to Strapi.
+ */
+
+// PolicyError: a 403 whose message reaches the client (Strapi turns a plain ForbiddenError into 'Forbidden').
+const { ValidationError, PolicyError, ForbiddenError } = errors;
+
+export const USER_UID = 'plugin::users-permissions.user';
+export const PICTURE_FIELD = 'profile_picture';
+export const PROFILE_PICTURE_MAX_BYTES = 5 * 1024 * 1024;
+
+export const UPLOAD_MESSAGES = {
+  notYours: 'You can only change your own profile picture',
+  onlyProfilePicture: 'Only a profile picture can be uploaded: send refId (your user id), ref "plugin::users-permissions.user" and field "profile_picture"',
+  noReplace: 'Existing files cannot be replaced or edited',
+  oneFile: 'Send exactly one picture in the "files" field',
+  notAnImage: 'Only PNG, JPEG, GIF or WebP images can be uploaded',
+  tooLarge: 'The picture must be 5 MB or smaller',
+  unexpectedField: (name: string) => `Field "${name}" is not accepted with a profile picture`,
+} as const;
+
+const ALLOWED_BODY_FIELDS = ['refId', 'ref', 'field'];
+
+const EXTENSIONS: Record<ImageType, string> = {
+  'image/png': '.png',
+  'image/jpeg': '.jpg',
+  'image/gif': '.gif',
+  'image/webp': '.webp',
+};
+
+interface UploadedFile {
+  filepath?: string;
+  size?: number;
+  mimetype?: string | null;
+  type?: string | null;
+  originalFilename?: string | null;
+}
+
+type Ctx = {
+  query: Record<string, unknown>;
+  request: { body?: unknown; files?: Record<string, UploadedFile | UploadedFile[] | undefined> };
+  state: { user?: { id: number | string }; auth?: { strategy?: { name?: string } } };
+  status: number;
+};
+type Next = () => Promise<unknown>;
+
+/** The image type of a file's first bytes, or null when it is none of PNG, JPEG, GIF, WebP. */
+export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+
+export function sniffImageType(head: Buffer): ImageType | null {
+  const starts = (bytes: number[], offset = 0) => bytes.every((byte, i) => head[offset + i] === byte);
+  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
+  if (starts([0xff, 0xd8, 0xff])) return 'image/jpeg';
+  const ascii = head.subarray(0, 12).toString('latin1');
+  if (ascii.startsWith('GIF87a') || ascii.startsWith('GIF89a')) return 'image/gif';
+  if (ascii.startsWith('RIFF') && ascii.slice(8, 12) === 'WEBP') return 'image/webp';
+  return null;
+}
+
+async function readHead(file: string, length = 16): Promise<Buffer> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+const allFiles = (ctx: Ctx): UploadedFile[] =>
+  Object.values(ctx.request.files ?? {}).flatMap((value) => (value ? (Array.isArray(value) ? value : [value]) : []));
+
+/** Temp files of a refused request (Strapi's body middleware only cleans up after a success). */
+async function discardTempFiles(ctx: Ctx): Promise<void> {
+  await Promise.all(allFiles(ctx).map((file) => (file.filepath ? fs.rm(file.filepath, { force: true }) : undefined)));
+}
+
+async function checkRequest(ctx: Ctx, userId: string): Promise<UploadedFile> {
+  if (ctx.query.id !== undefined) throw new ValidationError(UPLOAD_MESSAGES.noReplace);
+
+  const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+  const extra = Object.keys(body).filter((key) => !ALLOWED_BODY_FIELDS.includes(key));
+  if (extra.length > 0) throw new ValidationError(UPLOAD_MESSAGES.unexpectedField(extra[0]));
+  if (body.ref !== USER_UID || body.field !== PICTURE_FIELD || body.refId === undefined) {
+    throw new ValidationError(UPLOAD_MESSAGES.onlyProfilePicture);
+  }
+  if (String(body.refId) !== userId) throw new PolicyError(UPLOAD_MESSAGES.notYours);
+
+  const fieldNames = Object.keys(ctx.request.files ?? {});
+  const files = allFiles(ctx);
+  if (files.length !== 1 || fieldNames.length !== 1 || fieldNames[0] !== 'files') {
+    throw new ValidationError(UPLOAD_MESSAGES.oneFile);
+  }
+  const [file] = files;
+  if (!file.filepath) throw new ValidationError(UPLOAD_MESSAGES.oneFile);
+  const size = file.size ?? (await fs.stat(file.filepath)).size;
+  if (size > PROFILE_PICTURE_MAX_BYTES) throw new ValidationError(UPLOAD_MESSAGES.tooLarge);
+  if (size === 0) throw new ValidationError(UPLOAD_MESSAGES.notAnImage);
+
+  const type = sniffImageType(await readHead(file.filepath));
+  if (!type) throw new ValidationError(UPLOAD_MESSAGES.notAnImage);
+  // The right magic number is not enough (a header glued onto anything): the whole image must decode.
+  const images = strapi.plugin('upload').service('image-manipulation');
+  const probe = { filepath: file.filepath, getStream: () => createReadStream(file.filepath!) };
+  if (!(await images.isImage(probe)) || (await images.isFaultyImage(probe))) {
+    throw new ValidationError(UPLOAD_MESSAGES.notAnImage);
+  }
+  // Stored and served as what the bytes are, whatever the browser declared: the type, and the
+  // extension the file gets on disk (a PNG named x.html would otherwise be served as HTML).
+  file.mimetype = type;
+  file.type = type;
+  const name = path.basename(file.originalFilename || 'picture').replace(/\.[^.]*$/, '') || 'picture';
+  file.originalFilename = `${name}${EXTENSIONS[type]}`;
+  return file;
+}
+
+async function currentPictureId(userId: string): Promise<number | null> {
+  const user = await strapi.db.query(USER_UID).findOne({ where: { id: userId }, populate: [PICTURE_FIELD] });
+  const picture = user?.[PICTURE_FIELD] as { id: number } | null | undefined;
+  return picture?.id ?? null;
+}
+
+/** Route middleware of POST /api/upload (runs after auth and the role permission check). */
+export const profilePictureUploadGuard = async (ctx: Ctx, next: Next) => {
+  const user = ctx.state.user;
+  if (!user) {
+    if (ctx.state.auth?.strategy?.name === 'api-token') return next();
+    await discardTempFiles(ctx);
+    throw new ForbiddenError();
+  }
+  const userId = String(user.id);
+
+  try {
+    await checkRequest(ctx, userId);
+  } catch (error) {
+    await discardTempFiles(ctx);
+    throw error;
+  }
+
+  const previous = await currentPictureId(userId);
+  await next();
+  if (ctx.status < 200 || ctx.status >= 300) return;
+
+  const now = await currentPictureId(userId);
+  if (previous !== null && previous !== now) {
+    // Full row (formats, hash, provider) so the provider removes every variant on disk.
+    const row = await strapi.db.query('plugin::upload.file').findOne({ where: { id: previous } });
+    if (row) {
+      try {
+        await strapi.plugin('upload').service('upload').remove(row);
+      } catch (error) {
+        strapi.log.error(`[upload] could not remove the previous profile picture ${previous} of user ${userId}: ${String(error)}`);
+      }
+    }
+  }
+};
+
+interface RouteLike {
+  method: string;
+  path: string;
+  handler: string;
+  config?: { middlewares?: unknown[]; [key: string]: unknown };
+}
+
+/** Adds the guard to the upload plugin's POST / content-API route (throws if Strapi renamed it). */
+export function applyProfilePictureGuard(plugin: { routes: Record<string, unknown> }): void {
+  const routes = (plugin.routes['content-api'] as { routes: RouteLike[] } | undefined)?.routes ?? [];
+  const route = routes.find((candidate) => candidate.method === 'POST' && candidate.handler === 'content-api.upload');
+  if (!route) throw new Error('profile-picture-guard: upload route content-api.upload not found');
+  route.config = route.config ?? {};
+  route.config.middlewares = [...(route.config.middlewares ?? []), profilePictureUploadGuard];
+}
