@@ -1,13 +1,13 @@
 import type { Core } from '@strapi/strapi';
+import type { Context, Next } from 'koa';
 import { errors } from '@strapi/utils';
 import { findOrCreateSocialUser } from './accounts';
 import { FACEBOOK_MESSAGES, checkState, facebookIdentity, forgetState, startAuthorization } from './facebook';
 import { InvalidTokenError, ProviderUnavailableError, verifyAppleIdToken, verifyGoogleIdToken } from './id-token';
 import { NOT_SET_UP, PROVIDER_LABELS, isEnabled, isSocialProvider, socialSettings, type SocialProvider } from './settings';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Ctx = any;
-type Controller = Record<string, (ctx: Ctx, next?: any) => unknown>;
+type Ctx = Context;
+type Controller = Record<string, (ctx: Ctx, next?: Next) => unknown>;
 type ControllerFactory = (deps: { strapi: Core.Strapi }) => Controller;
 
 const USER_UID = 'plugin::users-permissions.user';
@@ -71,7 +71,7 @@ export function withSocialSignIn(createAuthController: ControllerFactory): Contr
     return {
       ...base,
 
-      async callback(ctx: Ctx, next?: any) {
+      async callback(ctx: Ctx, next?: Next) {
         const provider = ctx.params?.provider;
         if (!isSocialProvider(provider)) return base.callback(ctx, next);
 
@@ -93,7 +93,7 @@ export function withSocialSignIn(createAuthController: ControllerFactory): Contr
         });
       },
 
-      async connect(ctx: Ctx, next?: any) {
+      async connect(ctx: Ctx, next?: Next) {
         const parsed = parseConnectPath(ctx);
         if (!parsed || !isSocialProvider(parsed.provider)) return base.connect(ctx, next);
         const provider = parsed.provider;
