@@ -1,8 +1,6 @@
 import type { Core } from '@strapi/strapi';
 
-// Third-party origins the SPA needs. Later features add their hosts here
-// (Stripe: js.stripe.com / api.stripe.com / hooks.stripe.com; Google: accounts.google.com;
-// Apple: appleid.cdn-apple.com / appleid.apple.com; live-chat widget).
+// Third-party origins the SPA needs: Stripe, Google, Apple and the live-chat widget.
 // Stripe.js / Elements, as Stripe documents its CSP (https://docs.stripe.com/security/guide#content-security-policy).
 const STRIPE = {
   script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
@@ -26,13 +24,25 @@ const APPLE = {
   frame: ['https://appleid.apple.com'],
 };
 
+// The Support tab's tawk.to widget, allowed only when the SPA was built with its ids
+// (VITE_TAWK_PROPERTY_ID / VITE_TAWK_WIDGET_ID), as tawk.to documents its CSP.
+const liveChatConfigured = Boolean(process.env.VITE_TAWK_PROPERTY_ID && process.env.VITE_TAWK_WIDGET_ID);
+const TAWK = liveChatConfigured
+  ? {
+      script: ['https://embed.tawk.to', 'https://cdn.jsdelivr.net'],
+      connect: ['https://*.tawk.to', 'wss://*.tawk.to'],
+      frame: ['https://*.tawk.to'],
+      img: ['https://*.tawk.to', 'https://tawk.link'],
+    }
+  : { script: [], connect: [], frame: [], img: [] };
+
 const csp: Record<string, string[]> = {
   'default-src': ["'self'"],
-  'script-src': ["'self'", ...STRIPE.script, ...GOOGLE.script, ...APPLE.script],
-  'connect-src': ["'self'", ...STRIPE.connect, ...GOOGLE.connect, ...APPLE.connect],
-  'img-src': ["'self'", 'data:', 'blob:', ...STRIPE.img],
+  'script-src': ["'self'", ...STRIPE.script, ...GOOGLE.script, ...APPLE.script, ...TAWK.script],
+  'connect-src': ["'self'", ...STRIPE.connect, ...GOOGLE.connect, ...APPLE.connect, ...TAWK.connect],
+  'img-src': ["'self'", 'data:', 'blob:', ...STRIPE.img, ...TAWK.img],
   'media-src': ["'self'", 'data:', 'blob:'],
-  'frame-src': ["'self'", ...STRIPE.frame, ...GOOGLE.frame, ...APPLE.frame],
+  'frame-src': ["'self'", ...STRIPE.frame, ...GOOGLE.frame, ...APPLE.frame, ...TAWK.frame],
 };
 
 const config: Core.Config.Middlewares = [
