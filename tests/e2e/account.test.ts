@@ -1,16 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import {
-  WAIT_MS,
   baseUrl,
-  closeBrowser,
+  browserPerTest,
   createUser,
-  launchBrowser,
-  newContext,
   openLoggedIn,
   storedSession,
-  waitForPath,
   type TestUser,
+  WAIT_MS,
+  waitForPath,
 } from './support/browser';
 import { holdRequests } from './support/requests';
 import { emailsTo, resetCodeOf, waitForEmail } from './support/outbox';
@@ -18,27 +16,8 @@ import { emailsTo, resetCodeOf, waitForEmail } from './support/outbox';
 const poll = { timeout: WAIT_MS, interval: 50 };
 const INVALID_CODE = 'This reset code is invalid or has expired. Please request a new one.';
 
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await closeBrowser(browser);
-});
-
-beforeEach(async () => {
-  context = await newContext(browser);
-  page = await context.newPage();
-});
-
-afterEach(async () => {
-  await context?.close();
-});
-
+browserPerTest((session) => ({ page } = session));
 
 const newPasswordInput = (p: Page) => p.getByLabel('New Password', { exact: true });
 const confirmPasswordInput = (p: Page) => p.getByLabel('Confirm New Password', { exact: true });

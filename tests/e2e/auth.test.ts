@@ -1,40 +1,21 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page, Request } from 'playwright-core';
 import {
-  WAIT_MS,
-  closeBrowser,
+  browserPerTest,
   createUser,
-  launchBrowser,
-  newContext,
   newCredentials,
   openLoggedIn,
   storedSession,
+  WAIT_MS,
   waitForPath,
 } from './support/browser';
 import { holdRequests } from './support/requests';
 
 const poll = { timeout: WAIT_MS, interval: 50 };
 
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await closeBrowser(browser);
-});
-
-beforeEach(async () => {
-  context = await newContext(browser);
-  page = await context.newPage();
-});
-
-afterEach(async () => {
-  await context?.close();
-});
+browserPerTest((session) => ({ context, page } = session));
 
 const mainNav = (p: Page) => p.getByRole('navigation', { name: 'Main' });
 
@@ -59,7 +40,6 @@ async function expectProfileOf(p: Page, username: string) {
   await p.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
   await expect.poll(() => p.getByRole('region', { name: 'Information' }).innerText(), poll).toContain(username);
 }
-
 
 /** Every request the page sends to the auth API. */
 function recordAuthCalls(p: Page): Request[] {

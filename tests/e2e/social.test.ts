@@ -1,7 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { WAIT_MS, baseUrl, closeBrowser, launchBrowser, newContext, storedSession, uniqueSuffix, waitForPath } from './support/browser';
+import type { BrowserContext, Page } from 'playwright-core';
+import {
+  baseUrl,
+  browserPerTest,
+  storedSession,
+  uniqueSuffix,
+  WAIT_MS,
+  waitForPath,
+} from './support/browser';
 
 // Social sign-in in Chromium. The e2e server has Facebook set up against a local double of
 // Facebook's login dialog and Graph API (tests/e2e/global-setup.ts); Google and Apple are not set up.
@@ -9,26 +16,9 @@ import { WAIT_MS, baseUrl, closeBrowser, launchBrowser, newContext, storedSessio
 const poll = { timeout: WAIT_MS, interval: 50 };
 const NEW_ACCOUNT_MS = 60_000;
 
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await closeBrowser(browser);
-});
-
-beforeEach(async () => {
-  context = await newContext(browser);
-  page = await context.newPage();
-});
-
-afterEach(async () => {
-  await context?.close();
-});
+browserPerTest((session) => ({ context, page } = session));
 
 /** The person the Facebook double's dialog signs in (a cookie of the double's origin). */
 async function loggedInToFacebookAs(c: BrowserContext, id: string, { deny = false } = {}) {

@@ -1,38 +1,23 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
 import {
-  WAIT_MS,
   baseUrl,
-  closeBrowser,
+  browserPerTest,
   createUser,
-  launchBrowser,
   MOBILE,
   newContext,
   openLoggedIn,
   screenshot,
-  waitForPath,
   type TestUser,
+  WAIT_MS,
+  waitForPath,
 } from './support/browser';
 
 const poll = { timeout: WAIT_MS, interval: 50 };
 
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await closeBrowser(browser);
-});
-beforeEach(async () => {
-  context = await newContext(browser);
-  page = await context.newPage();
-});
-afterEach(async () => {
-  await context?.close();
-});
+browserPerTest((session) => ({ browser, page } = session));
 
 type Current = { status: string; cancel_at_period_end: boolean; currentPeriodEnd: string } | null;
 

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const SCREENSHOT_DIR = path.join(repoRoot, 'test-results', 'screenshots');
@@ -121,4 +121,29 @@ export async function waitForPath(page: Page, pathname: string, search?: string)
     (url) => url.pathname === pathname && (search === undefined || url.search === search),
     { timeout: WAIT_MS, waitUntil: 'commit' },
   );
+}
+
+export type BrowserSession = { browser: Browser; context: BrowserContext; page: Page };
+
+/**
+ * One Chromium per test file and a fresh context and page per test; `use` receives each
+ * new session so the file can keep plain `browser`, `context` and `page` variables.
+ */
+export function browserPerTest(use: (session: BrowserSession) => void): void {
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await closeBrowser(browser);
+  });
+  beforeEach(async () => {
+    if (!browser) throw new Error('Chromium did not start');
+    context = await newContext(browser);
+    use({ browser, context, page: await context.newPage() });
+  });
+  afterEach(async () => {
+    await context?.close();
+  });
 }
