@@ -69,42 +69,42 @@ const authSetup = setup({
 // Only a form at rest takes a submission; a busy one ignores repeats.
 const restingForm = authSetup.createStateConfig({
   on: {
-  'signup.submitted': [
-    {
-      guard: 'signUpInvalid',
-      target: '#authSession.loggedOut.failure',
+    'signup.submitted': [
+      {
+        guard: 'signUpInvalid',
+        target: '#authSession.loggedOut.failure',
+        actions: authSetup.assign({
+          error: ({ event }) => {
+            assertEvent(event, 'signup.submitted');
+            return signUpError(event);
+          },
+          notice: null,
+        }),
+      },
+      { target: '#authSession.loggedOut.signingUp', actions: 'clearMessages' },
+    ],
+    'login.submitted': {
+      target: '#authSession.loggedOut.loggingIn',
+      actions: [
+        'clearMessages',
+        authSetup.assign({
+          returnTo: ({ event }) => {
+            assertEvent(event, 'login.submitted');
+            return safeReturnPath(event.returnTo);
+          },
+        }),
+      ],
+    },
+    'form.opened': {
+      target: '#authSession.loggedOut.idle',
       actions: authSetup.assign({
-        error: ({ event }) => {
-          assertEvent(event, 'signup.submitted');
-          return signUpError(event);
+        error: null,
+        notice: ({ event }) => {
+          assertEvent(event, 'form.opened');
+          return event.notice ?? null;
         },
-        notice: null,
       }),
     },
-    { target: '#authSession.loggedOut.signingUp', actions: 'clearMessages' },
-  ],
-  'login.submitted': {
-    target: '#authSession.loggedOut.loggingIn',
-    actions: [
-      'clearMessages',
-      authSetup.assign({
-        returnTo: ({ event }) => {
-          assertEvent(event, 'login.submitted');
-          return safeReturnPath(event.returnTo);
-        },
-      }),
-    ],
-  },
-  'form.opened': {
-    target: '#authSession.loggedOut.idle',
-    actions: authSetup.assign({
-      error: null,
-      notice: ({ event }) => {
-        assertEvent(event, 'form.opened');
-        return event.notice ?? null;
-      },
-    }),
-  },
   },
 });
 

@@ -2,7 +2,7 @@
 
 export type Gender = 'Male' | 'Female';
 
-function roundToTenth(value: number): number {
+export function roundToTenth(value: number): number {
   return Math.round(value * 10) / 10;
 }
 

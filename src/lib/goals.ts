@@ -1,6 +1,4 @@
-function roundToTenth(value: number): number {
-  return Math.round(value * 10) / 10;
-}
+import { roundToTenth } from './bmi';
 
 /** "12.5 kg to lose" or "3 kg to gain": the goal weight against the current weight. */
 export function goalDifference(goalKg: number, currentKg: number): string | null {

@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useIsLoggedIn } from '../../app/appContext';
 import { pageTitle, site } from '../../config/site';
 import { usePageHead } from '../../app/usePageHead';
+import { InfoCards } from './InfoCards';
 import '../../styles/marketing.css';
 
 const values = [
@@ -68,14 +69,7 @@ export function AboutPage() {
         <h2 id="about-values" className="section__title">
           What we value
         </h2>
-        <div className="card-grid card-grid--three">
-          {values.map(({ title, text }) => (
-            <article key={title} className="info-card">
-              <h3>{title}</h3>
-              <p>{text}</p>
-            </article>
-          ))}
-        </div>
+        <InfoCards items={values} columns="three" />
       </section>
 
       <section className="section cta" aria-labelledby="about-start">

@@ -1,6 +1,7 @@
 import { pageTitle, site } from '../../config/site';
 import { usePageHead } from '../../app/usePageHead';
 import { PostalAddress } from './PostalAddress';
+import { InfoCards } from './InfoCards';
 import '../../styles/marketing.css';
 
 const founders = [
@@ -67,14 +68,7 @@ export function CompanyDetailsPage() {
         <h2 id="company-values" className="section__title">
           Our values
         </h2>
-        <div className="card-grid card-grid--four">
-          {values.map(({ title, text }) => (
-            <article key={title} className="info-card">
-              <h3>{title}</h3>
-              <p>{text}</p>
-            </article>
-          ))}
-        </div>
+        <InfoCards items={values} columns="four" />
       </section>
 
       <section className="section" aria-labelledby="company-team">

@@ -17,11 +17,10 @@ type EditableSectionProps = {
   /** Reads the submitted form into the section's update. */
   toUpdate: (form: HTMLFormElement) => ProfileUpdate;
   editLabel?: string;
-  extraActions?: ReactNode;
 };
 
 /** A profile section that is either viewed or edited (SPEC §4 Profile sections). */
-export function EditableSection({ title, section, view, fields, toUpdate, editLabel = 'Edit', extraActions }: EditableSectionProps) {
+export function EditableSection({ title, section, view, fields, toUpdate, editLabel = 'Edit' }: EditableSectionProps) {
   const editing = useSelector(section, (snapshot) => snapshot.matches('editing'));
   const saving = useSelector(section, (snapshot) => snapshot.hasTag('busy'));
   const saved = useSelector(section, (snapshot) => snapshot.hasTag('success'));
@@ -57,7 +56,6 @@ export function EditableSection({ title, section, view, fields, toUpdate, editLa
             <button type="button" className="button button--primary" onClick={() => section.send({ type: 'edit.started' })}>
               {editLabel}
             </button>
-            {extraActions}
           </div>
         </>
       )}
