@@ -5,12 +5,27 @@ import { seedLegalDocuments } from './bootstrap/legal';
 import { seedSubscriptionPlans, setupPayments } from './bootstrap/payments';
 import { syncRolePermissions } from './bootstrap/permissions';
 import { mirrorSocialProviders } from './bootstrap/social';
+import { migrateUsernames } from './security/identifiers';
+import { installGracefulShutdown } from './operations/shutdown';
+import { closeSharedRedis } from './security/limits';
+import { assertProductionSafety } from './security/production-safety';
+import { revokeSessionsOnPasswordChange } from './security/sessions';
 
 export default {
-  register(/* { strapi }: { strapi: Core.Strapi } */) {},
+  register({ strapi }: { strapi: Core.Strapi }) {
+    // Before anything listens: a production server with placeholder secrets or a silent payment sandbox must not start.
+    assertProductionSafety(strapi);
+    installGracefulShutdown(strapi);
+  },
+
+  async destroy() {
+    await closeSharedRedis();
+  },
 
   // Idempotent: runs on every start.
   async bootstrap({ strapi }: { strapi: Core.Strapi }) {
+    revokeSessionsOnPasswordChange(strapi);
+    await migrateUsernames(strapi);
     await seedIngredients(strapi);
     await seedLegalDocuments(strapi);
     await syncRolePermissions(strapi);

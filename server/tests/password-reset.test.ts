@@ -50,6 +50,8 @@ beforeAll(async () => {
       PUBLIC_URL,
       // Many calls to the rate-limited auth routes; the limit itself is tested at the end.
       AUTH_RATELIMIT_MAX: '1000',
+      AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000',
+      AUTH_ADDRESS_LIMIT_PER_DAY: '1000',
     },
   });
   alice = await register('alice', alicePassword);
@@ -254,7 +256,7 @@ describe('POST /api/auth/reset-password', () => {
 
 describe('rate limits (Strapi users-permissions rateLimit middleware kept on both routes)', () => {
   it('limits forgot-password per address and reset-password per client', async () => {
-    app.strapi.config.set('plugin::users-permissions.ratelimit', { enabled: true, interval: 60_000, max: 3 });
+    app.strapi.config.set('security.authRateLimit', { enabled: true, intervalMs: 60_000, max: 3 });
 
     const forgotStatuses: number[] = [];
     for (let i = 0; i < 4; i += 1) forgotStatuses.push((await forgot({ email: 'flood@example.com' })).status);

@@ -60,8 +60,16 @@ async function startFacebookFlow() {
   };
 }
 
-async function facebookCallback(code: string, cookie?: string, extra = '') {
-  const res = await fetch(`${app.baseUrl}/api/connect/facebook/callback?code=${encodeURIComponent(code)}${extra}`, {
+type FacebookFlow = Awaited<ReturnType<typeof startFacebookFlow>>;
+
+/**
+ * The SPA's call from /auth/facebook/callback. Given a started flow, it sends that browser's cookie
+ * and the state Facebook hands back (unless `extra` sets its own); given a string, only that cookie.
+ */
+async function facebookCallback(code: string, from?: FacebookFlow | string, extra = '') {
+  const cookie = typeof from === 'string' ? from : from?.cookie;
+  const state = typeof from === 'object' && !extra.includes('state=') ? `&state=${from.location.searchParams.get('state')}` : '';
+  const res = await fetch(`${app.baseUrl}/api/connect/facebook/callback?code=${encodeURIComponent(code)}${state}${extra}`, {
     headers: { 'Content-Type': 'application/json', ...(cookie ? { Cookie: cookie } : {}) },
   });
   return { status: res.status, body: (await res.json()) as Answer, headers: res.headers };
@@ -334,7 +342,7 @@ describe('Facebook sign-in (GET /api/connect/facebook, then /api/connect/faceboo
   it('exchanges the code at the Graph API and answers jwt + user; the second sign-in finds the same user', async () => {
     const flow = await startFacebookFlow();
     const seen = facebook.requests.length;
-    const res = await facebookCallback('fb-ok-fiona', flow.cookie);
+    const res = await facebookCallback('fb-ok-fiona', flow);
     expect(res.status).toBe(200);
     expect(res.body.jwt).toEqual(expect.any(String));
     expect(res.body.user).toMatchObject({ email: 'fb_fiona@example.test', provider: 'facebook', confirmed: true, username: 'fb_fiona' });
@@ -352,33 +360,33 @@ describe('Facebook sign-in (GET /api/connect/facebook, then /api/connect/faceboo
     // The state cookie is used up.
     expect(res.headers.getSetCookie().some((c) => /^carnivo_fb_state=;/.test(c))).toBe(true);
 
-    const again = await facebookCallback('fb-ok-fiona', (await startFacebookFlow()).cookie);
+    const again = await facebookCallback('fb-ok-fiona', await startFacebookFlow());
     expect(again.status).toBe(200);
     expect(again.body.user.id).toBe(res.body.user.id);
     expect(await usersWithEmail('fb_fiona@example.test')).toHaveLength(1);
   });
 
   it('answers 400 with the Graph API\'s reason when the code exchange fails', async () => {
-    const res = await facebookCallback('expired-or-forged', (await startFacebookFlow()).cookie);
+    const res = await facebookCallback('expired-or-forged', await startFacebookFlow());
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe('Facebook sign-in failed: Invalid verification code format.');
   });
 
   it('refuses an account without an e-mail address', async () => {
-    const res = await facebookCallback('fb-noemail-nora', (await startFacebookFlow()).cookie);
+    const res = await facebookCallback('fb-noemail-nora', await startFacebookFlow());
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe('Your Facebook account has no e-mail address.');
   });
 
   it('refuses an e-mail that belongs to a password account', async () => {
     facebook.addCode('fb-paula', { id: 'p1', name: 'Paula', email: 'Paula@Example.com' });
-    const res = await facebookCallback('fb-paula', (await startFacebookFlow()).cookie);
+    const res = await facebookCallback('fb-paula', await startFacebookFlow());
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/^Email is already taken: .* logs in with a password/);
   });
 
   it('refuses a callback this browser did not start, or with another state (login CSRF)', async () => {
-    const noCookie = await facebookCallback('fb-ok-mallory');
+    const noCookie = await facebookCallback('fb-ok-mallory', undefined, '&state=from-an-attackers-flow');
     expect(noCookie.status).toBe(400);
     expect(noCookie.body.error.message).toBe(
       'Facebook sign-in failed: the sign-in was not started from this browser, or it took too long. Please try again.'
@@ -388,12 +396,24 @@ describe('Facebook sign-in (GET /api/connect/facebook, then /api/connect/faceboo
     expect(forgedCookie.status).toBe(400);
 
     const flow = await startFacebookFlow();
-    const wrongState = await facebookCallback('fb-ok-mallory', flow.cookie, '&state=another-state');
+    const wrongState = await facebookCallback('fb-ok-mallory', flow, '&state=another-state');
     expect(wrongState.status).toBe(400);
     expect(wrongState.body.error.message).toBe('Facebook sign-in failed: the sign-in state does not match. Please try again.');
+    expect(await usersWithEmail('fb_mallory@example.test')).toHaveLength(0);
 
-    const rightState = await facebookCallback('fb-ok-mallory', flow.cookie, `&state=${flow.location.searchParams.get('state')}`);
+    const rightState = await facebookCallback('fb-ok-mallory', flow);
     expect(rightState.status).toBe(200);
+  });
+
+  it('refuses a callback without the state, even while this browser\'s state cookie lives', async () => {
+    const flow = await startFacebookFlow();
+    const noState = await facebookCallback('fb-ok-stateless', flow.cookie);
+    expect(noState.status).toBe(400);
+    expect(noState.body.error.message).toBe('Facebook sign-in failed: the sign-in state is missing. Please try again.');
+    expect(noState.body.jwt).toBeUndefined();
+    // Nothing was signed in or created, and Facebook was never asked to exchange the code.
+    expect(await usersWithEmail('fb_stateless@example.test')).toHaveLength(0);
+    expect(facebook.requests.some((call) => call.query.code === 'fb-ok-stateless')).toBe(false);
   });
 
   it('refuses a callback without a code, or with the provider\'s error', async () => {
@@ -411,7 +431,7 @@ describe('Facebook sign-in (GET /api/connect/facebook, then /api/connect/faceboo
   it('answers 502 when Facebook cannot be reached', async () => {
     const flow = await startFacebookFlow();
     await withSocialConfig({ 'facebook.graphUrl': 'http://127.0.0.1:9/v19.0' }, async () => {
-      const res = await facebookCallback('fb-ok-offline', flow.cookie);
+      const res = await facebookCallback('fb-ok-offline', flow);
       expect(res.status).toBe(502);
       expect(res.body.error.message).toBe('Facebook sign-in is unavailable right now: Facebook could not be reached.');
     });

@@ -166,6 +166,59 @@ describe('StripeGateway through the stripe SDK against a local double', () => {
     await expect(gatewayFor(port).retrieveSubscription(subscriptionId)).rejects.toMatchObject({ kind: 'unavailable' });
   });
 
+  it('reads the payment secret of a subscription while its first invoice is open, and only then', async () => {
+    const { customerId: customer } = await gateway.createCustomer({
+      userId: 8,
+      userDocumentId: 'doc8',
+      email: 'ben@example.com',
+      username: 'ben',
+    });
+    const created = await gateway.createSubscription(customer, 'price_test_monthly');
+    const before = double.requests.length;
+    expect(await gateway.paymentSecret(created.subscriptionId)).toBe(created.clientSecret);
+    const [req] = double.requests.slice(before);
+    expect([req.method, req.path, req.params]).toEqual([
+      'GET',
+      `/v1/subscriptions/${created.subscriptionId}`,
+      { 'expand[0]': 'latest_invoice.confirmation_secret' },
+    ]);
+    double.subscriptions.get(created.subscriptionId)!.status = 'active';
+    expect(await gateway.paymentSecret(created.subscriptionId)).toBeNull();
+  });
+
+  it('deletes a customer (DELETE /v1/customers/:id); one already gone is not an error; an outage is', async () => {
+    const { customerId: customer } = await gateway.createCustomer({
+      userId: 9,
+      userDocumentId: 'doc9',
+      email: 'cat@example.com',
+      username: 'cat',
+    });
+    const sub = await gateway.createSubscription(customer, 'price_test_monthly');
+    double.subscriptions.get(sub.subscriptionId)!.status = 'active';
+
+    double.failNext(500, { type: 'api_error', message: 'Something went wrong on our end.' }, 1, {
+      method: 'DELETE',
+      pathPrefix: '/v1/customers/',
+    });
+    await expect(gateway.deleteCustomer(customer)).rejects.toMatchObject({ name: 'GatewayError', kind: 'unavailable' });
+    expect(double.customers.has(customer)).toBe(true);
+
+    const before = double.requests.length;
+    await gateway.deleteCustomer(customer);
+    const [req] = double.requests.slice(before);
+    expect([req.method, req.path]).toEqual(['DELETE', `/v1/customers/${customer}`]);
+    expect(req.headers.authorization).toBe('Bearer sk_test_gateway');
+    expect(double.customers.has(customer)).toBe(false);
+    expect(double.deletedCustomers).toContain(customer);
+    // Stripe ends the customer's subscriptions with it.
+    expect(double.subscriptions.get(sub.subscriptionId)!.status).toBe('canceled');
+
+    // Deleted already (404 resource_missing): nothing left to do.
+    await expect(gateway.deleteCustomer(customer)).resolves.toBeUndefined();
+    // The refused one, the deletion, and this one.
+    expect(double.requestsTo('DELETE', `/v1/customers/${customer}`)).toHaveLength(3);
+  });
+
   it('verifies webhook signatures over the raw body', () => {
     const payload = JSON.stringify({
       id: 'evt_unit',
@@ -255,6 +308,10 @@ describe('the server in Stripe mode', () => {
         STRIPE_PRICE_MONTHLY: 'price_test_monthly',
         STRIPE_PRICE_YEARLY: 'price_test_yearly',
         STRIPE_PRODUCT_ID: 'prod_test_carnivo',
+        // Many members sign up from one address here; the sign-up limits are tested elsewhere.
+        AUTH_RATELIMIT_MAX: '1000',
+        AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000',
+        AUTH_ADDRESS_LIMIT_PER_DAY: '10000',
       },
     });
     alice = await register('stripealice');
@@ -451,11 +508,94 @@ describe('the server in Stripe mode', () => {
     const [update] = double.requests.slice(before);
     expect([update.method, update.path, update.params]).toEqual(['POST', `/v1/subscriptions/${id}`, { cancel_at_period_end: 'true' }]);
 
+    const customer = double.subscriptions.get(id)!.customer;
+    expect(double.customers.get(customer)).toMatchObject({ email: 'stripecarol@example.com' });
     const deletion = await request(app.baseUrl, 'DELETE', '/api/users-permissions/users/delete-account', { token: carol.jwt });
     expect(deletion.status).toBe(200);
     expect(double.requestsTo('DELETE', `/v1/subscriptions/${id}`)).toHaveLength(1);
     expect(double.subscriptions.get(id)!.status).toBe('canceled');
     expect(await app.strapi.db.query('api::subscription.subscription').count({ where: { stripe_subscription_id: id } })).toBe(0);
+    // The customer, which holds the member's e-mail, is deleted at Stripe too, after the subscription.
+    expect(double.requestsTo('DELETE', `/v1/customers/${customer}`)).toHaveLength(1);
+    expect(double.deletedCustomers).toContain(customer);
+    expect(double.customers.has(customer)).toBe(false);
+    expect([...double.customers.values()].some((c) => c.email === 'stripecarol@example.com')).toBe(false);
+  });
+
+  it('deletes the customer of a member who never paid', async () => {
+    const eve = await register('stripeeve');
+    const created = await request<{ subscriptionId: string }>(app.baseUrl, 'POST', '/api/subscriptions', {
+      token: eve.jwt,
+      body: { priceId: 'price_test_monthly' },
+    });
+    const customer = double.subscriptions.get(created.body.subscriptionId)!.customer;
+    const deletion = await request(app.baseUrl, 'DELETE', '/api/users-permissions/users/delete-account', { token: eve.jwt });
+    expect(deletion.status).toBe(200);
+    expect(double.requestsTo('DELETE', `/v1/customers/${customer}`)).toHaveLength(1);
+    expect(double.customers.has(customer)).toBe(false);
+    expect(double.subscriptions.get(created.body.subscriptionId)!.status).toBe('incomplete_expired');
+  });
+
+  it('keeps the account, its records and the customer when Stripe cannot delete the customer', async () => {
+    const fred = await register('stripefred');
+    const created = await request<{ subscriptionId: string }>(app.baseUrl, 'POST', '/api/subscriptions', {
+      token: fred.jwt,
+      body: { priceId: 'price_test_monthly' },
+    });
+    const id = created.body.subscriptionId;
+    const customer = double.subscriptions.get(id)!.customer;
+    double.subscriptions.get(id)!.status = 'active';
+
+    // Stripe answers 500 to the customer's deletion, retries included.
+    double.failNext(500, { type: 'api_error', message: 'down' }, 3, { method: 'DELETE', pathPrefix: '/v1/customers/' });
+    const deletion = await request(app.baseUrl, 'DELETE', '/api/users-permissions/users/delete-account', { token: fred.jwt });
+    double.clearFailure();
+    expect(deletion.status).toBe(500);
+    expect(double.requestsTo('DELETE', `/v1/customers/${customer}`)).toHaveLength(3);
+    expect(double.customers.has(customer)).toBe(true);
+
+    const users = app.strapi.db.query('plugin::users-permissions.user');
+    expect(await users.findOne({ where: { id: fred.user.id } })).toMatchObject({ email: 'stripefred@example.com', stripeCustomerId: customer });
+    // The record stays, and says what Stripe did (the subscription was canceled before the failure).
+    const row = await app.strapi.db.query('api::subscription.subscription').findOne({ where: { stripe_subscription_id: id } });
+    expect(row).toMatchObject({ status: 'canceled' });
+    const login = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local', {
+      body: { identifier: 'stripefred@example.com', password: 'stripefred-pass-1' },
+    });
+    expect(login.status).toBe(200);
+    expect(login.body.user.id).toBe(fred.user.id);
+
+    // Once Stripe answers again, the deletion goes through.
+    const retry = await request(app.baseUrl, 'DELETE', '/api/users-permissions/users/delete-account', { token: login.body.jwt });
+    expect(retry.status).toBe(200);
+    expect(double.customers.has(customer)).toBe(false);
+    expect(await users.count({ where: { id: fred.user.id } })).toBe(0);
+  });
+
+  it('answers simultaneous purchases with one payable Stripe subscription', async () => {
+    const gus = await register('stripegus');
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        request<{ clientSecret: string; subscriptionId: string } & ApiError>(app.baseUrl, 'POST', '/api/subscriptions', {
+          token: gus.jwt,
+          body: { priceId: 'price_test_monthly' },
+        })
+      )
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+    const user = await app.strapi.db.query('plugin::users-permissions.user').findOne({ where: { id: gus.user.id } });
+    const atStripe = [...double.subscriptions.values()].filter((sub) => sub.customer === user.stripeCustomerId);
+    // One customer, and of its subscriptions exactly one can still be paid: the one whose secret the last answers carry.
+    expect(double.requests.filter((r) => r.method === 'POST' && r.path === '/v1/customers' && r.params.email === 'stripegus@example.com')).toHaveLength(1);
+    const open = atStripe.filter((sub) => sub.status === 'incomplete');
+    expect(open).toHaveLength(1);
+    expect(atStripe.filter((sub) => sub !== open[0]).every((sub) => sub.status === 'incomplete_expired')).toBe(true);
+    const payable = new Set(answers.map((a) => a.body.clientSecret).filter((secret) => secret === open[0].clientSecret));
+    expect(payable.size).toBe(1);
+    const rows = (await app.strapi.db
+      .query('api::subscription.subscription')
+      .findMany({ where: { user: { id: gus.user.id } } })) as { status: string; stripe_subscription_id: string }[];
+    expect(rows.filter((r) => r.status === 'incomplete').map((r) => r.stripe_subscription_id)).toEqual([open[0].id]);
   });
 
   it('keeps the account when Stripe cannot cancel its subscription', async () => {

@@ -10,6 +10,10 @@ const SANDBOX_ENV = {
   STRIPE_SECRET_KEY: '',
   STRIPE_PUBLISHABLE_KEY: '',
   STRIPE_WEBHOOK_SECRET: '',
+  // This file registers many members from one address; the sign-up limits are tested elsewhere.
+  AUTH_RATELIMIT_MAX: '1000',
+  AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000',
+  AUTH_ADDRESS_LIMIT_PER_DAY: '10000',
 };
 
 const PLAN_KEYS = ['id', 'documentId', 'name', 'stripe_price_id', 'stripe_product_id', 'amount', 'currency', 'duration', 'is_active'];
@@ -415,5 +419,171 @@ describe('account deletion', () => {
         .query('api::subscription.subscription')
         .count({ where: { stripe_subscription_id: created.body.subscriptionId } })
     ).toBe(0);
+  });
+});
+
+/** The sandbox's stored records (Strapi's core store rows under core_payments_sandbox_*), read from the table. */
+const sandboxRows = async () =>
+  (await app.strapi.db
+    .connection('strapi_core_store_settings')
+    .where('key', 'like', 'core_payments_sandbox_%')
+    .select('key', 'value')) as { key: string; value: string }[];
+const sandboxRow = async <T>(key: string): Promise<T | null> => {
+  const row = (await sandboxRows()).find((r) => r.key === `core_payments_sandbox_${key}`);
+  return row ? (JSON.parse(row.value) as T) : null;
+};
+
+describe('account deletion removes the payment customer', () => {
+  it('leaves no sandbox record with the e-mail address once the account is deleted', async () => {
+    const erin = await register('erinsub');
+    const email = 'erinsub@example.com';
+    // A declined attempt, then a paid one: several subscriptions and payments under one customer.
+    const declined = await subscribe(erin.jwt, { priceId: monthly().stripe_price_id });
+    await confirm({ clientSecret: declined.body.clientSecret, cardNumber: CARD_DECLINED, expiry: EXPIRY, cvc: '123' });
+    const paid = await subscribe(erin.jwt, { priceId: yearly().stripe_price_id });
+    expect((await confirm({ clientSecret: paid.body.clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' })).status).toBe(200);
+    const customerId = (await userRow(erin.user.id)).stripeCustomerId as string;
+
+    // What deletion has to remove: the gateway holds the address with the customer.
+    expect((await sandboxRows()).filter((r) => r.value.includes(email)).map((r) => r.key)).toEqual([
+      `core_payments_sandbox_cus:${customerId}`,
+    ]);
+
+    const res = await request(app.baseUrl, 'DELETE', '/api/users-permissions/users/delete-account', { token: erin.jwt });
+    expect(res.status).toBe(200);
+
+    const rows = await sandboxRows();
+    expect(rows.filter((r) => r.value.includes(email))).toEqual([]);
+    expect(await sandboxRow(`cus:${customerId}`)).toBeNull();
+    expect(await userRow(erin.user.id)).toBeNull();
+    // Its subscriptions ended with it and hold no personal data.
+    const gateway = app.strapi.service('api::payment.gateway').get() as SandboxGateway;
+    expect((await gateway.retrieveSubscription(paid.body.subscriptionId)).status).toBe('canceled');
+    expect((await gateway.retrieveSubscription(declined.body.subscriptionId)).status).toBe('incomplete_expired');
+    // The same address can sign up and subscribe again, with a new customer.
+    const again = await register('erinsub');
+    expect((await subscribe(again.jwt, { priceId: monthly().stripe_price_id })).status).toBe(200);
+    const newCustomer = (await userRow(again.user.id)).stripeCustomerId;
+    expect(newCustomer).toMatch(/^cus_sandbox_/);
+    expect(newCustomer).not.toBe(customerId);
+  });
+
+  it('deletes the customer of a member whose only attempt was never paid', async () => {
+    const fay = await register('faysub');
+    await subscribe(fay.jwt, { priceId: monthly().stripe_price_id });
+    const customerId = (await userRow(fay.user.id)).stripeCustomerId as string;
+    expect(await sandboxRow(`cus:${customerId}`)).toMatchObject({ email: 'faysub@example.com' });
+
+    expect((await request(app.baseUrl, 'DELETE', '/api/users-permissions/users/delete-account', { token: fay.jwt })).status).toBe(200);
+    expect(await sandboxRow(`cus:${customerId}`)).toBeNull();
+    expect((await sandboxRows()).some((r) => r.value.includes('faysub@example.com'))).toBe(false);
+  });
+});
+
+describe('concurrent purchases by one member', () => {
+  const CANCELED_PAYMENT = 'This payment was canceled. Please start again.';
+  const ALREADY = 'You already have an active subscription.';
+  const gateway = () => app.strapi.service('api::payment.gateway').get() as SandboxGateway;
+  const service = () => app.strapi.service('api::subscription.subscription');
+  /** Payment intents the sandbox marked as paid for these subscriptions: what the member was charged. */
+  const charges = async (subscriptionIds: string[]) =>
+    (await sandboxRows())
+      .filter((r) => r.key.startsWith('core_payments_sandbox_pi:'))
+      .map((r) => JSON.parse(r.value) as { subscriptionId: string; status: string })
+      .filter((pi) => subscriptionIds.includes(pi.subscriptionId) && pi.status === 'succeeded');
+
+  it('many simultaneous POST /api/subscriptions leave one payable attempt, and paying every answer charges once', async () => {
+    const gina = await register('ginasub');
+    const prices = Array.from({ length: 12 }, (_, i) => (i % 3 === 2 ? yearly() : monthly()).stripe_price_id);
+    const answers = await Promise.all(prices.map((priceId) => subscribe(gina.jwt, { priceId })));
+
+    for (const answer of answers) {
+      if (answer.status === 200) {
+        expect(answer.body.clientSecret).toMatch(/^pi_sandbox_/);
+      } else {
+        expect([answer.status, answer.body.error.message]).toEqual([400, ALREADY]);
+      }
+    }
+    const secrets = [...new Set(answers.filter((a) => a.status === 200).map((a) => a.body.clientSecret))];
+    expect(secrets.length).toBeGreaterThan(0);
+
+    // Re-read from the database: at most one attempt is still open, and only it can be paid at the gateway.
+    const rows = (await records(gina.user.id)) as { status: string; stripe_subscription_id: string }[];
+    expect(rows.filter((r) => r.status === 'incomplete')).toHaveLength(1);
+    const payable = [];
+    for (const row of rows) {
+      if (await gateway().paymentSecret(row.stripe_subscription_id)) payable.push(row.stripe_subscription_id);
+    }
+    expect(payable).toEqual(rows.filter((r) => r.status === 'incomplete').map((r) => r.stripe_subscription_id));
+
+    // Pay every secret the member was given, all at once.
+    const paid = await Promise.all(
+      secrets.map((clientSecret) => confirm({ clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' }))
+    );
+    expect(paid.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const refused of paid.filter((r) => r.status !== 200)) {
+      expect([refused.status, refused.body.error.message]).toEqual([400, CANCELED_PAYMENT]);
+    }
+
+    const after = (await records(gina.user.id)) as { status: string; stripe_subscription_id: string }[];
+    expect(after.filter((r) => r.status === 'active')).toHaveLength(1);
+    expect(after.filter((r) => r.status !== 'active').every((r) => r.status === 'incomplete_expired')).toBe(true);
+    expect(await charges(after.map((r) => r.stripe_subscription_id))).toHaveLength(1);
+    // And now it is simply an active subscription.
+    const more = await Promise.all([monthly(), yearly()].map((p) => subscribe(gina.jwt, { priceId: p.stripe_price_id })));
+    expect(more.map((r) => [r.status, r.body.error?.message])).toEqual([
+      [400, ALREADY],
+      [400, ALREADY],
+    ]);
+  });
+
+  it('a double click gets the same payment twice; a racing purchase of another plan is refused', async () => {
+    const hal = await register('halsub');
+    const [first, second] = await Promise.all([
+      service().create(hal.user.id, monthly().stripe_price_id),
+      service().create(hal.user.id, monthly().stripe_price_id),
+    ]);
+    expect(second).toEqual(first);
+    expect(await records(hal.user.id)).toHaveLength(1);
+
+    // Two plans at once: whichever gets the lock first makes the attempt, the other is refused.
+    const outcomes = await Promise.allSettled([
+      service().create(hal.user.id, yearly().stripe_price_id),
+      service().create(hal.user.id, monthly().stripe_price_id),
+    ]);
+    const made = outcomes.filter((o): o is PromiseFulfilledResult<Created> => o.status === 'fulfilled');
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect([made.length, refused.length]).toEqual([1, 1]);
+    expect((refused[0].reason as Error).message).toBe(ALREADY);
+    // The earlier attempt (made before these two arrived) was ended first, as before.
+    const rows = (await records(hal.user.id)) as { status: string; stripe_subscription_id: string }[];
+    expect(rows.map((r) => r.status)).toEqual(['incomplete_expired', 'incomplete']);
+    expect(rows[1].stripe_subscription_id).toBe(made[0].value.subscriptionId);
+    const stale = await confirm({ clientSecret: first.clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' });
+    expect([stale.status, stale.body.error?.message]).toEqual([400, CANCELED_PAYMENT]);
+    const ok = await confirm({ clientSecret: made[0].value.clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' });
+    expect(ok.status).toBe(200);
+    expect(await charges(rows.map((r) => r.stripe_subscription_id))).toHaveLength(1);
+  });
+
+  it('a purchase while the previous attempt is being paid either sees it paid or ends it before the payment', async () => {
+    const ivy = await register('ivysub');
+    const attempt = (await subscribe(ivy.jwt, { priceId: monthly().stripe_price_id })).body;
+    const [payment, purchase] = await Promise.all([
+      confirm({ clientSecret: attempt.clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' }),
+      subscribe(ivy.jwt, { priceId: monthly().stripe_price_id }),
+    ]);
+    const rows = (await records(ivy.user.id)) as { status: string; stripe_subscription_id: string }[];
+    if (payment.status === 200) {
+      // Paid first: the purchase was refused, nothing else is payable.
+      expect([purchase.status, purchase.body.error?.message]).toEqual([400, ALREADY]);
+      expect(rows.map((r) => r.status)).toEqual(['active']);
+    } else {
+      // Ended first: the payment was refused, the new attempt is the only payable one.
+      expect([payment.status, payment.body.error?.message]).toEqual([400, CANCELED_PAYMENT]);
+      expect(purchase.status).toBe(200);
+      expect(rows.map((r) => r.status)).toEqual(['incomplete_expired', 'incomplete']);
+    }
+    expect(await charges(rows.map((r) => r.stripe_subscription_id))).toHaveLength(payment.status === 200 ? 1 : 0);
   });
 });

@@ -133,6 +133,8 @@ export default async function setup(project: TestProject) {
     HOST: '127.0.0.1',
     PORT: String(port),
     NODE_ENV: 'production',
+    // Production refuses a silent sandbox; the e2e server opts in as `npm start` does.
+    PAYMENTS_MODE: 'sandbox',
     STRAPI_TELEMETRY_DISABLED: 'true',
     DATABASE_CLIENT: 'sqlite',
     DATABASE_FILENAME: path.join(tempDir, 'data.db'),

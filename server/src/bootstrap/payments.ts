@@ -55,7 +55,8 @@ export async function seedSubscriptionPlans(strapi: Core.Strapi): Promise<void> 
 /**
  * Creates the payment gateway (failing the start on an incomplete Stripe configuration), and
  * registers the subscriptions' clean-up with account deletion: the member's open subscriptions
- * are canceled immediately at the gateway and their records removed.
+ * are canceled immediately at the gateway, their payment customer (name, e-mail, cards) is
+ * deleted there, and their records removed.
  */
 export async function setupPayments(strapi: Core.Strapi): Promise<void> {
   const gateway = strapi.service('api::payment.gateway').get();
@@ -74,11 +75,14 @@ export async function setupPayments(strapi: Core.Strapi): Promise<void> {
     | undefined;
   if (deletion?.registerCleanup && !deletion.cleanups?.().includes('subscriptions')) {
     deletion.registerCleanup('subscriptions', async (user) => {
-      const { canceled, removed } = await strapi
+      const { canceled, removed, customersDeleted } = await strapi
         .service('api::subscription.subscription')
         .removeMemberSubscriptions(user.id);
-      if (removed > 0) {
-        strapi.log.info(`[subscriptions] user ${user.id}: canceled ${canceled}, removed ${removed} subscription record(s)`);
+      if (removed > 0 || customersDeleted > 0) {
+        strapi.log.info(
+          `[subscriptions] user ${user.id}: canceled ${canceled}, removed ${removed} subscription record(s), ` +
+            `deleted ${customersDeleted} payment customer(s)`
+        );
       }
     });
   }

@@ -35,6 +35,7 @@ export const ROLE_PERMISSIONS: Record<'public' | 'authenticated', readonly strin
     // Own profile picture only (extensions/upload/profile-picture-guard.ts); no file listing.
     'plugin::upload.content-api.upload',
     'api::account.account.deleteAccount',
+    'api::account.account.logoutAll',
     'api::ingredient.ingredient.find',
     'api::ingredient.ingredient.findOne',
     ...LEGAL_READ_ACTIONS,

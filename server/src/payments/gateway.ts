@@ -78,6 +78,17 @@ export interface PaymentGateway {
   cancelAtPeriodEnd(subscriptionId: string): Promise<GatewaySubscription>;
   /** Ends the subscription now (account deletion, abandoned incomplete subscriptions). */
   cancelNow(subscriptionId: string): Promise<GatewaySubscription>;
+  /**
+   * The client secret of the subscription's first payment while it can still be paid (the
+   * subscription is incomplete and its payment open), else null. Lets a racing duplicate of a
+   * purchase answer the same payment instead of making a second one payable.
+   */
+  paymentSecret(subscriptionId: string): Promise<string | null>;
+  /**
+   * Deletes the customer and the personal data the provider holds with it (account deletion). The
+   * provider ends the customer's subscriptions too. A customer that is already gone is not an error.
+   */
+  deleteCustomer(customerId: string): Promise<void>;
   /** Verifies the signature over the raw body; throws GatewayError('signature') if it does not match. */
   constructWebhookEvent(rawBody: string | Buffer, signatureHeader: string | undefined): WebhookEvent;
 }

@@ -72,6 +72,9 @@ export function createGateway(strapi: Core.Strapi): PaymentGateway {
       set: async (key, value) => {
         await store.set({ key, value });
       },
+      delete: async (key) => {
+        await store.delete({ key });
+      },
     },
     async lookupPrice(priceId) {
       const plan = (await strapi.db.query(PLAN_UID).findOne({ where: { stripe_price_id: priceId } })) as {

@@ -15,6 +15,7 @@ import {
 export interface SandboxStorage {
   get<T>(key: string): Promise<T | null>;
   set(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<void>;
 }
 
 export interface SandboxGatewayOptions {
@@ -29,6 +30,14 @@ export const SANDBOX_CARDS = { success: '4242424242424242', declined: '400000000
 
 /** Stripe leaves an unpaid first invoice open this long, then the subscription becomes incomplete_expired. */
 const INCOMPLETE_LIFETIME_MS = 23 * 60 * 60 * 1000;
+
+interface SandboxCustomer {
+  id: string;
+  email: string;
+  userId: number;
+  /** Its subscriptions, so that deleting the customer ends them as Stripe does (absent on older records). */
+  subscriptionIds?: string[];
+}
 
 interface SandboxSubscription {
   id: string;
@@ -178,14 +187,30 @@ export class SandboxGateway implements PaymentGateway {
 
   async createCustomer(input: CustomerInput): Promise<{ customerId: string }> {
     const customerId = randomId('cus_sandbox');
-    await this.storage.set(`cus:${customerId}`, { id: customerId, email: input.email, userId: input.userId });
+    const customer: SandboxCustomer = { id: customerId, email: input.email, userId: input.userId, subscriptionIds: [] };
+    await this.storage.set(`cus:${customerId}`, customer);
     return { customerId };
+  }
+
+  async deleteCustomer(customerId: string): Promise<void> {
+    const customer = typeof customerId === 'string' ? await this.storage.get<SandboxCustomer>(`cus:${customerId}`) : null;
+    if (!customer) return;
+    // As on Stripe: the customer's subscriptions end with it. They stay readable; they hold no e-mail.
+    for (const subscriptionId of customer.subscriptionIds ?? []) {
+      const sub = await this.storage.get<SandboxSubscription>(`sub:${subscriptionId}`);
+      if (sub) await this.cancelNow(sub.id);
+    }
+    await this.storage.delete(`cus:${customerId}`);
   }
 
   async createSubscription(customerId: string, priceId: string): Promise<CreatedSubscription> {
     const price = await this.lookupPrice(priceId);
     if (!price) {
       throw new GatewayError('invalid_request', `No such price: '${priceId}'`, 'resource_missing');
+    }
+    const customer = typeof customerId === 'string' ? await this.storage.get<SandboxCustomer>(`cus:${customerId}`) : null;
+    if (!customer) {
+      throw new GatewayError('not_found', `No such customer: '${customerId}'`, 'resource_missing');
     }
     const now = this.now().toISOString();
     const id = randomId('sub_sandbox');
@@ -212,6 +237,7 @@ export class SandboxGateway implements PaymentGateway {
     };
     await this.storage.set(`pi:${paymentIntentId}`, intent);
     await this.storage.set(`sub:${id}`, sub);
+    await this.storage.set(`cus:${customerId}`, { ...customer, subscriptionIds: [...(customer.subscriptionIds ?? []), id] });
     return {
       subscriptionId: id,
       clientSecret: intent.clientSecret,
@@ -243,6 +269,20 @@ export class SandboxGateway implements PaymentGateway {
       await this.storage.set(`sub:${sub.id}`, sub);
     }
     return this.view(sub);
+  }
+
+  async paymentSecret(subscriptionId: string): Promise<string | null> {
+    const sub = await this.load(subscriptionId);
+    if (sub.status !== 'incomplete') return null;
+    const intent = await this.storage.get<SandboxPaymentIntent>(`pi:${sub.paymentIntentId}`);
+    return intent?.status === 'requires_payment_method' ? intent.clientSecret : null;
+  }
+
+  /** The subscription a client secret pays for (null for an unknown secret); the secret is checked by confirmPayment. */
+  async subscriptionOfSecret(clientSecret: unknown): Promise<string | null> {
+    const match = typeof clientSecret === 'string' ? /^(pi_sandbox_[0-9a-f]+)_secret_[0-9a-f]+$/.exec(clientSecret) : null;
+    const intent = match ? await this.storage.get<SandboxPaymentIntent>(`pi:${match[1]}`) : null;
+    return intent?.subscriptionId ?? null;
   }
 
   constructWebhookEvent(): WebhookEvent {

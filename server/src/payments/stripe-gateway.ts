@@ -62,6 +62,18 @@ function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
   return idOf(fromParent as string | { id: string } | undefined) ?? idOf(legacy);
 }
 
+/** The client secret of the subscription's latest invoice, when latest_invoice.confirmation_secret was expanded. */
+function confirmationSecret(subscription: Stripe.Subscription): string | null {
+  const invoice = subscription.latest_invoice as Stripe.Invoice | string | null;
+  if (!invoice || typeof invoice !== 'object') return null;
+  return (
+    invoice.confirmation_secret?.client_secret ??
+    // pre-basil payload shape (latest_invoice.payment_intent expanded)
+    (invoice as unknown as { payment_intent?: { client_secret?: string } | null }).payment_intent?.client_secret ??
+    null
+  );
+}
+
 function translateError(error: unknown): GatewayError {
   const e = error as { type?: string; message?: string; code?: string; statusCode?: number };
   const message = e?.message || 'Stripe request failed';
@@ -139,14 +151,7 @@ export class StripeGateway implements PaymentGateway {
         expand: ['latest_invoice.confirmation_secret'],
       })
     );
-    const invoice = subscription.latest_invoice as Stripe.Invoice | string | null;
-    const clientSecret =
-      invoice && typeof invoice === 'object'
-        ? invoice.confirmation_secret?.client_secret ??
-          // pre-basil payload shape (latest_invoice.payment_intent expanded)
-          ((invoice as unknown as { payment_intent?: { client_secret?: string } | null }).payment_intent
-            ?.client_secret ?? null)
-        : null;
+    const clientSecret = confirmationSecret(subscription);
     const mapped = mapStripeSubscription(subscription);
     return {
       subscriptionId: mapped.id,
@@ -169,6 +174,26 @@ export class StripeGateway implements PaymentGateway {
 
   async cancelNow(subscriptionId: string): Promise<GatewaySubscription> {
     return mapStripeSubscription(await this.call(() => this.stripe.subscriptions.cancel(subscriptionId)));
+  }
+
+  async paymentSecret(subscriptionId: string): Promise<string | null> {
+    const subscription = await this.call(() =>
+      this.stripe.subscriptions.retrieve(subscriptionId, { expand: ['latest_invoice.confirmation_secret'] })
+    );
+    const invoice = subscription.latest_invoice;
+    const open = invoice && typeof invoice === 'object' ? invoice.status === 'open' : false;
+    return subscription.status === 'incomplete' && open ? confirmationSecret(subscription) : null;
+  }
+
+  async deleteCustomer(customerId: string): Promise<void> {
+    try {
+      // Stripe deletes the customer's saved cards and ends its subscriptions with it.
+      await this.call(() => this.stripe.customers.del(customerId));
+    } catch (error) {
+      // Already deleted (or never created in this account): nothing left to remove.
+      if (error instanceof GatewayError && error.kind === 'not_found') return;
+      throw error;
+    }
   }
 
   constructWebhookEvent(rawBody: string | Buffer, signatureHeader: string | undefined): WebhookEvent {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -111,4 +112,53 @@ export async function request<T = unknown>(
     // not JSON; keep the text
   }
   return { status: res.status, body: body as T, headers: res.headers };
+}
+
+/**
+ * Like request(), but from another client address on the loopback range (e.g. '127.0.0.23'), so
+ * per-address limits see distinct clients without trusting a proxy header.
+ */
+export function requestFrom<T = unknown>(
+  localAddress: string,
+  baseUrl: string,
+  method: string,
+  urlPath: string,
+  options: { body?: unknown; token?: string; headers?: Record<string, string> } = {}
+): Promise<{ status: number; body: T; headers: http.IncomingHttpHeaders }> {
+  const url = new URL(urlPath, baseUrl);
+  const payload = options.body !== undefined ? JSON.stringify(options.body) : undefined;
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method,
+        localAddress,
+        agent: false,
+        headers: {
+          ...(payload !== undefined ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(payload)) } : {}),
+          ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+          ...options.headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            // not JSON; keep the text
+          }
+          resolve({ status: res.statusCode ?? 0, body: body as T, headers: res.headers });
+        });
+      }
+    );
+    req.on('error', reject);
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
 }

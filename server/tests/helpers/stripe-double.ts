@@ -25,18 +25,21 @@ export interface DoubleSubscription {
   clientSecret: string;
 }
 
-type Failure = { status: number; error: Record<string, unknown>; times: number };
+type Failure = { status: number; error: Record<string, unknown>; times: number; method?: string; pathPrefix?: string };
 
 /**
- * A local HTTP double of the Stripe API endpoints the gateway uses: customers create,
+ * A local HTTP double of the Stripe API endpoints the gateway uses: customers create / delete,
  * subscriptions create / retrieve / update / cancel. Answers in the shapes of the SDK's pinned API
- * version (period on the items, invoice.confirmation_secret). Tests read `requests`, change
- * `subscriptions` directly, and can make the next request fail with `failNext`.
+ * version (period on the items, invoice.confirmation_secret). Tests read `requests`, `customers`
+ * and `deletedCustomers`, change `subscriptions` directly, and can make the next requests fail
+ * with `failNext` (all of them, or only those to one endpoint).
  */
 export async function startStripeDouble() {
   const requests: RecordedRequest[] = [];
   const subscriptions = new Map<string, DoubleSubscription>();
   const customers = new Map<string, Record<string, unknown>>();
+  /** Ids of the customers deleted through DELETE /v1/customers/:id, in order. */
+  const deletedCustomers: string[] = [];
   let counter = 0;
   let nextFailure: Failure | null = null;
   const now = () => Math.floor(Date.now() / 1000);
@@ -116,6 +119,20 @@ export async function startStripeDouble() {
       subscriptions.set(sub.id, sub);
       return { status: 200, body: subscriptionJson(sub, expand) };
     }
+    const customerMatch = /^\/v1\/customers\/([^/]+)$/.exec(path);
+    if (customerMatch && method === 'DELETE') {
+      const id = decodeURIComponent(customerMatch[1]);
+      if (!customers.has(id)) return { status: 404, body: { error: notFound('customer', id).error } };
+      customers.delete(id);
+      deletedCustomers.push(id);
+      // As on Stripe: deleting a customer cancels its subscriptions at once.
+      for (const sub of subscriptions.values()) {
+        if (sub.customer !== id || sub.status === 'canceled' || sub.status === 'incomplete_expired') continue;
+        sub.status = sub.status === 'incomplete' ? 'incomplete_expired' : 'canceled';
+        sub.canceled_at = now();
+      }
+      return { status: 200, body: { id, object: 'customer', deleted: true } };
+    }
     const match = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
     if (match) {
       const sub = subscriptions.get(decodeURIComponent(match[1]));
@@ -152,7 +169,11 @@ export async function startStripeDouble() {
       const params = Object.fromEntries(new URLSearchParams(source));
       requests.push({ method: req.method ?? '', path: url.pathname, params, headers: req.headers });
       let answer: { status: number; body: unknown };
-      if (nextFailure) {
+      const failing =
+        nextFailure &&
+        (!nextFailure.method || nextFailure.method === req.method) &&
+        (!nextFailure.pathPrefix || url.pathname.startsWith(nextFailure.pathPrefix));
+      if (nextFailure && failing) {
         answer = { status: nextFailure.status, body: { error: nextFailure.error } };
         nextFailure.times -= 1;
         if (nextFailure.times <= 0) nextFailure = null;
@@ -170,9 +191,14 @@ export async function startStripeDouble() {
     port,
     requests,
     subscriptions,
-    /** The next `times` requests answer this error instead (the SDK retries 5xx answers). */
-    failNext(status: number, error: Record<string, unknown>, times = 1) {
-      nextFailure = { status, error, times };
+    customers,
+    deletedCustomers,
+    /**
+     * The next `times` requests answer this error instead (the SDK retries 5xx answers); with
+     * `only`, just the requests of that method whose path starts with `pathPrefix`.
+     */
+    failNext(status: number, error: Record<string, unknown>, times = 1, only?: { method: string; pathPrefix: string }) {
+      nextFailure = { status, error, times, ...only };
     },
     clearFailure() {
       nextFailure = null;

@@ -1,11 +1,14 @@
 import { errors } from '@strapi/utils';
+import { USERNAME_LIMITS, USERNAME_MESSAGES, usernameError, usernameTaken } from '../../security/identifiers';
 
 /**
  * Guards of the member-facing users-permissions routes (see README "Profile"):
  *
  * - PUT /api/users/:id (user.update): a member updates only themselves, and only the fields of the
- *   profile sections (SPEC §7) under the same rules as the forms (SPEC §5). The plugin's own
- *   controller then runs (username / e-mail uniqueness, save through the Document Service).
+ *   profile sections (SPEC §7) under the same rules as the forms (SPEC §5). A new e-mail address
+ *   needs the current password in the same request (a stolen token alone cannot take the account
+ *   over through a reset), and the old address is told. The plugin's own controller then runs
+ *   (e-mail uniqueness, save through the Document Service).
  * - POST /api/auth/change-password: the new password needs at least 6 characters (SPEC §5, §9);
  *   Strapi itself only checks the current password and the confirmation.
  *
@@ -13,19 +16,20 @@ import { errors } from '@strapi/utils';
  */
 
 // PolicyError: a 403 whose message reaches the client (Strapi turns a plain ForbiddenError into 'Forbidden').
-const { ValidationError, PolicyError } = errors;
+const { ValidationError, PolicyError, ApplicationError } = errors;
 
 type Ctx = {
   params: Record<string, string>;
   request: { body?: unknown };
   state: { user?: { id: number | string } };
+  status: number;
 };
 type Next = () => Promise<unknown>;
 
 /** SPEC §5 / §9 limits and messages, as the profile forms show them. */
 export const PROFILE_LIMITS = {
-  usernameMin: 3,
-  usernameMax: 50,
+  usernameMin: USERNAME_LIMITS.min,
+  usernameMax: USERNAME_LIMITS.max,
   heightCm: { min: 100, max: 250 },
   weightKg: { min: 30, max: 300 },
   noteMax: 2000,
@@ -36,9 +40,14 @@ export const PROFILE_MESSAGES = {
   notYourself: 'You can only update your own profile',
   notAnObject: 'The update must be a JSON object of profile fields',
   nothingToUpdate: 'Nothing to update',
-  usernameRequired: 'Username is required',
-  usernameTooShort: 'Username must be at least 3 characters',
-  usernameTooLong: 'Username must be at most 50 characters',
+  usernameRequired: USERNAME_MESSAGES.required,
+  usernameTooShort: USERNAME_MESSAGES.tooShort,
+  usernameTooLong: USERNAME_MESSAGES.tooLong,
+  usernameCharacters: USERNAME_MESSAGES.characters,
+  usernameTaken: USERNAME_MESSAGES.taken,
+  currentPasswordRequired: 'Please enter your current password to change your email.',
+  currentPasswordInvalid: 'The provided current password is invalid',
+  emailFixedForSocial: 'Your email cannot be changed because this account signs in with Google, Apple or Facebook.',
   invalidEmail: 'Invalid email format',
   bmiNotAnObject: 'bmi must be an object with currentWeight, height, Gender, date_of_birth and idealBmiWeight',
   notPositive: 'Height and weight must be positive',
@@ -52,6 +61,7 @@ export const PROFILE_MESSAGES = {
   reminder: 'Reminder must be daily or weekly',
   note: 'Personal note must be text of at most 2000 characters',
   ingredientsList: 'Ingredients must be a list of ingredient ids',
+  tooManyIngredients: (known: number) => `Choose at most ${known} ingredients`,
   passwordTooShort: 'New password must be at least 6 characters',
 } as const;
 
@@ -65,7 +75,12 @@ export const PROFILE_FIELDS = [
   'goal_weight',
   'goal_reminder',
   'personal_goal_note',
+  // Only with a new e-mail address; checked here and never saved.
+  'currentPassword',
 ] as const;
+
+/** More ids than this are refused before anything is looked up (far above the seeded list). */
+const INGREDIENTS_HARD_MAX = 500;
 
 const BMI_FIELDS = ['currentWeight', 'height', 'Gender', 'date_of_birth', 'idealBmiWeight'] as const;
 
@@ -152,9 +167,8 @@ export function normalizeProfileUpdate(body: unknown): Record<string, unknown> {
 
   if ('username' in body) {
     const username = typeof body.username === 'string' ? body.username.trim() : '';
-    if (!username) throw new ValidationError(PROFILE_MESSAGES.usernameRequired);
-    if (username.length < PROFILE_LIMITS.usernameMin) throw new ValidationError(PROFILE_MESSAGES.usernameTooShort);
-    if (username.length > PROFILE_LIMITS.usernameMax) throw new ValidationError(PROFILE_MESSAGES.usernameTooLong);
+    const broken = usernameError(username);
+    if (broken) throw new ValidationError(broken);
     data.username = username;
   }
   if ('email' in body) {
@@ -171,7 +185,7 @@ export function normalizeProfileUpdate(body: unknown): Record<string, unknown> {
   }
   if ('ingredients' in body) {
     const list = body.ingredients;
-    if (!Array.isArray(list) || !list.every((id) => Number.isSafeInteger(id) && (id as number) > 0)) {
+    if (!Array.isArray(list) || list.length > INGREDIENTS_HARD_MAX || !list.every((id) => Number.isSafeInteger(id) && (id as number) > 0)) {
       throw new ValidationError(PROFILE_MESSAGES.ingredientsList);
     }
     data.ingredients = [...new Set(list as number[])];
@@ -195,6 +209,10 @@ export function normalizeProfileUpdate(body: unknown): Record<string, unknown> {
     }
     data.personal_goal_note = note;
   }
+  if ('currentPassword' in body) {
+    if (typeof body.currentPassword !== 'string') throw new ValidationError(PROFILE_MESSAGES.currentPasswordRequired);
+    data.currentPassword = body.currentPassword;
+  }
   return data;
 }
 
@@ -208,9 +226,17 @@ export const profileUpdateGuard = async (ctx: Ctx, next: Next) => {
   }
 
   const data = normalizeProfileUpdate(ctx.request.body);
+  const { currentPassword, ...changes } = data;
 
-  if (Array.isArray(data.ingredients) && data.ingredients.length > 0) {
-    const ids = data.ingredients as number[];
+  if (typeof changes.username === 'string' && (await usernameTaken(strapi, changes.username, user.id))) {
+    throw new ApplicationError(PROFILE_MESSAGES.usernameTaken);
+  }
+
+  if (Array.isArray(changes.ingredients) && changes.ingredients.length > 0) {
+    const ids = changes.ingredients as number[];
+    // The list is at most the known ingredients: a longer one cannot be valid, and would make a huge SQL IN.
+    const knownCount = await strapi.db.query('api::ingredient.ingredient').count({});
+    if (ids.length > knownCount) throw new ValidationError(PROFILE_MESSAGES.tooManyIngredients(knownCount));
     const found: { id: number }[] = await strapi.db
       .query('api::ingredient.ingredient')
       .findMany({ where: { id: { $in: ids } }, select: ['id'] });
@@ -221,9 +247,57 @@ export const profileUpdateGuard = async (ctx: Ctx, next: Next) => {
     }
   }
 
-  ctx.request.body = data;
-  return next();
+  const previousEmail = await checkEmailChange(user.id, changes.email, currentPassword);
+
+  ctx.request.body = changes;
+  await next();
+  if (previousEmail && ctx.status >= 200 && ctx.status < 300) notifyEmailChanged(previousEmail, changes.email as string);
 };
+
+interface StoredCredentials {
+  email: string;
+  username: string;
+  password?: string | null;
+}
+
+/**
+ * A new e-mail address needs the member's current password in the same request. Returns the old
+ * address when the e-mail changes (to notify it), null otherwise.
+ */
+async function checkEmailChange(userId: number | string, email: unknown, currentPassword: unknown): Promise<string | null> {
+  if (typeof email !== 'string') return null;
+  const stored = (await strapi.db
+    .query('plugin::users-permissions.user')
+    .findOne({ where: { id: userId }, select: ['email', 'username', 'password'] })) as StoredCredentials | null;
+  if (!stored || stored.email.toLowerCase() === email) return null;
+  if (!stored.password) throw new ValidationError(PROFILE_MESSAGES.emailFixedForSocial);
+  if (typeof currentPassword !== 'string' || currentPassword === '') throw new ValidationError(PROFILE_MESSAGES.currentPasswordRequired);
+  const valid = await strapi.plugin('users-permissions').service('user').validatePassword(currentPassword, stored.password);
+  if (!valid) throw new ValidationError(PROFILE_MESSAGES.currentPasswordInvalid);
+  return stored.email;
+}
+
+/** Tells the old address that the account's e-mail changed (after the answer; failures are logged). */
+function notifyEmailChanged(oldEmail: string, newEmail: string): void {
+  const masked = newEmail.replace(/^(.).*?(.?)@/, (_, first: string, last: string) => `${first}***${last}@`);
+  const text = [
+    'Hello,',
+    '',
+    `The e-mail address of your Carnivo account was changed from ${oldEmail} to ${masked}.`,
+    '',
+    'If you made this change, there is nothing to do.',
+    'If you did not, someone knows your password: reply to this e-mail or contact support at once.',
+    '',
+    'The Carnivo team',
+  ].join('\n');
+  setImmediate(() => {
+    strapi
+      .plugin('email')
+      .service('email')
+      .send({ to: oldEmail, subject: 'The e-mail address of your Carnivo account was changed', text })
+      .catch((error: unknown) => strapi.log.error(`[profile] could not notify ${oldEmail} of an e-mail change: ${String(error)}`));
+  });
+}
 
 /** Route middleware of POST /api/auth/change-password: SPEC §5 minimum length of the new password. */
 export const changePasswordGuard = async (ctx: Ctx, next: Next) => {

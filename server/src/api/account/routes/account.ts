@@ -15,5 +15,12 @@ export default {
         middlewares: [],
       },
     },
+    {
+      method: 'POST',
+      // "Log out of all devices": every token of the member issued until now stops working.
+      path: '/auth/logout-all',
+      handler: 'account.logoutAll',
+      config: { auth: memberOnlyAuth(), policies: [], middlewares: [] },
+    },
   ],
 };

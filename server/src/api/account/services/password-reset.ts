@@ -139,7 +139,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       });
     },
 
-    async resetPassword(body: unknown): Promise<void> {
+    /** Sets the new password; returns the user's id. Every earlier session ends (src/security/sessions.ts). */
+    async resetPassword(body: unknown): Promise<number> {
       const input = (body ?? {}) as Record<string, unknown>;
       const code = normaliseResetCode(asString(input.code));
       const password = asString(input.password);
@@ -174,6 +175,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
       // Through users-permissions (Document Service), which hashes the password.
       await strapi.plugin('users-permissions').service('user').edit(user.id, { password });
+      return user.id;
     },
   };
 };

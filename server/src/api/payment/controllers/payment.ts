@@ -29,10 +29,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         return;
       }
       const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+      const subscriptions = strapi.service('api::subscription.subscription');
       try {
-        const { paymentIntent, subscriptionId } = await sandbox.confirmPayment(body);
-        await strapi.service('api::subscription.subscription').syncFromGateway(subscriptionId);
-        ctx.body = { paymentIntent };
+        const paid = await subscriptions.whileLocked(await sandbox.subscriptionOfSecret(body.clientSecret), async () => {
+          const { paymentIntent, subscriptionId } = await sandbox.confirmPayment(body);
+          await subscriptions.syncFromGateway(subscriptionId);
+          return paymentIntent;
+        });
+        ctx.body = { paymentIntent: paid };
       } catch (error) {
         if (error instanceof SandboxCardError) {
           sendError(ctx, error.status, 'CardError', error.message, { code: error.code });

@@ -1,8 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
+import type { Knex } from 'knex';
 import {
   ENDED_STATUSES,
   GatewayError,
+  isGatewayError,
+  SandboxCardError,
   type GatewaySubscription,
   type PaymentGateway,
   type SubscriptionStatus,
@@ -103,16 +106,60 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const gateway = (): PaymentGateway => strapi.service('api::payment.gateway').get();
   const subs = () => strapi.db.query(SUB_UID);
 
-  // One create/cancel at a time per member (double clicks must not create two subscriptions).
-  const locks = new Map<number, Promise<unknown>>();
+  /**
+   * Takes the member's purchase lock in the database, inside the transaction `trx`. PostgreSQL: a
+   * row lock on the user (SELECT ... FOR UPDATE), which every server process sharing the database
+   * waits for until commit. SQLite has no row locks: a first write takes the database's write lock
+   * until commit, so another process on the same file waits as well (within a process, Knex's
+   * single SQLite connection already serialises transactions).
+   */
+  async function lockMemberRow(userId: number, trx: Knex.Transaction): Promise<void> {
+    const { tableName } = strapi.db.metadata.get(USER_UID);
+    const row = strapi.db.getConnection(tableName).transacting(trx).where('id', userId);
+    if (strapi.db.dialect.client === 'sqlite') {
+      await row.update({ id: strapi.db.connection.ref('id') });
+    } else {
+      await row.forUpdate().select('id');
+    }
+  }
+
+  /** Errors after which what was done stays (the gateway already acted on it), as opposed to a database failure. */
+  const keepsWork = (error: unknown) =>
+    isGatewayError(error) || error instanceof errors.ApplicationError || error instanceof SandboxCardError;
+
+  /** `work` in a transaction that holds the member's lock; commits on success and on gateway or rule errors. */
+  async function inMemberTransaction<T>(userId: number, work: () => Promise<T>): Promise<T> {
+    type Outcome = { ok: true; value: T } | { ok: false; error: unknown };
+    const outcome = await strapi.db.transaction(async ({ trx }): Promise<Outcome> => {
+      await lockMemberRow(userId, trx);
+      try {
+        return { ok: true, value: await work() };
+      } catch (error) {
+        // The gateway cannot be rolled back: keep the records of what it already did (an ended
+        // attempt, a new customer's id), so the database keeps describing the gateway.
+        if (keepsWork(error)) return { ok: false, error };
+        throw error;
+      }
+    });
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  }
+
+  /**
+   * One purchase, cancellation or deletion clean-up at a time per member, across every server
+   * process on the database (double clicks, or one click retried onto another instance, must not
+   * make two attempts payable). Requests of this process queue in memory first, so that a burst
+   * holds one database connection per member, not one per request.
+   */
+  const queues = new Map<number, Promise<unknown>>();
   async function withMemberLock<T>(userId: number, work: () => Promise<T>): Promise<T> {
-    const previous = locks.get(userId) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(work);
-    locks.set(userId, run);
+    const previous = queues.get(userId) ?? Promise.resolve();
+    const run = previous.catch(() => undefined).then(() => inMemberTransaction(userId, work));
+    queues.set(userId, run);
     try {
       return await run;
     } finally {
-      if (locks.get(userId) === run) locks.delete(userId);
+      if (queues.get(userId) === run) queues.delete(userId);
     }
   }
 
@@ -210,6 +257,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async create(userId: number, priceId: unknown): Promise<{ clientSecret: string | null; subscriptionId: string }> {
+      const arrivedAt = Date.now();
       if (typeof priceId !== 'string' || priceId.trim() === '') {
         throw new errors.ValidationError(MESSAGES.priceIdRequired);
       }
@@ -218,9 +266,24 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!plan.is_active) throw new errors.ApplicationError(MESSAGES.inactivePlan);
 
       return withMemberLock(userId, async () => {
+        const live = await liveRecords(userId);
+        // An attempt created after this request arrived was made by a concurrent request while this
+        // one waited for the lock (the same click twice, or sent to two instances). If it can still
+        // be paid it is the answer to this request too (same plan); for another plan this request
+        // is refused. Either way that attempt stays the only payable one.
+        for (const record of live) {
+          if (record.status !== 'incomplete' || (toMs(record.createdAt) ?? 0) < arrivedAt) continue;
+          const fresh = await refresh(record);
+          if (fresh.status !== 'incomplete') continue;
+          const clientSecret = await gateway().paymentSecret(fresh.stripe_subscription_id);
+          if (!clientSecret) continue;
+          if (fresh.plan?.stripe_price_id !== priceId) throw new errors.ApplicationError(MESSAGES.alreadySubscribed);
+          return { clientSecret, subscriptionId: fresh.stripe_subscription_id };
+        }
+
         // An abandoned attempt (still waiting for its first payment) does not block a new one: it
         // is ended first, unless the gateway says it was paid meanwhile.
-        for (const record of await liveRecords(userId)) {
+        for (const record of live) {
           if (record.status !== 'incomplete') continue;
           const fresh = await refresh(record);
           if (fresh.status === 'incomplete') {
@@ -230,7 +293,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const blocking = (await liveRecords(userId)).find((r) => r.status !== 'incomplete' && !r.cancel_at_period_end);
         if (blocking) throw new errors.ApplicationError(MESSAGES.alreadySubscribed);
 
-        const member = (await strapi.db.query(USER_UID).findOne({ where: { id: userId } })) as MemberRow;
+        const member = (await strapi.db.query(USER_UID).findOne({ where: { id: userId } })) as MemberRow | null;
+        if (!member) throw new errors.NotFoundError('Account not found');
         let customerId = member.stripeCustomerId ?? null;
         if (!customerId) {
           ({ customerId } = await gateway().createCustomer({
@@ -347,31 +411,65 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
-     * Account deletion clean-up: ends the member's open subscriptions now at the gateway, then
-     * removes their subscription records. A gateway failure aborts (the account stays intact).
+     * Runs `work` under the lock of the member who owns the subscription (alone when nobody does).
+     * The sandbox's card confirmation uses it, so that a payment cannot interleave with a purchase
+     * ending the same attempt: as on Stripe, one of the two happens first and the other sees it.
      */
-    async removeMemberSubscriptions(userId: number): Promise<{ canceled: number; removed: number }> {
-      const records = (await subs().findMany({ where: { user: { id: userId } } })) as SubscriptionRecord[];
-      let canceled = 0;
-      for (const record of records) {
-        if (isEnded(record.status)) continue;
-        try {
-          await gateway().cancelNow(record.stripe_subscription_id);
-          canceled += 1;
-        } catch (error) {
-          if (error instanceof GatewayError && error.kind === 'not_found') continue;
-          // Stripe refuses to cancel a subscription that already ended; that is fine here.
-          if (error instanceof GatewayError && error.kind === 'invalid_request') {
-            const sub = await gateway().retrieveSubscription(record.stripe_subscription_id);
-            if (isEnded(sub.status)) continue;
+    async whileLocked<T>(subscriptionId: string | null, work: () => Promise<T>): Promise<T> {
+      const record = subscriptionId
+        ? ((await subs().findOne({ where: { stripe_subscription_id: subscriptionId }, populate: ['user'] })) as
+            | (SubscriptionRecord & { user?: { id: number } | null })
+            | null)
+        : null;
+      return record?.user ? withMemberLock(record.user.id, work) : work();
+    },
+
+    /**
+     * Account deletion clean-up: ends the member's open subscriptions now at the gateway, deletes
+     * their payment customer (which holds their e-mail address) there, then removes their
+     * subscription records. A gateway failure aborts before any record is removed (the account
+     * stays intact, its records matching what the gateway did).
+     */
+    async removeMemberSubscriptions(
+      userId: number
+    ): Promise<{ canceled: number; removed: number; customersDeleted: number }> {
+      return withMemberLock(userId, async () => {
+        const records = (await subs().findMany({ where: { user: { id: userId } }, populate: ['plan'] })) as SubscriptionRecord[];
+        let canceled = 0;
+        for (const record of records) {
+          if (isEnded(record.status)) continue;
+          try {
+            await apply(record, await gateway().cancelNow(record.stripe_subscription_id), nowStamp());
+            canceled += 1;
+          } catch (error) {
+            if (error instanceof GatewayError && error.kind === 'not_found') continue;
+            // Stripe refuses to cancel a subscription that already ended; that is fine here.
+            if (error instanceof GatewayError && error.kind === 'invalid_request') {
+              const sub = await gateway().retrieveSubscription(record.stripe_subscription_id);
+              if (isEnded(sub.status)) continue;
+            }
+            throw error;
           }
-          throw error;
         }
-      }
-      if (records.length > 0) {
-        await subs().deleteMany({ where: { id: { $in: records.map((r) => r.id) } } });
-      }
-      return { canceled, removed: records.length };
+
+        // The member's customer, and any other one their records name (e.g. from before a change of customer).
+        const member = (await strapi.db.query(USER_UID).findOne({ where: { id: userId } })) as MemberRow | null;
+        const customerIds = new Set(
+          [member?.stripeCustomerId, ...records.map((r) => r.stripe_customer_id)].filter(
+            (id): id is string => typeof id === 'string' && id !== ''
+          )
+        );
+        for (const customerId of customerIds) await gateway().deleteCustomer(customerId);
+
+        if (records.length > 0) {
+          await subs().deleteMany({ where: { id: { $in: records.map((r) => r.id) } } });
+        }
+        // Should a later step of the deletion fail, the account must not point at a deleted customer.
+        if (member?.stripeCustomerId) {
+          await strapi.db.query(USER_UID).update({ where: { id: userId }, data: { stripeCustomerId: null } });
+        }
+        return { canceled, removed: records.length, customersDeleted: customerIds.size };
+      });
     },
   };
 };

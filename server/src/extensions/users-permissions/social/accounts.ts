@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
+import { USERNAME_LIMITS, usernameBase, usernameTaken } from '../../../security/identifiers';
 import { errors } from '@strapi/utils';
 import { PROVIDER_LABELS, type SocialProvider } from './settings';
 
@@ -88,12 +89,11 @@ async function resolveUser(strapi: Core.Strapi, provider: SocialProvider, email:
 
 /** The e-mail's local part, cleaned; a numeric suffix when it is too short or already taken. */
 async function uniqueUsername(strapi: Core.Strapi, email: string): Promise<string> {
-  const minLength = (strapi.getModel(USER_UID)?.attributes?.username as { minLength?: number } | undefined)?.minLength ?? 3;
-  const base = (email.split('@')[0] ?? '').toLowerCase().replace(/[^a-z0-9._-]+/g, '').slice(0, 40) || 'user';
-  const taken = async (candidate: string) =>
-    (await strapi.db.query(USER_UID).count({ where: { username: { $eqi: candidate } } })) > 0;
+  // Room for a 4-digit or "-xxxxxxxx" suffix within the 30-character limit.
+  const base = usernameBase(email.toLowerCase(), USERNAME_LIMITS.max - 9);
+  const taken = (candidate: string) => usernameTaken(strapi, candidate);
 
-  if (base.length >= minLength && !(await taken(base))) return base;
+  if (!(await taken(base))) return base;
   for (let attempt = 0; attempt < 10; attempt += 1) {
     const candidate = `${base}${crypto.randomInt(1000, 10000)}`;
     if (!(await taken(candidate))) return candidate;

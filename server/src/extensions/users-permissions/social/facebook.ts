@@ -12,17 +12,17 @@ import type { SocialSettings } from './settings';
  *   GET /api/connect/facebook/callback?code=… and we exchange the code at the Graph API
  *   (oauth/access_token, with the same redirect_uri), then read /me?fields=id,name,email.
  *
- * Login CSRF: the SPA forwards only the code. The callback therefore requires the state cookie,
- * i.e. proof that this browser started a Facebook sign-in on this site in the last 10 minutes
- * (an attacker cannot plant that cookie, so a link carrying the attacker's own code does not log a
- * victim into the attacker's account). When the caller also passes ?state=…, it must equal the
- * cookie's state.
+ * Login CSRF: the callback requires both the state cookie (proof that this browser started a
+ * Facebook sign-in on this site in the last 10 minutes) and the ?state=… Facebook sent back, equal
+ * to the cookie's. An attacker can plant neither, so a link carrying the attacker's own code does
+ * not log a victim into the attacker's account.
  */
 
 export const FACEBOOK_MESSAGES = {
   failed: (reason: string) => `Facebook sign-in failed: ${reason}`,
   noEmail: 'Your Facebook account has no e-mail address.',
   noCode: 'Facebook sign-in failed: no authorization code was received.',
+  noState: 'Facebook sign-in failed: the sign-in state is missing. Please try again.',
   notStarted: 'Facebook sign-in failed: the sign-in was not started from this browser, or it took too long. Please try again.',
   stateMismatch: 'Facebook sign-in failed: the sign-in state does not match. Please try again.',
   unreachable: 'Facebook sign-in is unavailable right now: Facebook could not be reached.',
@@ -68,16 +68,15 @@ export function startAuthorization(settings: SocialSettings['facebook'], ctx: Co
   return url.toString();
 }
 
-/** Checks the state cookie (and the state parameter when given); throws a clear 400 otherwise. */
+/** Checks the state parameter against the state cookie; throws a clear 400 otherwise. */
 export function checkState(ctx: ConnectContext, stateParam: unknown): void {
+  if (typeof stateParam !== 'string' || stateParam === '') throw new errors.ValidationError(FACEBOOK_MESSAGES.noState);
   const stored = ctx.cookies.get(STATE_COOKIE, { signed: true });
   const [state, expires] = (stored ?? '').split('.');
   if (!state || !(Number(expires) > Date.now())) throw new errors.ValidationError(FACEBOOK_MESSAGES.notStarted);
-  if (typeof stateParam === 'string' && stateParam !== '') {
-    const a = Buffer.from(stateParam);
-    const b = Buffer.from(state);
-    if (a.length !== b.length || !crypto.timingSafeEqual(a, b)) throw new errors.ValidationError(FACEBOOK_MESSAGES.stateMismatch);
-  }
+  const a = Buffer.from(stateParam);
+  const b = Buffer.from(state);
+  if (a.length !== b.length || !crypto.timingSafeEqual(a, b)) throw new errors.ValidationError(FACEBOOK_MESSAGES.stateMismatch);
 }
 
 export function forgetState(ctx: ConnectContext): void {

@@ -1,0 +1,23 @@
+import type { Core } from '@strapi/strapi';
+
+/**
+ * Limits and origins (README "Security"). Read as strapi.config.get('security').
+ * Counters are shared through Redis when REDIS_URL is set (src/security/limits.ts).
+ */
+export default ({ env }: Core.Config.Shared.ConfigParams) => ({
+  /** Every users-permissions auth route: attempts per route and client address. */
+  authRateLimit: {
+    enabled: env.bool('AUTH_RATELIMIT_ENABLED', true),
+    max: env.int('AUTH_RATELIMIT_MAX', 10),
+    intervalMs: env.int('AUTH_RATELIMIT_INTERVAL_MS', 60_000),
+  },
+  /** Registration, forgot-password, send-email-confirmation: per client address, whatever the e-mail. */
+  addressLimit: {
+    perMinute: env.int('AUTH_ADDRESS_LIMIT_PER_MINUTE', 10),
+    perDay: env.int('AUTH_ADDRESS_LIMIT_PER_DAY', 50),
+  },
+  /** Profile pictures a member may upload an hour. */
+  uploadsPerHour: env.int('UPLOAD_LIMIT_PER_HOUR', 10),
+  /** Origins besides the site's own (PUBLIC_URL) that may call the API from a browser. */
+  corsOrigins: env.array('CORS_ORIGINS', []) as string[],
+});

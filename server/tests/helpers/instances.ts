@@ -1,0 +1,210 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { SERVER_DIR } from './strapi';
+
+/**
+ * Several real server processes (the built app, as `npm run serve` runs it) on one PostgreSQL
+ * database and one Redis, for tests of what instances share. Skips cleanly where a service is absent.
+ */
+
+const { Client } = createRequire(import.meta.url)('pg') as typeof import('pg');
+
+export const PG = {
+  host: process.env.TEST_PG_HOST ?? '127.0.0.1',
+  port: Number(process.env.TEST_PG_PORT ?? 5432),
+  user: process.env.TEST_PG_USER ?? 'postgres',
+  password: process.env.TEST_PG_PASSWORD ?? '',
+  database: process.env.TEST_PG_DATABASE ?? 'test',
+};
+export const REDIS = { host: '127.0.0.1', port: Number(process.env.TEST_REDIS_PORT ?? 6379) };
+
+const STRAPI_BIN = path.join(SERVER_DIR, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js');
+
+export async function withPostgres<T>(work: (client: InstanceType<typeof Client>) => Promise<T>): Promise<T> {
+  const client = new Client({ ...PG, connectionTimeoutMillis: 2000 });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function portAnswers(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.setTimeout(1000);
+    socket.once('connect', () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+/** Why the multi-instance tests cannot run here, or null when PostgreSQL and Redis both answer. */
+export async function missingServices(): Promise<string | null> {
+  const pg = await withPostgres(async () => true).catch((error: Error) => error.message);
+  if (pg !== true) return `no PostgreSQL at ${PG.host}:${PG.port} (${pg})`;
+  if (!(await portAnswers(REDIS.host, REDIS.port))) return `no Redis at ${REDIS.host}:${REDIS.port}`;
+  return null;
+}
+
+/**
+ * Compiles the server's TypeScript into server/dist: the part of `npm run build` that
+ * `strapi start` needs (the admin panel's bundle is not used here). Incremental, and always run,
+ * so the processes never start a stale build of the sources under test.
+ */
+export function compileServer(): void {
+  const script =
+    "require('@strapi/strapi').compileStrapi({ appDir: process.cwd() })" +
+    '.then(() => process.exit(0), (error) => { console.error(error); process.exit(1); })';
+  const result = spawnSync(process.execPath, ['-e', script], { cwd: SERVER_DIR, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`instances: compiling the server failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Instance {
+  name: string;
+  baseUrl: string;
+  child: ChildProcess;
+  logFile: string;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+}
+
+export interface Cluster {
+  instances: Instance[];
+  schema: string;
+  redisDb: number;
+  stop(): Promise<void>;
+}
+
+const secret = () => crypto.randomBytes(24).toString('base64');
+
+async function waitReady(instance: Instance, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (instance.child.exitCode !== null) break;
+    try {
+      const res = await fetch(`${instance.baseUrl}/api/health/ready`, { signal: AbortSignal.timeout(2000) });
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const tail = fs.existsSync(instance.logFile) ? fs.readFileSync(instance.logFile, 'utf8').split('\n').slice(-40).join('\n') : '';
+  throw new Error(`instance ${instance.name} did not become ready (exit ${instance.child.exitCode}). Log:\n${tail}`);
+}
+
+/**
+ * Starts `count` server processes sharing a fresh PostgreSQL schema and a flushed Redis database.
+ * The first one starts alone (it creates the tables and seeds), the others after it is ready.
+ */
+export async function startCluster(count: number, extraEnv: Record<string, string> = {}): Promise<Cluster> {
+  compileServer();
+  const schema = `carnivo_multi_${crypto.randomBytes(4).toString('hex')}`;
+  await withPostgres((client) => client.query(`CREATE SCHEMA "${schema}"`));
+  // A Redis database of its own, emptied, so counters of an earlier run do not leak in.
+  const redisDb = 9;
+  const IORedis = createRequire(path.join(SERVER_DIR, 'package.json'))('ioredis') as typeof import('ioredis').default;
+  const redis = new IORedis({ ...REDIS, db: redisDb });
+  await redis.flushdb();
+  await redis.quit();
+
+  const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-cluster-'));
+  const shared = {
+    NODE_ENV: 'production',
+    PAYMENTS_MODE: 'sandbox',
+    STRIPE_SECRET_KEY: '',
+    STRIPE_PUBLISHABLE_KEY: '',
+    STRIPE_WEBHOOK_SECRET: '',
+    STRAPI_TELEMETRY_DISABLED: 'true',
+    HOST: '127.0.0.1',
+    DATABASE_CLIENT: 'postgres',
+    DATABASE_URL: '',
+    DATABASE_HOST: PG.host,
+    DATABASE_PORT: String(PG.port),
+    DATABASE_NAME: PG.database,
+    DATABASE_USERNAME: PG.user,
+    DATABASE_PASSWORD: PG.password,
+    DATABASE_SCHEMA: schema,
+    DATABASE_POOL_MIN: '0',
+    REDIS_URL: `redis://${REDIS.host}:${REDIS.port}/${redisDb}`,
+    APP_KEYS: [secret(), secret()].join(','),
+    API_TOKEN_SALT: secret(),
+    ADMIN_JWT_SECRET: secret(),
+    TRANSFER_TOKEN_SALT: secret(),
+    JWT_SECRET: secret(),
+    ENCRYPTION_KEY: secret(),
+    SMTP_HOST: '',
+    EMAIL_CONFIRMATION: 'false',
+    EMAIL_OUTBOX_DIR: path.join(tempDir, 'outbox'),
+    SPA_DIR: path.join(tempDir, 'no-spa'),
+    ...extraEnv,
+  };
+
+  const instances: Instance[] = [];
+  const launch = async (index: number) => {
+    const port = await freePort();
+    const name = String.fromCharCode(65 + index);
+    const logFile = path.join(tempDir, `${name}.log`);
+    const log = fs.openSync(logFile, 'a');
+    const child = spawn(process.execPath, [STRAPI_BIN, 'start'], {
+      cwd: SERVER_DIR,
+      env: { ...process.env, ...shared, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
+      stdio: ['ignore', log, log],
+    });
+    fs.closeSync(log);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const instance = { name, baseUrl: `http://127.0.0.1:${port}`, child, logFile, exited };
+    instances.push(instance);
+    await waitReady(instance);
+  };
+
+  try {
+    await launch(0);
+    await Promise.all(Array.from({ length: count - 1 }, (_, i) => launch(i + 1)));
+  } catch (error) {
+    for (const instance of instances) instance.child.kill('SIGKILL');
+    throw error;
+  }
+
+  return {
+    instances,
+    schema,
+    redisDb,
+    async stop() {
+      await Promise.all(
+        instances.map(async (instance) => {
+          if (instance.child.exitCode === null) instance.child.kill('SIGTERM');
+          const timer = setTimeout(() => instance.child.kill('SIGKILL'), 15_000);
+          await instance.exited;
+          clearTimeout(timer);
+        })
+      );
+      await withPostgres((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+      fs.rmSync(tempDir, { recursive: true, force: true });
+    },
+  };
+}
