@@ -7,10 +7,11 @@ import type { NavigationRequest } from '../src/lib/navigation';
 import { safeReturnPath } from '../src/lib/returnPath';
 import { signUpError } from '../src/lib/validation';
 
-
 export const authMessages = {
   accountDeleted: 'Your account has been deleted successfully.',
   sessionExpired: 'Your session has expired. Please log in again.',
+  loggedOutEverywhere: 'You have been logged out of all devices.',
+  passwordReset: 'Your password has been reset. You can now log in with your new password.',
 } as const;
 
 export const SIGN_UP_TARGET = '/profile';
@@ -30,12 +31,23 @@ export type AuthEvent =
   | { type: 'logout' }
   | { type: 'session.expired' }
   | { type: 'account.deleted' }
+  /** The password changed: the server revoked the stored token and issued this one (null: none came). */
+  | { type: 'session.tokenRenewed'; jwt: string | null }
+  /** The member logged out of all devices: the server revoked every token, this one included. */
+  | { type: 'session.revokedEverywhere' }
+  /** A password was reset, which revokes every token of that account: forget ours and go to /login. */
+  | { type: 'password.reset' }
   | { type: 'session.changed'; session: Session | null }
   /** A social sign-in or callback got a session from the server. */
   | { type: 'session.started'; response: AuthResponse };
 
 function sessionFrom(response: AuthResponse): Session {
   return { jwt: response.jwt, userId: String(response.user.id) };
+}
+
+/** The same member with the token that replaced the revoked one (the guard has checked there is one). */
+function renewedSession(session: Session | null, jwt: string | null): Session {
+  return { jwt: jwt ?? '', userId: session?.userId ?? '' };
 }
 
 const authSetup = setup({
@@ -59,6 +71,10 @@ const authSetup = setup({
   },
   guards: {
     hasSession: ({ context }) => context.session !== null,
+    hasRenewedToken: ({ event }) => {
+      assertEvent(event, 'session.tokenRenewed');
+      return event.jwt !== null;
+    },
     signUpInvalid: ({ event }) => {
       assertEvent(event, 'signup.submitted');
       return signUpError(event) !== null;
@@ -122,6 +138,14 @@ export const authSessionMachine = authSetup.createMachine({
           error: null,
         }),
         'revalidateRoutes',
+      ],
+    },
+    'password.reset': {
+      target: '.loggedOut',
+      actions: [
+        'forgetSession',
+        assign({ session: null }),
+        { type: 'navigate', params: { href: '/login', message: authMessages.passwordReset } },
       ],
     },
   },
@@ -217,6 +241,32 @@ export const authSessionMachine = authSetup.createMachine({
             { type: 'navigate', params: { href: '/login', message: authMessages.accountDeleted, replace: true } },
           ],
         },
+        'session.revokedEverywhere': {
+          target: 'loggedOut',
+          actions: [
+            'forgetSession',
+            assign({ session: null }),
+            { type: 'navigate', params: { href: '/login', message: authMessages.loggedOutEverywhere, replace: true } },
+          ],
+        },
+        'session.tokenRenewed': [
+          {
+            guard: 'hasRenewedToken',
+            actions: [
+              assign({ session: ({ context, event }) => renewedSession(context.session, event.jwt) }),
+              { type: 'persistSession', params: ({ context, event }) => renewedSession(context.session, event.jwt) },
+            ],
+          },
+          {
+            // The old token is revoked and no new one came: keeping it would only fail later.
+            target: 'loggedOut',
+            actions: [
+              'forgetSession',
+              assign({ session: null }),
+              { type: 'navigate', params: { href: '/login', message: authMessages.sessionExpired } },
+            ],
+          },
+        ],
       },
     },
   },

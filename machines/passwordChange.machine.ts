@@ -1,7 +1,8 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, sendTo, setup } from 'xstate';
 import { errorMessage } from '../src/api/errors';
 import { CHANGE_PASSWORD_FALLBACK, changePassword, type ChangePasswordPayload } from '../src/api/users';
 import { passwordChangeError } from '../src/lib/profileValidation';
+import type { AuthActorRef } from './authSession.machine';
 
 export const PASSWORD_CHANGED_MESSAGE = 'Password changed successfully!';
 export const PASSWORD_CHANGED_MS = 3000;
@@ -11,14 +12,18 @@ export type PasswordChangeEvent =
   | { type: 'change.cancelled' }
   | { type: 'change.submitted'; fields: ChangePasswordPayload };
 
-/** The Change Password panel: closing it (Cancel or toggle) clears its fields. */
+/**
+ * The Change Password panel: closing it (Cancel or toggle) clears its fields. A change revokes every
+ * earlier token, so the fresh one the server answers goes to the auth actor, which stores it.
+ */
 export const passwordChangeMachine = setup({
   types: {
-    context: {} as { error: string | null },
+    context: {} as { auth: AuthActorRef; error: string | null },
     events: {} as PasswordChangeEvent,
+    input: {} as { auth: AuthActorRef },
   },
   actors: {
-    changePassword: fromPromise<void, ChangePasswordPayload>(({ input, signal }) => changePassword(input, { signal })),
+    changePassword: fromPromise<string | null, ChangePasswordPayload>(({ input, signal }) => changePassword(input, { signal })),
   },
   delays: {
     successMessage: PASSWORD_CHANGED_MS,
@@ -31,7 +36,7 @@ export const passwordChangeMachine = setup({
   },
 }).createMachine({
   id: 'passwordChange',
-  context: { error: null },
+  context: ({ input }) => ({ auth: input.auth, error: null }),
   initial: 'closed',
   states: {
     closed: {
@@ -58,7 +63,10 @@ export const passwordChangeMachine = setup({
               assertEvent(event, 'change.submitted');
               return event.fields;
             },
-            onDone: '#passwordChange.closed.changed',
+            onDone: {
+              target: '#passwordChange.closed.changed',
+              actions: sendTo(({ context }) => context.auth, ({ event }) => ({ type: 'session.tokenRenewed', jwt: event.output })),
+            },
             onError: {
               target: 'failure',
               actions: assign({ error: ({ event }) => errorMessage(event.error, CHANGE_PASSWORD_FALLBACK) }),

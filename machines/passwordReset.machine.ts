@@ -1,4 +1,4 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, sendTo, setup } from 'xstate';
 import {
   FORGOT_PASSWORD_FALLBACK,
   RESET_PASSWORD_FALLBACK,
@@ -7,12 +7,13 @@ import {
   type ResetPasswordPayload,
 } from '../src/api/passwordReset';
 import { errorMessage } from '../src/api/errors';
-import type { NavigationRequest } from '../src/lib/navigation';
 import { resetCodeError, resetRequestError } from '../src/lib/validation';
+import { authMessages, type AuthActorRef } from './authSession.machine';
 
-export const RESET_SUCCESS_MESSAGE = 'Your password has been reset. You can now log in with your new password.';
+export const RESET_SUCCESS_MESSAGE = authMessages.passwordReset;
 
 type ResetContext = {
+  auth: AuthActorRef;
   email: string;
   /** Prefilled from the link in the e-mail (?code=...). */
   code: string;
@@ -29,14 +30,11 @@ export const passwordResetMachine = setup({
   types: {
     context: {} as ResetContext,
     events: {} as PasswordResetEvent,
-    input: {} as { code?: string },
+    input: {} as { code?: string; auth: AuthActorRef },
   },
   actors: {
     requestCode: fromPromise<void, { email: string }>(({ input, signal }) => forgotPassword(input, { signal })),
     resetPassword: fromPromise<void, ResetPasswordPayload>(({ input, signal }) => resetPassword(input, { signal })),
-  },
-  actions: {
-    navigate: (_, _request: NavigationRequest) => {},
   },
   guards: {
     hasCode: ({ context }) => context.code.length > 0,
@@ -51,7 +49,7 @@ export const passwordResetMachine = setup({
   },
 }).createMachine({
   id: 'passwordReset',
-  context: ({ input }) => ({ email: '', code: input.code?.trim() ?? '', error: null, codeSent: false }),
+  context: ({ input }) => ({ auth: input.auth, email: '', code: input.code?.trim() ?? '', error: null, codeSent: false }),
   initial: 'start',
   states: {
     start: {
@@ -138,7 +136,8 @@ export const passwordResetMachine = setup({
     },
     done: {
       type: 'final',
-      entry: { type: 'navigate', params: { href: '/login', message: RESET_SUCCESS_MESSAGE } },
+      // A reset revokes every token of the account: the auth actor forgets any stored one, then shows /login.
+      entry: sendTo(({ context }) => context.auth, { type: 'password.reset' }),
     },
   },
 });

@@ -45,7 +45,28 @@ const csp: Record<string, string[]> = {
   'frame-src': ["'self'", ...STRIPE.frame, ...GOOGLE.frame, ...APPLE.frame, ...TAWK.frame],
 };
 
+/**
+ * Browser origins allowed to call the API cross-origin with credentials: the site's own (PUBLIC_URL)
+ * and CORS_ORIGINS. Any other origin gets no CORS headers, so the browser keeps its answer from
+ * the page; a "*" in CORS_ORIGINS is ignored (it would reflect every origin with credentials).
+ */
+export function allowedOrigins(env: NodeJS.ProcessEnv = process.env): string[] {
+  const origins = [env.PUBLIC_URL || 'http://localhost:1337', ...(env.CORS_ORIGINS ?? '').split(',')]
+    .map((value) => value.trim())
+    .filter((value) => value !== '' && value !== '*')
+    .flatMap((value) => {
+      try {
+        return [new URL(value).origin];
+      } catch {
+        throw new Error(`CORS_ORIGINS / PUBLIC_URL: "${value}" is not a URL origin such as https://carnivo.example`);
+      }
+    });
+  return [...new Set(origins)];
+}
+
 const config: Core.Config.Middlewares = [
+  // First: counts requests in flight so a stop signal lets them finish (src/operations/shutdown.ts).
+  'global::in-flight',
   'strapi::logger',
   'strapi::errors',
   {
@@ -62,12 +83,16 @@ const config: Core.Config.Middlewares = [
       },
     },
   },
-  'strapi::cors',
+  { name: 'strapi::cors', config: { origin: allowedOrigins() } },
   'strapi::poweredBy',
   'strapi::query',
+  // Unreadable bodies answer 400/413/415 instead of 500 (src/middlewares/body-errors.ts); body-parsed
+  // marks the body as read, so errors from the routes pass through untouched.
+  'global::body-errors',
   // includeUnparsed: the raw JSON stays at ctx.request.body[Symbol.for('unparsedBody')]; Stripe's
   // webhook signature is computed over it (api::payment.payment.webhook).
   { name: 'strapi::body', config: { includeUnparsed: true } },
+  'global::body-parsed',
   'strapi::session',
   'strapi::favicon',
   'strapi::public',

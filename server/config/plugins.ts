@@ -1,5 +1,6 @@
 import path from 'path';
 import type { Core } from '@strapi/strapi';
+import { uploadProviderConfig } from '../src/uploads/upload-config';
 
 // server/ root, whether this runs from config/ or the compiled dist/config/.
 const configParent = path.resolve(__dirname, '..');
@@ -86,6 +87,10 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
   },
   upload: {
     config: {
+      // Local disk (public/uploads) by default; S3-compatible storage when UPLOAD_PROVIDER=s3 or
+      // S3_BUCKET is set, so every instance shares the files. Throws at start-up on incomplete S3
+      // settings (src/uploads/upload-config.ts, README "Uploads: local disk or S3").
+      ...uploadProviderConfig(process.env),
       // Bytes, every upload (admin panel too). Members' profile pictures: 5 MB at most, whatever this says
       // (extensions/upload/profile-picture-guard.ts).
       sizeLimit: env.int('UPLOAD_SIZE_LIMIT_BYTES', 5 * 1024 * 1024),

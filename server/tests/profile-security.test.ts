@@ -236,7 +236,11 @@ describe('PUT /api/users/:id — sections (SPEC §7 payloads)', () => {
   });
 
   it('changes the e-mail (lower-cased) and the user logs in with the new one', async () => {
-    const res = await put(alice, alice.id, information({ email: '  Alice.New@Example.com ', username: '  alice  ' }));
+    // A new address needs the current password (server/tests/security-hardening.test.ts attacks that).
+    const res = await put(alice, alice.id, {
+      ...information({ email: '  Alice.New@Example.com ', username: '  alice  ' }),
+      currentPassword: alice.password,
+    });
     expect(res.status).toBe(200);
     expect(await me(alice)).toMatchObject({ email: 'alice.new@example.com', username: 'alice' });
     alice.email = 'alice.new@example.com';
@@ -251,7 +255,7 @@ describe('PUT /api/users/:id — sections (SPEC §7 payloads)', () => {
     const name = await put(alice, alice.id, information({ username: 'bobby' }));
     expect(name.status).toBe(400);
     expect(name.body.error.message).toBe('Username already taken');
-    const email = await put(alice, alice.id, information({ email: 'BOBBY@example.com' }));
+    const email = await put(alice, alice.id, { ...information({ email: 'BOBBY@example.com' }), currentPassword: alice.password });
     expect(email.status).toBe(400);
     expect(email.body.error.message).toBe('Email already taken');
     expect(await me(alice)).toMatchObject({ username: 'alice', email: 'alice.new@example.com' });

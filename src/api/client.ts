@@ -25,8 +25,11 @@ function loadClient(): Promise<$Fetch> {
         baseURL: '/',
         retry: 0,
         onResponseError({ options, response }) {
-          const sentToken = new Headers(options.headers).has('Authorization');
-          if (sentToken && response.status === 401) sessionHooks.onUnauthorized();
+          if (response.status !== 401) return;
+          const sent = new Headers(options.headers).get('Authorization');
+          // A token replaced meanwhile (e.g. by a password change) was revoked on purpose; the session lives on.
+          const token = sessionHooks.getToken();
+          if (sent && token && sent === `Bearer ${token}`) sessionHooks.onUnauthorized();
         },
       }),
     (error: unknown) => {

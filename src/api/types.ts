@@ -59,6 +59,8 @@ export type ProfileUpdate =
         username: string;
         email: string;
         bmi: { currentWeight: number; height: number; Gender: 'Male' | 'Female'; date_of_birth: string | null; idealBmiWeight: string };
+        /** Sent only with a changed e-mail: the server asks for it then. */
+        currentPassword?: string;
       };
     }
   | { section: 'diet'; values: { diet_preference: 'Carnivore' | 'Ketovore' } }

@@ -1,6 +1,6 @@
 import { apiClient, bearerHeaders } from './client';
 import { toApiError } from './errors';
-import type { ProfileUpdate, User } from './types';
+import type { AuthResponse, ProfileUpdate, User } from './types';
 
 export const LOAD_PROFILE_FALLBACK = 'Failed to load profile';
 
@@ -59,11 +59,24 @@ export async function uploadProfilePicture(
 
 export type ChangePasswordPayload = { currentPassword: string; password: string; passwordConfirmation: string };
 
-/** POST /api/auth/change-password */
-export async function changePassword(payload: ChangePasswordPayload, { signal }: { signal?: AbortSignal } = {}): Promise<void> {
+/**
+ * POST /api/auth/change-password. The server revokes every earlier token and answers `{ jwt, user }`:
+ * resolves to that fresh token, or null when the answer has none (the stored one is dead either way).
+ */
+export async function changePassword(
+  payload: ChangePasswordPayload,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<string | null> {
+  let response: Partial<AuthResponse> | null | undefined;
   try {
-    await apiClient('/api/auth/change-password', { method: 'POST', headers: bearerHeaders(), body: payload, signal });
+    response = await apiClient<Partial<AuthResponse> | null>('/api/auth/change-password', {
+      method: 'POST',
+      headers: bearerHeaders(),
+      body: payload,
+      signal,
+    });
   } catch (error) {
     throw toApiError(error, CHANGE_PASSWORD_FALLBACK);
   }
+  return typeof response?.jwt === 'string' && response.jwt ? response.jwt : null;
 }

@@ -1,5 +1,6 @@
 import type { deleteAccountMachine } from '../../machines/deleteAccount.machine';
 import type { LegalDocumentMachine } from '../../machines/legalDocument.machine';
+import type { logoutAllDevicesMachine } from '../../machines/logoutAllDevices.machine';
 import type { passwordChangeMachine } from '../../machines/passwordChange.machine';
 import type { passwordResetMachine } from '../../machines/passwordReset.machine';
 import type { photoUploadMachine } from '../../machines/photoUpload.machine';
@@ -23,6 +24,7 @@ export type Flows = Partial<{
   profileSection: typeof profileSectionMachine;
   photoUpload: typeof photoUploadMachine;
   passwordChange: typeof passwordChangeMachine;
+  logoutAllDevices: typeof logoutAllDevicesMachine;
   supportChat: typeof supportChatMachine;
   subscriptionOverview: typeof subscriptionOverviewMachine;
   subscriptionPurchase: typeof subscriptionPurchaseMachine;

@@ -136,6 +136,11 @@ export default async function setup(project: TestProject) {
     // Production refuses a silent sandbox; the e2e server opts in as `npm start` does.
     PAYMENTS_MODE: 'sandbox',
     STRAPI_TELEMETRY_DISABLED: 'true',
+    // Every test's browser and request come from 127.0.0.1: the per-address limits would refuse the
+    // suite's sign-ups and log-ins. The limits themselves are attacked in server/tests.
+    AUTH_RATELIMIT_MAX: '100000',
+    AUTH_ADDRESS_LIMIT_PER_MINUTE: '100000',
+    AUTH_ADDRESS_LIMIT_PER_DAY: '100000',
     DATABASE_CLIENT: 'sqlite',
     DATABASE_FILENAME: path.join(tempDir, 'data.db'),
     PUBLIC_URL: baseUrl,

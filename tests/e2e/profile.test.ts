@@ -146,6 +146,10 @@ describe('Profile sections persist after a reload', () => {
     await section.getByRole('combobox', { name: 'Gender' }).selectOption('Female');
     await section.getByRole('textbox', { name: 'Height (cm)' }).fill('170');
     await section.getByRole('textbox', { name: 'Weight (kg)' }).fill('80');
+    // A new address needs the current password (a stolen session alone cannot move the e-mail).
+    await section.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => section.getByRole('alert').textContent(), poll).toBe('Please enter your current password to change your email.');
+    await section.getByLabel('Current password', { exact: true }).fill(user.password);
     await saveSection(section, page);
 
     await page.reload({ waitUntil: 'domcontentloaded' });
@@ -342,6 +346,18 @@ describe('Change password', () => {
     expect((await changed).status()).toBe(200);
     await expect.poll(() => section.getByRole('status').textContent(), poll).toBe('Password changed successfully!');
 
+    // The token from before the change is revoked; this device stored the fresh one and stays logged in.
+    const renewed = await storedSession(page);
+    expect(renewed.jwt).not.toBe(user.jwt);
+    const withToken = (jwt: string | null) =>
+      fetch(`${baseUrl()}/api/users/me`, { headers: { Authorization: `Bearer ${jwt}` }, signal: AbortSignal.timeout(WAIT_MS) });
+    expect((await withToken(user.jwt)).status).toBe(401);
+    const stillMe = await withToken(renewed.jwt);
+    expect(stillMe.status).toBe(200);
+    expect(((await stillMe.json()) as { id: number }).id).toBe(user.id);
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await region(page, 'Password').waitFor();
+
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Log Out' }).click();
     await waitForPath(page, '/login');
 
@@ -356,6 +372,49 @@ describe('Change password', () => {
     await expect.poll(() => page.getByRole('alert').textContent(), poll).toBe('Invalid identifier or password');
     expect(await logIn(newPassword)).toBe(200);
     await expect.poll(async () => (await storedSession(page)).userId, poll).toBe(String(user.id));
+  });
+});
+
+describe('Log out of all devices', () => {
+  it('ends the sessions of every device, this one included, and shows the notice on /login', async () => {
+    const user = await createUser();
+    // A second device: its own browser context, logged in with its own token.
+    const logIn = await fetch(`${baseUrl()}/api/auth/local`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ identifier: user.email, password: user.password }),
+      signal: AbortSignal.timeout(WAIT_MS),
+    });
+    expect(logIn.status).toBe(200);
+    const otherToken = ((await logIn.json()) as { jwt: string }).jwt;
+    const otherDevice = await newContext(browser);
+    const otherPage = await otherDevice.newPage();
+    try {
+      await openLoggedIn(otherPage, { jwt: otherToken, id: user.id }, '/profile?tab=information');
+      await otherPage.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
+
+      const section = await openTab(page, user, 'information', 'Password');
+      const done = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/auth/logout-all');
+      await section.getByRole('button', { name: 'Log out of all devices' }).click();
+      expect((await done).status()).toBe(200);
+      await waitForPath(page, '/login');
+      await expect.poll(() => page.getByRole('status').textContent(), poll).toBe('You have been logged out of all devices.');
+      expect((await storedSession(page)).jwt).toBeNull();
+
+      // Both tokens are refused; the other device's next call logs it out too.
+      for (const jwt of [user.jwt, otherToken]) {
+        const meAnswer = await fetch(`${baseUrl()}/api/users/me`, {
+          headers: { Authorization: `Bearer ${jwt}` },
+          signal: AbortSignal.timeout(WAIT_MS),
+        });
+        expect(meAnswer.status).toBe(401);
+      }
+      await otherPage.reload({ waitUntil: 'domcontentloaded' });
+      await waitForPath(otherPage, '/login');
+      await expect.poll(() => otherPage.getByRole('status').textContent(), poll).toBe('Your session has expired. Please log in again.');
+    } finally {
+      await otherDevice.close();
+    }
   });
 });
 

@@ -43,7 +43,9 @@ const socialButtons = (p: Page) =>
 async function existingFacebookAccount(id: string): Promise<number> {
   const start = await fetch(`${baseUrl()}/api/connect/facebook`, { redirect: 'manual', signal: AbortSignal.timeout(WAIT_MS) });
   const cookie = start.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const res = await fetch(`${baseUrl()}/api/connect/facebook/callback?code=fb-ok-${id}`, {
+  // Facebook hands back the state of the dialog URL; the server checks it against the cookie.
+  const state = new URL(start.headers.get('location') ?? '').searchParams.get('state') ?? '';
+  const res = await fetch(`${baseUrl()}/api/connect/facebook/callback?code=fb-ok-${id}&state=${encodeURIComponent(state)}`, {
     headers: { 'Content-Type': 'application/json', Cookie: cookie },
     signal: AbortSignal.timeout(WAIT_MS),
   });
@@ -65,7 +67,8 @@ describe('social login callback screen (/auth/facebook/callback)', () => {
   });
 
   it('refuses a code this browser did not ask Facebook for (login CSRF), with the server\'s message', async () => {
-    await page.goto(`/auth/facebook/callback?code=fb-ok-${uniqueSuffix()}`);
+    // The attacker's own code and state, but this browser never started a Facebook sign-in (no cookie).
+    await page.goto(`/auth/facebook/callback?code=fb-ok-${uniqueSuffix()}&state=attackers-state`);
     await expectGreenNotice(
       page,
       'Facebook sign-in failed: the sign-in was not started from this browser, or it took too long. Please try again.',

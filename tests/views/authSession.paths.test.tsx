@@ -14,6 +14,7 @@ const otherTabSession = { jwt: 'jwt-other-tab', userId: '9' };
 const events: AnyEventObject[] = [
   { type: 'signup.submitted', username: '', email: '', password: '' },
   { type: 'signup.submitted', username: 'ribeye', email: 'not-an-email', password: 'secret123' },
+  { type: 'signup.submitted', username: 'rib@eye', email: 'ribeye@example.com', password: 'secret123' },
   { type: 'signup.submitted', username: 'ribeye', email: 'ribeye@example.com', password: 'secret123' },
   { type: 'xstate.done.actor.register', output: authResponse },
   { type: 'xstate.error.actor.register', error: new ApiError('Email or Username are already taken', 400) },
@@ -27,17 +28,30 @@ const events: AnyEventObject[] = [
   { type: 'session.changed', session: null },
   { type: 'session.changed', session: otherTabSession },
   { type: 'session.started', response: { jwt: 'jwt-social', user: { id: 12, createdAt: '2025-01-01T00:00:00.000Z' } } },
+  { type: 'session.tokenRenewed', jwt: 'jwt-after-password-change' },
+  { type: 'session.tokenRenewed', jwt: null },
+  { type: 'session.revokedEverywhere' },
+  { type: 'password.reset' },
 ];
 
 function describeEvent(event: AnyEventObject): string {
   if (event.type === 'signup.submitted') {
-    return event.username ? (event.email.includes('@') ? 'signup.submitted(valid)' : 'signup.submitted(bad email)') : 'signup.submitted(blank)';
+    if (!event.username) return 'signup.submitted(blank)';
+    if (!event.email.includes('@')) return 'signup.submitted(bad email)';
+    return event.username.includes('@') ? 'signup.submitted(bad username)' : 'signup.submitted(valid)';
   }
+  if (event.type === 'session.tokenRenewed') return event.jwt ? 'session.tokenRenewed(new token)' : 'session.tokenRenewed(none)';
   if (event.type === 'session.changed') return event.session ? 'session.changed(logged in)' : 'session.changed(logged out)';
   return event.type;
 }
 
-const paths = transitionCoveringPaths(authSessionMachine, { events, input: { session: null } });
+// One replay per transition from each screen: which token is stored, the form state and the message showing.
+const paths = transitionCoveringPaths(authSessionMachine, {
+  events,
+  input: { session: null },
+  transitionKey: (state, event) =>
+    JSON.stringify([state.value, state.context.session?.jwt ?? null, state.context.error === null, state.context.notice, describeEvent(event)]),
+});
 
 type App = ReturnType<typeof renderApp>;
 type Server = ReturnType<typeof fakeServer>;
@@ -124,6 +138,19 @@ async function perform(event: AnyEventObject, app: App, server: Server) {
       // Sent by the social sign-in and callback flows, replayed in their own tests.
       app.auth.send({ type: 'session.started', response: event.response });
       return;
+    // Sent by the password change, log-out-of-all-devices and reset flows, replayed in their own tests.
+    case 'session.tokenRenewed':
+      app.auth.send({ type: 'session.tokenRenewed', jwt: event.jwt });
+      return;
+    case 'session.revokedEverywhere':
+      app.auth.send({ type: 'session.revokedEverywhere' });
+      return;
+    case 'password.reset':
+      // It comes from the Reset Password page, once the server has taken the new password.
+      await app.router.navigate({ to: '/reset-password' });
+      await screen.findByRole('heading', { name: 'Reset Password' });
+      app.auth.send({ type: 'password.reset' });
+      return;
     default:
       throw new Error(`No way to perform ${event.type}`);
   }
@@ -158,12 +185,15 @@ async function expectScreen(app: App, state: AnyMachineSnapshot, event: AnyEvent
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
   }
 
-  const notice =
-    event.type === 'session.expired'
-      ? authMessages.sessionExpired
-      : event.type === 'account.deleted'
-        ? authMessages.accountDeleted
-        : null;
+  const notices: Record<string, string> = {
+    'session.expired': authMessages.sessionExpired,
+    'account.deleted': authMessages.accountDeleted,
+    'session.revokedEverywhere': authMessages.loggedOutEverywhere,
+    'password.reset': authMessages.passwordReset,
+    // The password changed but no new token came: the old one is revoked, so the session is over.
+    'session.tokenRenewed': authMessages.sessionExpired,
+  };
+  const notice = notices[event.type] ?? null;
   if (notice) {
     expect((await screen.findByRole('status')).textContent).toBe(notice);
     expect(currentPath(app)).toBe('/login');

@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, within } from '@testing-library/react';
-import { fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
+import { createActor, fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
+import { authMessages, authSessionMachine } from '../../machines/authSession.machine';
 import { PASSWORD_CHANGED_MESSAGE, PASSWORD_CHANGED_MS, passwordChangeMachine } from '../../machines/passwordChange.machine';
 import { ApiError } from '../../src/api/errors';
 import type { ChangePasswordPayload } from '../../src/api/users';
+import { SESSION_KEYS } from '../../src/auth/session';
 import { profileMessages } from '../../src/lib/profileValidation';
 import { deferredCalls } from '../support/deferred';
 import { describePath, leafStateIds, transitionCoveringPaths, type ModelPath } from '../support/modelPaths';
@@ -11,6 +13,8 @@ import { renderProfile, restoreProfileHarness } from '../support/profileHarness'
 import { settle } from '../support/settle';
 
 const AFTER_CHANGED = 'xstate.after.successMessage.passwordChange.closed.changed';
+const STORED_TOKEN = 'member-token';
+const RENEWED_TOKEN = 'jwt-after-change';
 const submit = (currentPassword: string, password: string, passwordConfirmation: string, label: string) => ({
   type: 'change.submitted',
   label,
@@ -24,22 +28,24 @@ const events: AnyEventObject[] = [
   submit('oldpass1', 'newpass1', 'newpass2', 'mismatch'),
   submit('oldpass1', 'short', 'short', 'short'),
   submit('oldpass1', 'newpass1', 'newpass1', 'valid'),
-  { type: 'xstate.done.actor.changePassword' },
+  { type: 'xstate.done.actor.changePassword', output: RENEWED_TOKEN },
   { type: 'xstate.error.actor.changePassword', error: new ApiError('The provided current password is invalid', 400) },
   { type: AFTER_CHANGED },
 ];
 const describeEvent = (event: AnyEventObject) => (event.label ? `${event.type}(${event.label})` : event.type);
 const paths = transitionCoveringPaths(passwordChangeMachine, {
   events,
+  // The model only needs a reference to an auth actor; the replays use the app's own.
+  input: { auth: createActor(authSessionMachine, { input: { session: null } }) },
   transitionKey: (state, event) => JSON.stringify([state.value, state.context.error === null, describeEvent(event)]),
 });
 
 function harness() {
-  const changes = deferredCalls<ChangePasswordPayload, void>();
+  const changes = deferredCalls<ChangePasswordPayload, string | null>();
   const passwordChange = passwordChangeMachine.provide({
-    actors: { changePassword: fromPromise<void, ChangePasswordPayload>(({ input }) => changes.handler(input)) },
+    actors: { changePassword: fromPromise<string | null, ChangePasswordPayload>(({ input }) => changes.handler(input)) },
   });
-  return { ...renderProfile('information', { passwordChange }), changes };
+  return { ...renderProfile('information', { passwordChange }), changes, token: STORED_TOKEN };
 }
 type Harness = ReturnType<typeof harness>;
 const passwordCard = () => screen.getByRole('region', { name: 'Password' });
@@ -65,7 +71,8 @@ async function perform(event: AnyEventObject, page: Harness) {
       await page.user.click(within(passwordCard()).getByRole('button', { name: 'Update Password' }));
       return;
     case 'xstate.done.actor.changePassword':
-      page.changes.last().settle.resolve();
+      page.changes.last().settle.resolve(event.output);
+      page.token = event.output;
       return;
     case 'xstate.error.actor.changePassword':
       page.changes.last().settle.reject(event.error);
@@ -80,9 +87,13 @@ async function perform(event: AnyEventObject, page: Harness) {
   }
 }
 
-async function expectScreen(state: AnyMachineSnapshot, lastEvent: AnyEventObject) {
+async function expectScreen(state: AnyMachineSnapshot, lastEvent: AnyEventObject, page: Harness) {
   await settle(() => passwordCard());
   const card = passwordCard();
+  // The member stays logged in on this device, with the token issued by the last change.
+  expect(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Log Out' })).toBeTruthy();
+  expect(localStorage.getItem(SESSION_KEYS.jwt)).toBe(page.token);
+  expect(localStorage.getItem(SESSION_KEYS.userId)).toBe('7');
   const toggle = within(card).getByRole('button', { name: 'Change Password' });
   if (state.matches('closed')) {
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
@@ -131,12 +142,24 @@ describe('passwordChange machine: model-based paths replayed against the Change 
     expect(page.changes.last().input).toEqual({ currentPassword: 'oldpass1', password: 'newpass1', passwordConfirmation: 'newpass1' });
   });
 
+  it('logs out when the server revoked the token but sent no new one', async () => {
+    const page = harness();
+    await settle(() => passwordCard());
+    await perform({ type: 'panel.toggled' }, page);
+    await perform(events[5], page);
+    page.changes.last().settle.resolve(null);
+    await settle(() => expect(page.router.state.location.pathname).toBe('/login'));
+    await settle(() => expect(screen.getByRole('status').textContent).toBe(authMessages.sessionExpired));
+    expect(localStorage.getItem(SESSION_KEYS.jwt)).toBeNull();
+    expect(localStorage.getItem(SESSION_KEYS.userId)).toBeNull();
+  });
+
   it.each(paths.map((path): [string, ModelPath] => [describePath(path, describeEvent), path]))('%s', async (_name, path) => {
     const page = harness();
-    await expectScreen(path.steps[0].state, path.steps[0].event);
+    await expectScreen(path.steps[0].state, path.steps[0].event, page);
     for (const step of path.steps.slice(1)) {
       await perform(step.event, page);
-      await expectScreen(step.state, step.event);
+      await expectScreen(step.state, step.event, page);
     }
   });
 });

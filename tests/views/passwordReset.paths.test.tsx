@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
+import { createActor, fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
+import { authSessionMachine } from '../../machines/authSession.machine';
 import { RESET_SUCCESS_MESSAGE, passwordResetMachine } from '../../machines/passwordReset.machine';
 import { ApiError } from '../../src/api/errors';
 import type { ResetPasswordPayload } from '../../src/api/passwordReset';
+import { SESSION_KEYS } from '../../src/auth/session';
 import { resetMessages } from '../../src/lib/validation';
 import { deferredCalls } from '../support/deferred';
 import { describePath, leafStateIds, transitionCoveringPaths, type ModelPath } from '../support/modelPaths';
@@ -38,8 +40,10 @@ const linkCode = 'from-email-link';
 // One replay per (state, code sent or not, error or not, event): the error's wording is checked by every failure path.
 const transitionKey = (state: AnyMachineSnapshot, event: AnyEventObject) =>
   JSON.stringify([state.value, state.context.codeSent, state.context.error === null, describeEvent(event)]);
-const startsWithoutCode = transitionCoveringPaths(passwordResetMachine, { events, input: {}, transitionKey });
-const startsWithCode = transitionCoveringPaths(passwordResetMachine, { events, input: { code: linkCode }, transitionKey });
+// The model only needs a reference to an auth actor; the replays use the app's own.
+const auth = createActor(authSessionMachine, { input: { session: null } });
+const startsWithoutCode = transitionCoveringPaths(passwordResetMachine, { events, input: { auth }, transitionKey });
+const startsWithCode = transitionCoveringPaths(passwordResetMachine, { events, input: { auth, code: linkCode }, transitionKey });
 
 function renderResetPage(code?: string) {
   const requestCalls = deferredCalls<{ email: string }, void>();
@@ -99,6 +103,7 @@ async function expectScreen(state: AnyMachineSnapshot, page: Page) {
     await waitFor(() => expect(page.router.state.location.pathname).toBe('/login'));
     await screen.findByRole('heading', { name: 'Log In' });
     expect((await screen.findByRole('status')).textContent).toBe(RESET_SUCCESS_MESSAGE);
+    expect(localStorage.getItem(SESSION_KEYS.jwt)).toBeNull();
     return;
   }
   await screen.findByRole('heading', { name: 'Reset Password' });
@@ -158,6 +163,19 @@ describe('passwordReset machine: model-based paths replayed against the Reset Pa
       await perform(step.event, page);
       await expectScreen(step.state, page);
     }
+  });
+
+  it('logs this browser out: the reset revoked the stored token', async () => {
+    localStorage.setItem(SESSION_KEYS.jwt, 'member-token');
+    localStorage.setItem(SESSION_KEYS.userId, '7');
+    const page = renderResetPage(linkCode);
+    await screen.findByRole('heading', { name: 'Reset Password' });
+    expect(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Log Out' })).toBeTruthy();
+    await perform({ type: 'reset.submitted', code: linkCode, password: 'newpass1', passwordConfirmation: 'newpass1' }, page);
+    page.resetCalls.last().settle.resolve();
+    await expectScreen(passwordResetMachine.resolveState({ value: 'done', context: { auth, email: '', code: linkCode, error: null, codeSent: false } }), page);
+    expect(localStorage.getItem(SESSION_KEYS.userId)).toBeNull();
+    expect(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Log In' })).toBeTruthy();
   });
 
   it('sends the trimmed email and the reset payload of SPEC §7', async () => {

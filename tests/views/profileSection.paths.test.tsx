@@ -5,7 +5,8 @@ import { vi } from 'vitest';
 import { PROFILE_UPDATED_MESSAGE, SUCCESS_MESSAGE_MS, profileSectionMachine } from '../../machines/profileSection.machine';
 import { ApiError } from '../../src/api/errors';
 import type { ProfileUpdate } from '../../src/api/types';
-import { profileMessages } from '../../src/lib/profileValidation';
+import type { User } from '../../src/api/types';
+import { isEmailChange, profileMessages } from '../../src/lib/profileValidation';
 import { deferredCalls } from '../support/deferred';
 import { describePath, leafStateIds, transitionCoveringPaths, type ModelPath } from '../support/modelPaths';
 import { renderProfile, restoreProfileHarness } from '../support/profileHarness';
@@ -19,7 +20,8 @@ const validInformation: InformationValues = {
   email: 'ribeye@example.com',
   bmi: { currentWeight: 65, height: 170, Gender: 'Female', date_of_birth: '1990-04-12', idealBmiWeight: '62.1' },
 };
-const information = (change: { username?: string; email?: string; height?: number; currentWeight?: number }, label: string) => ({
+type InformationChange = { username?: string; email?: string; currentPassword?: string; height?: number; currentWeight?: number };
+const information = (change: InformationChange, label: string) => ({
   type: 'save.submitted',
   label,
   update: {
@@ -28,6 +30,8 @@ const information = (change: { username?: string; email?: string; height?: numbe
       ...validInformation,
       username: change.username ?? validInformation.username,
       email: change.email ?? validInformation.email,
+      // Only a changed e-mail asks for (and sends) the current password.
+      ...(change.currentPassword !== undefined && { currentPassword: change.currentPassword }),
       bmi: {
         ...validInformation.bmi,
         height: change.height ?? validInformation.bmi.height,
@@ -51,10 +55,17 @@ const informationEvents: AnyEventObject[] = [
   information({}, 'valid'),
   information({ username: '' }, 'blank username'),
   information({ username: 'ab' }, 'short username'),
-  information({ email: 'ribeye@' }, 'bad email'),
+  // Another address, so the password field shows (left empty); the format rule speaks first.
+  information({ email: 'ribeye@', currentPassword: '' }, 'bad email'),
   information({ height: 0 }, 'height 0'),
   information({ height: 90 }, 'height 90'),
   information({ currentWeight: 301 }, 'weight 301'),
+  information({ username: 'a'.repeat(31) }, 'username 31 characters'),
+  information({ username: 'rib@eye' }, 'username with @'),
+  information({ email: 'RIBEYE@example.com' }, 'same email, other case'),
+  information({ email: 'tbone@example.com', currentPassword: '' }, 'new email, no password'),
+  information({ email: 'tbone@example.com', currentPassword: 'secret123' }, 'new email with password'),
+  { type: 'xstate.error.actor.updateProfile', label: 'wrong password', error: new ApiError('The provided current password is invalid', 400) },
 ];
 
 const goals = (goal_weight: number, label: string) => ({
@@ -71,12 +82,13 @@ const transitionKey = (state: AnyMachineSnapshot, event: AnyEventObject) =>
 const informationPaths = transitionCoveringPaths(profileSectionMachine, { events: informationEvents, input: { userId: '7' }, transitionKey });
 const goalsPaths = transitionCoveringPaths(profileSectionMachine, { events: goalsEvents, input: { userId: '7' }, transitionKey });
 
-function harness(tab: 'information' | 'goals') {
+function harness(tab: 'information' | 'goals', user: Partial<User> = {}) {
   const saves = deferredCalls<{ userId: string; update: ProfileUpdate }, void>();
   const profileSection = profileSectionMachine.provide({
     actors: { updateProfile: fromPromise<void, { userId: string; update: ProfileUpdate }>(({ input }) => saves.handler(input)) },
   });
-  return { ...renderProfile(tab, { profileSection }, { username: 'tbone', bmi: { id: 1, currentWeight: 80, height: 180, Gender: 'Male', date_of_birth: '1985-01-02', idealBmiWeight: '72.9' }, goal_weight: 75 }), saves };
+  const saved: Partial<User> = { username: 'tbone', bmi: { id: 1, currentWeight: 80, height: 180, Gender: 'Male', date_of_birth: '1985-01-02', idealBmiWeight: '72.9' }, goal_weight: 75 };
+  return { ...renderProfile(tab, { profileSection }, { ...saved, ...user }), saves };
 }
 type Harness = ReturnType<typeof harness>;
 
@@ -84,8 +96,10 @@ function sectionCard(name: string) {
   return screen.getByRole('region', { name });
 }
 
+const currentPasswordField = () => screen.queryByLabelText('Current password', { selector: 'input' }) as HTMLInputElement | null;
+
 async function fillField(page: Harness, label: string, value: string) {
-  const field = screen.getByLabelText(label);
+  const field = screen.getByLabelText(label, { selector: 'input, select, textarea' });
   if (field instanceof HTMLSelectElement) {
     await page.user.selectOptions(field, value);
     return;
@@ -108,6 +122,9 @@ async function perform(event: AnyEventObject, page: Harness, sectionName: 'Infor
       if (update.section === 'information') {
         await fillField(page, 'Username', update.values.username);
         await fillField(page, 'Email', update.values.email);
+        // The field shows exactly when the typed address differs from the saved one.
+        expect(currentPasswordField() !== null).toBe(update.values.currentPassword !== undefined);
+        if (update.values.currentPassword !== undefined) await fillField(page, 'Current password', update.values.currentPassword);
         await fillField(page, 'Date of Birth', update.values.bmi.date_of_birth ?? '');
         await fillField(page, 'Gender', update.values.bmi.Gender);
         await fillField(page, 'Height (cm)', String(update.values.bmi.height));
@@ -123,7 +140,7 @@ async function perform(event: AnyEventObject, page: Harness, sectionName: 'Infor
     case 'xstate.done.actor.updateProfile': {
       const { update } = page.saves.last().input;
       if (update.section === 'information') {
-        page.server.user = { ...page.server.user, username: update.values.username, email: update.values.email, bmi: { id: 1, ...update.values.bmi } };
+        page.server.user = { ...page.server.user, username: update.values.username, email: update.values.email.toLowerCase(), bmi: { id: 1, ...update.values.bmi } };
       } else if (update.section === 'goals') {
         page.server.user = { ...page.server.user, ...update.values };
       }
@@ -155,6 +172,15 @@ async function expectScreen(state: AnyMachineSnapshot, page: Harness, sectionNam
     } else {
       expect(within(card).queryByRole('alert')).toBeNull();
     }
+    if (sectionName === 'Information') {
+      const typed = (screen.getByLabelText('Email', { selector: 'input' }) as HTMLInputElement).value;
+      const password = currentPasswordField();
+      expect(password !== null).toBe(isEmailChange(typed, page.server.user.email));
+      if (password) {
+        expect(password.type).toBe('password');
+        expect(password.autocomplete).toBe('current-password');
+      }
+    }
     return;
   }
   await settle(() => expect(within(card).queryByRole('button', { name: 'Save' })).toBeNull());
@@ -165,6 +191,7 @@ async function expectScreen(state: AnyMachineSnapshot, page: Harness, sectionNam
     const { update } = page.saves.last().input;
     const shown = update.section === 'information' ? update.values.username : update.section === 'goals' ? `${update.values.goal_weight} kg` : '';
     await settle(() => expect(within(sectionCard(sectionName)).getByText(shown)).toBeTruthy());
+    if (update.section === 'information') expect(within(sectionCard(sectionName)).getByText(page.server.user.email)).toBeTruthy();
     expect(page.server.profileLoads).toBeGreaterThanOrEqual(2);
   } else {
     expect(notice).toBeNull();
@@ -175,6 +202,13 @@ async function expectScreen(state: AnyMachineSnapshot, page: Harness, sectionNam
       await page.user.click(within(card).getByRole('button', { name: sectionName === 'Information' ? 'Edit Profile' : 'Edit Goals' }));
       const field = screen.getByLabelText(sectionName === 'Information' ? 'Username' : 'Goal Weight (kg)') as HTMLInputElement;
       expect(field.value).toBe(sectionName === 'Information' ? page.server.user.username : String(page.server.user.goal_weight));
+      if (sectionName === 'Information') {
+        // The saved address again, so no password; a new address asks afresh, with nothing kept from before.
+        expect((screen.getByLabelText('Email', { selector: 'input' }) as HTMLInputElement).value).toBe(page.server.user.email);
+        expect(currentPasswordField()).toBeNull();
+        await fillField(page, 'Email', 'someone.else@example.com');
+        expect(currentPasswordField()?.value).toBe('');
+      }
       await page.user.click(within(card).getByRole('button', { name: 'Cancel' }));
     }
   }
@@ -201,6 +235,46 @@ describe('profileSection machine: model-based paths replayed against the profile
     expect(SUCCESS_MESSAGE_MS).toBe(3000);
     expect(PROFILE_UPDATED_MESSAGE).toBe('Profile updated successfully!');
     expect(Object.values(profileMessages)).toContain('Height must be between 100-250 cm');
+  });
+
+  it('sends the current password only with a changed e-mail, and keeps it nowhere', async () => {
+    const page = harness('information');
+    await settle(() => sectionCard('Information'));
+    await perform({ type: 'edit.started' }, page, 'Information');
+    await perform(information({ email: 'tbone@example.com', currentPassword: 'secret123' }, 'new email'), page, 'Information');
+    expect(page.saves.last().input.update).toMatchObject({ values: { email: 'tbone@example.com', currentPassword: 'secret123' } });
+    page.saves.last().settle.reject(new ApiError('The provided current password is invalid', 400));
+    await settle(() => expect(within(sectionCard('Information')).getByRole('alert').textContent).toBe('The provided current password is invalid'));
+    // Back to the saved address (another case): no password asked, none sent.
+    await perform(information({ email: ' RIBEYE@example.com ' }, 'same email'), page, 'Information');
+    expect(page.saves.last().input.update.values).not.toHaveProperty('currentPassword');
+    expect(page.saves.last().input.update).toMatchObject({ values: { email: 'RIBEYE@example.com' } });
+    expect(JSON.stringify(localStorage)).not.toContain('secret123');
+  });
+
+  it('saves a new e-mail with the password; the form opens again with neither asked nor kept', async () => {
+    const page = harness('information');
+    await settle(() => sectionCard('Information'));
+    await perform({ type: 'edit.started' }, page, 'Information');
+    await perform(information({ email: 'tbone@example.com', currentPassword: 'secret123' }, 'new email'), page, 'Information');
+    await perform({ type: 'xstate.done.actor.updateProfile' }, page, 'Information');
+    await settle(() => expect(within(sectionCard('Information')).getByRole('status').textContent).toBe(PROFILE_UPDATED_MESSAGE));
+    await settle(() => expect(within(sectionCard('Information')).getByText('tbone@example.com')).toBeTruthy());
+    await perform({ type: 'edit.started' }, page, 'Information');
+    expect(currentPasswordField()).toBeNull();
+    await fillField(page, 'Email', 'porterhouse@example.com');
+    expect(currentPasswordField()?.value).toBe('');
+  });
+
+  it('asks no password of an account that signs in with Google, Apple or Facebook; the server explains', async () => {
+    const page = harness('information', { provider: 'google' });
+    await settle(() => sectionCard('Information'));
+    await perform({ type: 'edit.started' }, page, 'Information');
+    await perform(information({ email: 'tbone@example.com' }, 'new email'), page, 'Information');
+    expect(page.saves.last().input.update.values).not.toHaveProperty('currentPassword');
+    const refusal = 'Your email cannot be changed because this account signs in with Google, Apple or Facebook.';
+    page.saves.last().settle.reject(new ApiError(refusal, 400));
+    await settle(() => expect(within(sectionCard('Information')).getByRole('alert').textContent).toBe(refusal));
   });
 
   it.each(informationPaths.map((path): [string, ModelPath] => [describePath(path, describeEvent), path]))('Information: %s', (_name, path) =>

@@ -1,7 +1,9 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import type { User } from '../../api/types';
 import { formValues } from '../../components/form/formValues';
+import { PasswordField } from '../../components/form/PasswordField';
 import { bmiCategory, bodyMassIndex, idealBmiWeight, parseDecimal, type Gender } from '../../lib/bmi';
+import { needsCurrentPassword } from '../../lib/profileValidation';
 import { EditableSection } from './EditableSection';
 import { PasswordChangePanel } from './PasswordChangePanel';
 import { ProfilePicture } from './ProfilePicture';
@@ -13,9 +15,36 @@ function formatKg(value: number | null | undefined): string {
   return value ? `${value} kg` : 'Not set';
 }
 
+/**
+ * The e-mail input, plus the current password the server asks for when the address changes.
+ * It lives only while the form is open, so the password is gone after Cancel or Save.
+ */
+function EmailFields({ user }: { user: User }) {
+  const emailId = useId();
+  const [typedEmail, setTypedEmail] = useState(user.email);
+  return (
+    <>
+      <div className="field">
+        <label htmlFor={emailId}>Email</label>
+        <input
+          id={emailId}
+          name="email"
+          type="email"
+          defaultValue={user.email}
+          autoComplete="email"
+          onChange={(event) => setTypedEmail(event.currentTarget.value)}
+        />
+      </div>
+      {needsCurrentPassword(user, typedEmail) && (
+        <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" />
+      )}
+    </>
+  );
+}
+
 export function InformationTab({ user }: { user: User }) {
   const section = useProfileSection(String(user.id));
-  const ids = { username: useId(), email: useId(), birth: useId(), gender: useId(), height: useId(), weight: useId() };
+  const ids = { username: useId(), birth: useId(), gender: useId(), height: useId(), weight: useId() };
   const bmi = user.bmi;
   const gender = bmi?.Gender ?? DEFAULT_GENDER;
   const height = parseDecimal(bmi?.height);
@@ -60,10 +89,7 @@ export function InformationTab({ user }: { user: User }) {
         <label htmlFor={ids.username}>Username</label>
         <input id={ids.username} name="username" defaultValue={user.username} autoComplete="username" />
       </div>
-      <div className="field">
-        <label htmlFor={ids.email}>Email</label>
-        <input id={ids.email} name="email" type="email" defaultValue={user.email} autoComplete="email" />
-      </div>
+      <EmailFields user={user} />
       <div className="field">
         <label htmlFor={ids.birth}>Date of Birth</label>
         <input id={ids.birth} name="date_of_birth" type="date" defaultValue={bmi?.date_of_birth ?? ''} />
@@ -96,7 +122,7 @@ export function InformationTab({ user }: { user: User }) {
         view={view}
         fields={fields}
         toUpdate={(form) => {
-          const values = formValues(form, ['username', 'email', 'date_of_birth', 'Gender', 'height', 'currentWeight'] as const);
+          const values = formValues(form, ['username', 'email', 'currentPassword', 'date_of_birth', 'Gender', 'height', 'currentWeight'] as const);
           const newGender: Gender = values.Gender === 'Female' ? 'Female' : 'Male';
           const newHeight = parseDecimal(values.height);
           return {
@@ -104,6 +130,8 @@ export function InformationTab({ user }: { user: User }) {
             values: {
               username: values.username.trim(),
               email: values.email.trim(),
+              // The password travels only with a changed e-mail, the one case the server asks for it.
+              ...(needsCurrentPassword(user, values.email) && { currentPassword: values.currentPassword }),
               bmi: {
                 currentWeight: parseDecimal(values.currentWeight),
                 height: newHeight,

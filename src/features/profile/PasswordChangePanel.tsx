@@ -1,13 +1,15 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
+import { logoutAllDevicesMachine } from '../../../machines/logoutAllDevices.machine';
 import { PASSWORD_CHANGED_MESSAGE, passwordChangeMachine } from '../../../machines/passwordChange.machine';
-import { useFlows } from '../../app/appContext';
+import { useAuthActor, useFlows } from '../../app/appContext';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
 
 export function PasswordChangePanel() {
-  const panel = useActorRef(useFlows().passwordChange ?? passwordChangeMachine);
+  const auth = useAuthActor();
+  const panel = useActorRef(useFlows().passwordChange ?? passwordChangeMachine, { input: { auth } });
   const open = useSelector(panel, (snapshot) => snapshot.matches('open'));
   const busy = useSelector(panel, (snapshot) => snapshot.hasTag('busy'));
   const changed = useSelector(panel, (snapshot) => snapshot.hasTag('success'));
@@ -42,6 +44,33 @@ export function PasswordChangePanel() {
           </div>
         </form>
       )}
+      <LogoutAllDevices />
     </section>
+  );
+}
+
+function LogoutAllDevices() {
+  const auth = useAuthActor();
+  const flow = useActorRef(useFlows().logoutAllDevices ?? logoutAllDevicesMachine, { input: { auth } });
+  const busy = useSelector(flow, (snapshot) => snapshot.hasTag('busy'));
+  const error = useSelector(flow, (snapshot) => (snapshot.matches('failure') ? snapshot.context.error : null));
+  const descriptionId = useId();
+
+  return (
+    <div className="profile-card__group" role="group" aria-label="All devices">
+      <FormMessages error={error} />
+      <p id={descriptionId} className="muted">
+        Ends every session of your account, on this device too.
+      </p>
+      <button
+        type="button"
+        className="button"
+        aria-describedby={descriptionId}
+        disabled={busy}
+        onClick={() => flow.send({ type: 'logoutAll.requested' })}
+      >
+        {busy ? 'Logging out...' : 'Log out of all devices'}
+      </button>
+    </div>
   );
 }

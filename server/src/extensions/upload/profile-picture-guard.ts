@@ -1,7 +1,10 @@
-import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { errors } from '@strapi/utils';
+// The upload plugin's own sharp (@strapi/upload depends on this exact version).
+import sharp from 'sharp';
+import { createLimiter, type Limiter } from '../../security/limits';
+import { refuse } from '../../security/auth-rate-limit';
 
 /**
  * Guard of POST /api/upload (upload plugin, content API) for logged-in members (see README "Profile").
@@ -12,6 +15,15 @@ import { errors } from '@strapi/utils';
  *   no ?id= (replacing or editing an existing file), no other form fields.
  * - Exactly one file, at most PROFILE_PICTURE_MAX_BYTES, and its bytes must be PNG, JPEG, GIF or
  *   WebP (judged by the magic number, never by the name or the declared type; SVG is refused).
+ * - Image bombs: the dimensions are read from the header (nothing decoded) and the picture is
+ *   refused beyond PICTURE_MAX_SIDE px a side or PICTURE_MAX_PIXELS in all (every frame of an
+ *   animation counts). Every sharp call also carries limitInputPixels.
+ * - At most security.uploadsPerHour (UPLOAD_LIMIT_PER_HOUR) pictures per member an hour, counted
+ *   once the cheap checks above pass (so a refused file or an image bomb costs nothing), before the
+ *   decode; shared by every instance through Redis when REDIS_URL is set.
+ * - The picture is decoded and re-encoded before Strapi stores it: EXIF orientation applied, then
+ *   written in the same format without any metadata (EXIF, GPS, XMP, IPTC, ICC); an animated GIF or
+ *   WebP keeps its first frame. A file that does not decode is refused.
  * - Once the new picture is saved, the previous one (record and files on disk) is removed.
  *
  * Requests authenticated with an admin-issued API token are left to Strapi.
@@ -31,8 +43,16 @@ export const UPLOAD_MESSAGES = {
   oneFile: 'Send exactly one picture in the "files" field',
   notAnImage: 'Only PNG, JPEG, GIF or WebP images can be uploaded',
   tooLarge: 'The picture must be 5 MB or smaller',
+  tooManyPixels: 'The picture must be at most 6000 pixels on a side and 25 megapixels in all',
+  tooManyUploads: (perHour: number) =>
+    `You can upload at most ${perHour} ${perHour === 1 ? 'picture' : 'pictures'} an hour. Please try again later.`,
   unexpectedField: (name: string) => `Field "${name}" is not accepted with a profile picture`,
 } as const;
+
+/** Longest side, in pixels, of a profile picture. */
+export const PICTURE_MAX_SIDE = 6000;
+/** Pixels of a profile picture, all frames of an animation together. */
+export const PICTURE_MAX_PIXELS = 25_000_000;
 
 const ALLOWED_BODY_FIELDS = ['refId', 'ref', 'field'];
 
@@ -41,6 +61,14 @@ const EXTENSIONS: Record<ImageType, string> = {
   'image/jpeg': '.jpg',
   'image/gif': '.gif',
   'image/webp': '.webp',
+};
+
+/** sharp's name of each accepted type (metadata().format). */
+const SHARP_FORMATS: Record<ImageType, 'png' | 'jpeg' | 'gif' | 'webp'> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpeg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
 };
 
 interface UploadedFile {
@@ -53,9 +81,10 @@ interface UploadedFile {
 
 type Ctx = {
   query: Record<string, unknown>;
-  request: { body?: unknown; files?: Record<string, UploadedFile | UploadedFile[] | undefined> };
+  request: { body?: unknown; files?: Record<string, UploadedFile | UploadedFile[] | undefined>; path: string; ip: string };
   state: { user?: { id: number | string }; auth?: { strategy?: { name?: string } } };
   status: number;
+  set(name: string, value: string): void;
 };
 type Next = () => Promise<unknown>;
 
@@ -91,7 +120,13 @@ async function discardTempFiles(ctx: Ctx): Promise<void> {
   await Promise.all(allFiles(ctx).map((file) => (file.filepath ? fs.rm(file.filepath, { force: true }) : undefined)));
 }
 
-async function checkRequest(ctx: Ctx, userId: string): Promise<UploadedFile> {
+interface CheckedPicture {
+  file: UploadedFile & { filepath: string };
+  type: ImageType;
+}
+
+/** The cheap checks: the request's shape, the file's size, type and header dimensions. Nothing is decoded. */
+async function checkRequest(ctx: Ctx, userId: string): Promise<CheckedPicture> {
   if (ctx.query.id !== undefined) throw new ValidationError(UPLOAD_MESSAGES.noReplace);
 
   const body = (ctx.request.body ?? {}) as Record<string, unknown>;
@@ -115,19 +150,88 @@ async function checkRequest(ctx: Ctx, userId: string): Promise<UploadedFile> {
 
   const type = sniffImageType(await readHead(file.filepath));
   if (!type) throw new ValidationError(UPLOAD_MESSAGES.notAnImage);
-  // The right magic number is not enough (a header glued onto anything): the whole image must decode.
-  const images = strapi.plugin('upload').service('image-manipulation');
-  const probe = { filepath: file.filepath, getStream: () => createReadStream(file.filepath!) };
-  if (!(await images.isImage(probe)) || (await images.isFaultyImage(probe))) {
-    throw new ValidationError(UPLOAD_MESSAGES.notAnImage);
+  await checkDimensions(file.filepath, type);
+  return { file: file as CheckedPicture['file'], type };
+}
+
+const exceedsPixelLimit = (error: unknown) => error instanceof Error && /pixel limit/i.test(error.message);
+
+/**
+ * Image bombs (a few KB that decode to gigabytes): the dimensions come from the header only
+ * (sharp's metadata() decodes no pixel data), before anything is decoded.
+ */
+async function checkDimensions(filepath: string, type: ImageType): Promise<void> {
+  const metadata = await sharp(filepath, { limitInputPixels: PICTURE_MAX_PIXELS })
+    .metadata()
+    .catch((error: unknown) => {
+      // sharp refuses a header whose one frame is already over limitInputPixels.
+      throw new ValidationError(exceedsPixelLimit(error) ? UPLOAD_MESSAGES.tooManyPixels : UPLOAD_MESSAGES.notAnImage);
+    });
+  const { width, height, format } = metadata;
+  if (format !== SHARP_FORMATS[type] || !width || !height) throw new ValidationError(UPLOAD_MESSAGES.notAnImage);
+  // height is one frame's; an animation decodes every frame.
+  const frames = Math.max(1, metadata.pages ?? 1);
+  if (width > PICTURE_MAX_SIDE || height > PICTURE_MAX_SIDE || width * height * frames > PICTURE_MAX_PIXELS) {
+    throw new ValidationError(UPLOAD_MESSAGES.tooManyPixels);
   }
+}
+
+/**
+ * Decodes the picture (which also proves it is an image, not a header glued onto something else)
+ * and writes it back over the temp file in the same format without metadata: EXIF orientation
+ * applied, then no EXIF (GPS), XMP, IPTC or ICC profile (sharp writes none unless asked). Animated
+ * GIF and WebP keep their first frame. Strapi then stores, sizes and serves this file.
+ */
+async function reencode({ file, type }: CheckedPicture): Promise<void> {
+  const output = `${file.filepath}.reencoded`;
+  try {
+    const image = sharp(file.filepath, { limitInputPixels: PICTURE_MAX_PIXELS, pages: 1 }).rotate();
+    if (type === 'image/png') image.png();
+    else if (type === 'image/jpeg') image.jpeg({ quality: 90 });
+    else if (type === 'image/gif') image.gif();
+    else image.webp({ quality: 90 });
+    const info = await image.toFile(output);
+    await fs.rename(output, file.filepath);
+    file.size = info.size;
+  } catch (error) {
+    await fs.rm(output, { force: true });
+    throw new ValidationError(exceedsPixelLimit(error) ? UPLOAD_MESSAGES.tooManyPixels : UPLOAD_MESSAGES.notAnImage);
+  }
+  // A picture that grows past the limit once re-encoded (rare: e.g. a palette PNG written in full colour).
+  if ((file.size ?? 0) > PROFILE_PICTURE_MAX_BYTES) throw new ValidationError(UPLOAD_MESSAGES.tooLarge);
+
   // Stored and served as what the bytes are, whatever the browser declared: the type, and the
   // extension the file gets on disk (a PNG named x.html would otherwise be served as HTML).
   file.mimetype = type;
   file.type = type;
   const name = path.basename(file.originalFilename || 'picture').replace(/\.[^.]*$/, '') || 'picture';
   file.originalFilename = `${name}${EXTENSIONS[type]}`;
-  return file;
+}
+
+// --- uploads per member an hour --------------------------------------------------------------
+
+interface SecurityConfig {
+  uploadsPerHour?: number;
+}
+
+let quota: { perHour: number; limiter: Limiter } | undefined;
+
+/** The hourly limiter, or null when security.uploadsPerHour is 0 (no limit). */
+function uploadQuota(): { perHour: number; limiter: Limiter } | null {
+  const perHour = Math.floor(Number((strapi.config.get('security') as SecurityConfig | undefined)?.uploadsPerHour ?? 10));
+  if (!(perHour > 0)) return null;
+  if (quota?.perHour !== perHour) {
+    quota = { perHour, limiter: createLimiter('profile-picture-uploads', { points: perHour, durationSec: 60 * 60 }) };
+  }
+  return quota;
+}
+
+/** 429 when the member has used up the hour's uploads; counts this one when count is set. */
+async function enforceQuota(ctx: Ctx, userId: string, count: boolean): Promise<void> {
+  const current = uploadQuota();
+  if (!current) return;
+  const verdict = count ? await current.limiter.consume(userId) : await current.limiter.peek(userId);
+  if (!verdict.allowed) refuse(ctx, verdict.retryAfterSec, UPLOAD_MESSAGES.tooManyUploads(current.perHour));
 }
 
 async function currentPictureId(userId: string): Promise<number | null> {
@@ -147,7 +251,12 @@ export const profilePictureUploadGuard = async (ctx: Ctx, next: Next) => {
   const userId = String(user.id);
 
   try {
-    await checkRequest(ctx, userId);
+    // Used up: refused before any work. Then the cheap checks, then the attempt is counted (it is
+    // about to cost a decode), then the decode and re-encode.
+    await enforceQuota(ctx, userId, false);
+    const picture = await checkRequest(ctx, userId);
+    await enforceQuota(ctx, userId, true);
+    await reencode(picture);
   } catch (error) {
     await discardTempFiles(ctx);
     throw error;
