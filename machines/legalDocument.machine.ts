@@ -11,12 +11,18 @@ type LegalContext = {
 
 export type LegalDocumentEvent = { type: 'retry' };
 
-/** SPEC §4 Legal page: loading, then loaded or error; Retry returns to loading. */
+/**
+ * SPEC §4 Legal page: loading, then loaded or error; Retry returns to loading. A page the server
+ * prerendered starts loaded, from the text already in its HTML (input.prerendered).
+ */
 export const legalDocumentMachine = setup({
   types: {
     context: {} as LegalContext,
     events: {} as LegalDocumentEvent,
-    input: {} as { document: LegalDocumentKind },
+    input: {} as { document: LegalDocumentKind; prerendered?: LegalDocument },
+  },
+  guards: {
+    prerendered: ({ context }) => context.content !== '',
   },
   actors: {
     fetchDocument: fromPromise<LegalDocument, { document: LegalDocumentKind }>(({ input, signal }) =>
@@ -25,9 +31,17 @@ export const legalDocumentMachine = setup({
   },
 }).createMachine({
   id: 'legalDocument',
-  context: ({ input }) => ({ document: input.document, title: '', content: '', error: null }),
-  initial: 'loading',
+  context: ({ input }) => ({
+    document: input.document,
+    title: input.prerendered?.title ?? '',
+    content: input.prerendered?.content ?? '',
+    error: null,
+  }),
+  initial: 'starting',
   states: {
+    starting: {
+      always: [{ guard: 'prerendered', target: 'loaded' }, { target: 'loading' }],
+    },
     loading: {
       tags: ['busy'],
       invoke: {

@@ -1,7 +1,9 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';
 import { createApp } from './app/createApp';
+import { prepareHydration } from './app/hydration';
+import { PRERENDERED_DATA_ID, type PrerenderedData } from './prerender/prerenderedData';
 import './styles/app.css';
 
 /**
@@ -16,11 +18,36 @@ async function loadInspector() {
   return undefined;
 }
 
-void loadInspector().then((inspect) => {
-  const { router } = createApp({ inspect });
-  createRoot(document.getElementById('root')!).render(
+/** The data a prerendered page was rendered with (see src/entry-server.tsx), or undefined. */
+function readPrerenderedData(): PrerenderedData | undefined {
+  const script = document.getElementById(PRERENDERED_DATA_ID);
+  if (!script?.textContent) return undefined;
+  try {
+    return JSON.parse(script.textContent) as PrerenderedData;
+  } catch {
+    return undefined;
+  }
+}
+
+async function start() {
+  const inspect = await loadInspector();
+  const prerendered = readPrerenderedData();
+  const { router } = createApp({ inspect, prerendered });
+  const container = document.getElementById('root')!;
+  const app = (
     <StrictMode>
       <RouterProvider router={router} />
-    </StrictMode>,
+    </StrictMode>
   );
-});
+
+  if (prerendered && container.hasChildNodes() && (await prepareHydration(router, prerendered))) {
+    hydrateRoot(container, app, {
+      onRecoverableError: (error, info) =>
+        console.error('Carnivo: the prerendered page did not hydrate cleanly:', error, info.componentStack),
+    });
+    return;
+  }
+  createRoot(container).render(app);
+}
+
+void start();

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { uploadMediaOrigins } from '../src/uploads/upload-config';
 
 // Third-party origins the SPA needs: Stripe, Google, Apple and the live-chat widget.
 // Stripe.js / Elements, as Stripe documents its CSP (https://docs.stripe.com/security/guide#content-security-policy).
@@ -36,12 +37,16 @@ const TAWK = liveChatConfigured
     }
   : { script: [], connect: [], frame: [], img: [] };
 
+// Uploads on S3 (README "Uploads: local disk or S3"): pictures load from the bucket's or CDN's
+// origin (S3_PUBLIC_URL), not from the site; none on local disk.
+const UPLOADS = uploadMediaOrigins(process.env);
+
 const csp: Record<string, string[]> = {
   'default-src': ["'self'"],
   'script-src': ["'self'", ...STRIPE.script, ...GOOGLE.script, ...APPLE.script, ...TAWK.script],
   'connect-src': ["'self'", ...STRIPE.connect, ...GOOGLE.connect, ...APPLE.connect, ...TAWK.connect],
-  'img-src': ["'self'", 'data:', 'blob:', ...STRIPE.img, ...TAWK.img],
-  'media-src': ["'self'", 'data:', 'blob:'],
+  'img-src': ["'self'", 'data:', 'blob:', ...UPLOADS, ...STRIPE.img, ...TAWK.img],
+  'media-src': ["'self'", 'data:', 'blob:', ...UPLOADS],
   'frame-src': ["'self'", ...STRIPE.frame, ...GOOGLE.frame, ...APPLE.frame, ...TAWK.frame],
 };
 
@@ -68,6 +73,9 @@ const config: Core.Config.Middlewares = [
   // First: counts requests in flight so a stop signal lets them finish (src/operations/shutdown.ts).
   'global::in-flight',
   'strapi::logger',
+  // Brotli/gzip of text responses from 1 KB (src/middlewares/compression.ts); outside strapi::errors,
+  // so error bodies are compressed too. Responses only: the webhook's raw request body is untouched.
+  'global::compression',
   'strapi::errors',
   {
     name: 'strapi::security',
@@ -95,6 +103,8 @@ const config: Core.Config.Middlewares = [
   'global::body-parsed',
   'strapi::session',
   'strapi::favicon',
+  // /robots.txt and /sitemap.xml from PUBLIC_URL (src/middlewares/crawler-files.ts).
+  'global::crawler-files',
   'strapi::public',
   // Last, so it sees what Strapi's router answered.
   'global::spa',

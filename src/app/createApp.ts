@@ -8,6 +8,7 @@ import {
   watchStoredSession,
   writeStoredSession,
 } from '../auth/browserSessionStore';
+import type { PrerenderedData } from '../prerender/prerenderedData';
 import type { Flows } from './flows';
 import { navigateTo } from './navigation';
 import { createAppRouter, type AppRouter } from './router';
@@ -21,10 +22,12 @@ export type AppOptions = {
   /** Replaces page-level flow machines — tests pass machines provided with doubles. */
   flows?: Flows;
   inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+  /** What the server rendered the page with, when the HTML was prerendered. */
+  prerendered?: PrerenderedData;
 };
 
 /** Wires the auth machine to the browser (storage, router, API client) and builds the router. */
-export function createApp({ history, actors, flows, inspect }: AppOptions = {}) {
+export function createApp({ history, actors, flows, inspect, prerendered }: AppOptions = {}) {
   let router: AppRouter | undefined;
 
   const machine = authSessionMachine.provide({
@@ -51,7 +54,7 @@ export function createApp({ history, actors, flows, inspect }: AppOptions = {}) 
     getToken: () => readStoredSession()?.jwt ?? null,
     onUnauthorized: () => auth.send({ type: 'session.expired' }),
   });
-  router = createAppRouter({ auth, flows: flows ?? {}, history });
+  router = createAppRouter({ auth, flows: flows ?? {}, history, prerendered });
   auth.start();
   return { auth, router };
 }

@@ -11,9 +11,10 @@ import { safeReturnPath } from '../lib/returnPath';
 import { lazyPage } from './lazyPage';
 import { RootLayout } from './RootLayout';
 import { RouteErrorView } from './RouteErrorView';
+import type { PrerenderedData } from '../prerender/prerenderedData';
 import type { Flows } from './flows';
 
-export type RouterContext = { auth: AuthActorRef; flows: Flows };
+export type RouterContext = { auth: AuthActorRef; flows: Flows; prerendered?: PrerenderedData };
 
 function isLoggedIn(auth: AuthActorRef): boolean {
   return auth.getSnapshot().matches('loggedIn');
@@ -193,14 +194,28 @@ const routeTree = rootRoute.addChildren([
   unknownPathRoute,
 ]);
 
-export function createAppRouter({ auth, flows, history }: RouterContext & { history?: RouterHistory }) {
+export function createAppRouter({
+  auth,
+  flows,
+  prerendered,
+  history,
+  scrollRestoration = true,
+  isServer,
+}: RouterContext & {
+  history?: RouterHistory;
+  /** Off when prerendering: the server would inline a restoring script (the CSP allows no inline script). */
+  scrollRestoration?: boolean;
+  /** Set when prerendering, wherever that runs (tests render "server" HTML in jsdom). */
+  isServer?: boolean;
+}) {
   return createRouter({
+    isServer,
     routeTree,
     history,
-    context: { auth, flows },
+    context: { auth, flows, prerendered },
     defaultErrorComponent: RouteErrorView,
     defaultPendingMs: 300,
-    scrollRestoration: true,
+    scrollRestoration,
   });
 }
 

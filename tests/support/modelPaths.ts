@@ -41,12 +41,16 @@ export function describePath(path: ModelPath, describeEvent: (event: AnyEventObj
     .join(' → ');
 }
 
-/** Every leaf state id of the machine, e.g. "authSession.loggedOut.idle". */
+/**
+ * Every leaf state id of the machine, e.g. "authSession.loggedOut.idle", but transient ones: a state
+ * that only decides where to go (`always`, no events, nothing invoked) is never a snapshot.
+ */
 export function leafStateIds(machine: AnyStateMachine): string[] {
   const ids: string[] = [];
   const visit = (node: AnyStateMachine['root']) => {
     const children = Object.values(node.states);
-    if (children.length === 0) ids.push(node.id);
+    const transient = (node.always?.length ?? 0) > 0 && Object.keys(node.on).length === 0 && node.invoke.length === 0;
+    if (children.length === 0 && !transient) ids.push(node.id);
     children.forEach(visit);
   };
   visit(machine.root);

@@ -4,7 +4,9 @@ import { fromPromise } from 'xstate';
 import type { LoginPayload, RegisterPayload } from '../../src/api/auth';
 import type { AuthResponse, User } from '../../src/api/types';
 import { createApp } from '../../src/app/createApp';
+import { prepareHydration } from '../../src/app/hydration';
 import type { Flows } from '../../src/app/flows';
+import type { PrerenderedData } from '../../src/prerender/prerenderedData';
 import { deferredCalls } from './deferred';
 
 export const sampleUser: User = {
@@ -50,18 +52,42 @@ export function fakeServer() {
   return server;
 }
 
-/** Renders the real app at `path` with deferred doubles for the auth API. */
-export function renderApp(path = '/', { flows }: { flows?: Partial<Flows> } = {}) {
+function createTestApp(path: string, { flows, prerendered }: { flows?: Partial<Flows>; prerendered?: PrerenderedData }) {
   const registerCalls = deferredCalls<RegisterPayload, AuthResponse>();
   const loginCalls = deferredCalls<LoginPayload, AuthResponse>();
   const { auth, router } = createApp({
     history: createMemoryHistory({ initialEntries: [path] }),
     flows,
+    prerendered,
     actors: {
       register: fromPromise<AuthResponse, RegisterPayload>(({ input }) => registerCalls.handler(input)),
       login: fromPromise<AuthResponse, LoginPayload>(({ input }) => loginCalls.handler(input)),
     },
   });
-  const view = render(<RouterProvider router={router} />);
-  return { ...view, auth, router, registerCalls, loginCalls };
+  return { auth, router, registerCalls, loginCalls };
+}
+
+/** Renders the real app at `path` with deferred doubles for the auth API. */
+export function renderApp(path = '/', options: { flows?: Partial<Flows> } = {}) {
+  const app = createTestApp(path, options);
+  const view = render(<RouterProvider router={app.router} />);
+  return { ...view, ...app };
+}
+
+/**
+ * Hydrates the real app over the HTML the server prerendered for `path` (src/entry-server.tsx), as
+ * the browser does. `mismatches` collects what React could not hydrate (it should stay empty).
+ */
+export async function hydrateApp(path: string, page: { html: string; data: PrerenderedData }, options: { flows?: Partial<Flows> } = {}) {
+  const app = createTestApp(path, { ...options, prerendered: page.data });
+  const container = document.body.appendChild(document.createElement('div'));
+  container.innerHTML = page.html;
+  if (!(await prepareHydration(app.router, page.data))) throw new Error(`${path} is not the page prerendered (${page.data.href})`);
+  const mismatches: unknown[] = [];
+  const view = render(<RouterProvider router={app.router} />, {
+    container,
+    hydrate: true,
+    onRecoverableError: (error) => mismatches.push(error),
+  });
+  return { ...view, ...app, mismatches };
 }

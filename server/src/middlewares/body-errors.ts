@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
 
@@ -8,9 +9,10 @@ import type { Context, Next } from 'koa';
  *
  * - An error thrown while strapi::body reads the body (multipart/form-data without a boundary, cut
  *   off, or whose closing boundary never comes; invalid JSON; a body over the size limits; an
- *   unknown Content-Encoding or charset) becomes 400 "The request body could not be read: <reason>",
- *   413 "The request body is too large: <reason>" or 415. Once global::body-parsed has run, the body
- *   was read, and whatever a route throws passes through untouched (Strapi's own answer, 5xx included).
+ *   unknown Content-Encoding or charset; a compressed body that does not decompress or is cut off)
+ *   becomes 400 "The request body could not be read: <reason>", 413 "The request body is too large:
+ *   <reason>" or 415. Once global::body-parsed has run, the body was read, and whatever a route
+ *   throws passes through untouched (Strapi's own answer, 5xx included).
  *   An error that is not about the request (e.g. the disk is full) also passes through as a 500.
  * - Under the API prefix, multipart/form-data is accepted only where files are uploaded (POST
  *   /api/upload); every other route takes JSON, so a form body there gets 415 before anything is read
@@ -102,6 +104,12 @@ export function describeBodyError(thrown: unknown): Refusal | null {
     return { status, message: `${status === 413 ? TOO_LARGE : UNREADABLE}${error.message}` };
   }
 
+  // zlib / brotli: a body sent with Content-Encoding gzip, deflate or br that does not decompress
+  // (not compressed at all, corrupt, or cut off).
+  if (typeof error.code === 'string' && /^(Z_|ERR__ERROR_)/.test(error.code)) {
+    return { status: 400, message: `${UNREADABLE}it does not decompress as its Content-Encoding says (${error.message})` };
+  }
+
   // raw-body / co-body (JSON, urlencoded, text)
   switch (error.type) {
     case 'entity.too.large':
@@ -137,6 +145,25 @@ export function describeBodyError(thrown: unknown): Refusal | null {
   return null;
 }
 
+/**
+ * A compressed body (Content-Encoding gzip, deflate, br) is read through `req.pipe(zlib stream)`, and a
+ * pipe does not pass on that the client went away: the parse would wait forever, and the request would
+ * never be answered nor leave the in-flight count. When the request closes before its body was
+ * complete, the zlib stream gets the 'aborted' event raw-body (strapi::body's reader) listens for, so
+ * the body gets the 400 of any cut-off body, and is then destroyed (no error event: nobody may listen).
+ */
+function endPipesWhenCutOff(req: IncomingMessage): void {
+  const pipe = req.pipe.bind(req);
+  req.pipe = ((destination: NodeJS.WritableStream, options?: { end?: boolean }) => {
+    req.once('close', () => {
+      if (req.complete) return;
+      destination.emit('aborted');
+      (destination as NodeJS.WritableStream & { destroy?(): void }).destroy?.();
+    });
+    return pipe(destination, options);
+  }) as typeof req.pipe;
+}
+
 type UploadedFiles = Record<string, { filepath?: string } | { filepath?: string }[] | undefined>;
 
 async function removeTempFiles(ctx: Context): Promise<void> {
@@ -159,6 +186,9 @@ const bodyErrors: Core.MiddlewareFactory = (_config, { strapi }) => {
         return answer(ctx, { status: 415, message: 'This route takes a JSON body: send it with Content-Type: application/json' });
       }
     }
+
+    const encoding = ctx.get('content-encoding').trim().toLowerCase();
+    if (BODY_METHODS.has(ctx.method) && encoding !== '' && encoding !== 'identity') endPipesWhenCutOff(ctx.req);
 
     try {
       await next();

@@ -1,6 +1,7 @@
 import fs from 'fs';
 import path from 'path';
 import type { Core } from '@strapi/strapi';
+import { LEGAL_CONTENT_TYPES, createPrerenderer } from '../prerender/prerender';
 
 /**
  * Serves the built SPA (<repo>/dist, or SPA_DIR) from the same origin as the API.
@@ -55,6 +56,18 @@ export const resolveFile = (root: string, urlPath: string): string | null => {
 const spa: Core.MiddlewareFactory = (_config, { strapi }) => {
   const root = path.resolve(process.env.SPA_DIR || path.resolve(strapi.dirs.app.root, '..', 'dist'));
   const adminPath = strapi.config.get<string>('admin.path', '/admin');
+  const prerenderer = createPrerenderer(strapi, root);
+  // An editor's change to a legal page shows in its HTML at once on this instance (others: LEGAL_CACHE_MS).
+  const forget = () => prerenderer.forgetLegalPages();
+  strapi.db.lifecycles.subscribe({
+    models: LEGAL_CONTENT_TYPES,
+    afterCreate: forget,
+    afterUpdate: forget,
+    afterDelete: forget,
+    afterCreateMany: forget,
+    afterUpdateMany: forget,
+    afterDeleteMany: forget,
+  });
 
   return async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ownedByStrapi(ctx.path, adminPath)) {
@@ -69,11 +82,24 @@ const spa: Core.MiddlewareFactory = (_config, { strapi }) => {
 
     const file = ctx.path === '/' ? null : resolveFile(root, ctx.path);
     if (file) {
+      // The build's .br / .gz next to the file (scripts/precompress.ts) when the client takes it:
+      // brotli first, then gzip, else the file as is. Typed as the original; global::compression
+      // leaves an encoded body alone.
+      ctx.vary('Accept-Encoding');
+      const variant = ([['br', '.br'], ['gzip', '.gz']] as const)
+        .map(([encoding, suffix]) => ({ encoding, file: file + suffix }))
+        .find(
+          (candidate) =>
+            ctx.acceptsEncodings(candidate.encoding) === candidate.encoding &&
+            fs.statSync(candidate.file, { throwIfNoEntry: false })?.isFile(),
+        );
+      if (variant) ctx.set('Content-Encoding', variant.encoding);
+      const sent = variant?.file ?? file;
       ctx.status = 200;
       ctx.type = path.extname(file);
-      ctx.length = fs.statSync(file).size;
+      ctx.length = fs.statSync(sent).size;
       ctx.set('Cache-Control', ctx.path.startsWith('/assets/') ? IMMUTABLE : 'no-cache');
-      ctx.body = fs.createReadStream(file);
+      ctx.body = fs.createReadStream(sent);
       return;
     }
 
@@ -91,10 +117,12 @@ const spa: Core.MiddlewareFactory = (_config, { strapi }) => {
       ctx.body = NOT_BUILT;
       return;
     }
+    // Public pages come as full HTML (prerendered); every other path gets the shell.
+    const prerendered = await prerenderer.page(ctx.path, ctx.search);
     ctx.status = 200;
     ctx.type = 'html';
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = fs.createReadStream(index);
+    ctx.body = prerendered ?? fs.createReadStream(index);
   };
 };
 

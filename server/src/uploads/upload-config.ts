@@ -9,7 +9,8 @@
  *
  * Misconfiguration fails at start-up (UploadConfigError) rather than silently writing to one
  * machine's disk: UPLOAD_PROVIDER=s3 without S3_BUCKET, S3_* settings without S3_BUCKET, half a
- * key pair, a URL that is not http(s).
+ * key pair, a URL that is not http(s); also an invalid bucket name, region, S3_FORCE_PATH_STYLE,
+ * S3_ROOT_PATH or S3_ACL.
  *
  * Everything here reads a plain env record, so it is unit-tested without booting Strapi
  * (server/tests/upload-s3.test.ts); config/plugins.ts passes process.env.
@@ -92,6 +93,25 @@ function bool(env: Env, key: string, fallback: boolean): boolean {
 
 const withoutTrailingSlash = (url: URL) => url.toString().replace(/\/+$/, '');
 
+/** S3_REGION or us-east-1; the AWS SDK refuses (at the first upload) a region that is not one DNS label. */
+function s3Region(env: Env): string {
+  const region = value(env, 'S3_REGION') || 'us-east-1';
+  if (!/^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/.test(region)) {
+    throw new UploadConfigError(`S3_REGION "${region}" is not a region such as eu-west-3 (or "auto" for Cloudflare R2)`);
+  }
+  return region;
+}
+
+const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)){3}$/;
+
+/**
+ * Whether the AWS SDK addresses this bucket virtual-hosted style (`<bucket>.<host>`), as its
+ * isVirtualHostableS3Bucket: one DNS label of 3-63 lowercase letters, digits and hyphens that is
+ * not an IP address. Others (dots, capitals, underscores) go path style, as do IP-address endpoints.
+ */
+const virtualHostable = (bucket: string) => /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/.test(bucket) && !IPV4.test(bucket);
+const isIpHost = (hostname: string) => IPV4.test(hostname) || hostname.startsWith('[');
+
 /** 'local' or 's3', after validating UPLOAD_PROVIDER and the S3_* variables it implies. */
 export function uploadProviderName(env: Env = process.env): 'local' | 's3' {
   const requested = value(env, 'UPLOAD_PROVIDER').toLowerCase();
@@ -123,7 +143,7 @@ export function uploadProviderConfig(env: Env = process.env): UploadProviderConf
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/.test(bucket)) {
     throw new UploadConfigError(`S3_BUCKET "${bucket}" is not a bucket name (letters, digits, dots, hyphens; a key prefix goes into S3_ROOT_PATH)`);
   }
-  const region = value(env, 'S3_REGION') || 'us-east-1';
+  const region = s3Region(env);
   const endpoint = httpUrl(env, 'S3_ENDPOINT');
   const forcePathStyle = bool(env, 'S3_FORCE_PATH_STYLE', false);
 
@@ -165,17 +185,23 @@ export function uploadProviderConfig(env: Env = process.env): UploadProviderConf
 
 /**
  * Base URL of the stored files: S3_PUBLIC_URL (a CDN or custom domain) when set, otherwise the
- * bucket's own URL: `<S3_ENDPOINT>/<bucket>` (path style), `<scheme>://<bucket>.<S3_ENDPOINT host>`
- * (virtual-hosted), or `https://<bucket>.s3.<region>.amazonaws.com` on AWS.
+ * bucket's own URL, where the AWS SDK puts the objects: `<scheme>://<bucket>.<S3_ENDPOINT host>`
+ * (virtual-hosted) or `<S3_ENDPOINT>/<bucket>` (path style: S3_FORCE_PATH_STYLE=true, an IP-address
+ * endpoint, or a bucket name that is not one lowercase DNS label); on AWS (no S3_ENDPOINT)
+ * `https://<bucket>.s3.<region>.amazonaws.com` or `https://s3.<region>.amazonaws.com/<bucket>`.
  */
 export function s3PublicBaseUrl(env: Env = process.env): string {
   const publicUrl = httpUrl(env, 'S3_PUBLIC_URL');
   if (publicUrl) return withoutTrailingSlash(publicUrl);
   const bucket = value(env, 'S3_BUCKET');
-  const region = value(env, 'S3_REGION') || 'us-east-1';
+  const region = s3Region(env);
   const endpoint = httpUrl(env, 'S3_ENDPOINT');
-  if (!endpoint) return `https://${bucket}.s3.${region}.amazonaws.com`;
-  if (bool(env, 'S3_FORCE_PATH_STYLE', false)) return `${withoutTrailingSlash(endpoint)}/${bucket}`;
+  const pathStyle = bool(env, 'S3_FORCE_PATH_STYLE', false) || !virtualHostable(bucket);
+  if (!endpoint) {
+    const host = `s3.${region}.amazonaws.com${region.startsWith('cn-') ? '.cn' : ''}`;
+    return pathStyle ? `https://${host}/${bucket}` : `https://${bucket}.${host}`;
+  }
+  if (pathStyle || isIpHost(endpoint.hostname)) return `${withoutTrailingSlash(endpoint)}/${bucket}`;
   const virtualHost = new URL(endpoint.toString());
   virtualHost.hostname = `${bucket}.${endpoint.hostname}`;
   return withoutTrailingSlash(virtualHost);

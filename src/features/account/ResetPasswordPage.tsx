@@ -1,3 +1,4 @@
+import { useHydrated } from '../../app/useHydrated';
 import { useId, type FormEvent } from 'react';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
@@ -12,6 +13,8 @@ import { usePageHead } from '../../app/usePageHead';
 const resetPasswordRoute = getRouteApi('/reset-password');
 
 export function ResetPasswordPage() {
+  // Prerendered: until the app takes over, a submit would be a plain page request, so wait.
+  const hydrated = useHydrated();
   usePageHead({ title: pageTitle('Reset Password'), description: `Reset the password of your ${site.brand} account.` });
   const { code } = resetPasswordRoute.useSearch();
   const auth = useAuthActor();
@@ -41,12 +44,12 @@ export function ResetPasswordPage() {
           <>
             <p className="auth-card__lead">Enter the email of your account and we will send you a reset code.</p>
             <FormMessages error={error} />
-            <form key="request" onSubmit={requestCode} noValidate aria-busy={busy}>
+            <form key="request" method="post" onSubmit={requestCode} noValidate aria-busy={busy}>
               <div className="field">
                 <label htmlFor={emailId}>Email</label>
                 <input id={emailId} name="email" type="email" autoComplete="email" />
               </div>
-              <button type="submit" className="button button--primary button--block" disabled={busy}>
+              <button type="submit" className="button button--primary button--block" disabled={busy || !hydrated}>
                 {busy ? 'Sending...' : 'Send Reset Code'}
               </button>
             </form>
@@ -58,14 +61,14 @@ export function ResetPasswordPage() {
               error={error}
               notice={email ? `If an account exists for ${email}, a reset code is on its way. Check your inbox.` : null}
             />
-            <form key="reset" onSubmit={reset} noValidate aria-busy={busy}>
+            <form key="reset" method="post" onSubmit={reset} noValidate aria-busy={busy}>
               <div className="field">
                 <label htmlFor={codeId}>Reset Code</label>
                 <input id={codeId} name="code" autoComplete="one-time-code" defaultValue={prefilledCode} />
               </div>
               <PasswordField label="New Password" name="password" autoComplete="new-password" />
               <PasswordField label="Confirm New Password" name="passwordConfirmation" autoComplete="new-password" />
-              <button type="submit" className="button button--primary button--block" disabled={busy}>
+              <button type="submit" className="button button--primary button--block" disabled={busy || !hydrated}>
                 {busy ? 'Resetting...' : 'Reset Password'}
               </button>
             </form>

@@ -1,3 +1,4 @@
+import { useHydrated } from '../../app/useHydrated';
 import { useEffect, useId, type FormEvent } from 'react';
 import { Link, getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
@@ -13,6 +14,8 @@ import { usePageHead } from '../../app/usePageHead';
 const logInRoute = getRouteApi('/login');
 
 export function LogInPage() {
+  // Prerendered: until the app takes over, a submit would be a plain page request, so wait.
+  const hydrated = useHydrated();
   usePageHead({ title: pageTitle('Log In'), description: `Log in to your ${site.brand} account.` });
   const auth = useAuthActor();
   const router = useRouter();
@@ -41,7 +44,7 @@ export function LogInPage() {
         <h1>Log In</h1>
         <p className="auth-card__lead">Welcome back to {site.brand}.</p>
         <AuthMessages auth={auth} />
-        <form onSubmit={submit} aria-busy={loggingIn}>
+        <form method="post" onSubmit={submit} aria-busy={loggingIn}>
           <div className="field">
             <label htmlFor={identifierId}>Email or Username</label>
             <input id={identifierId} name="identifier" autoComplete="username" required />
@@ -51,7 +54,7 @@ export function LogInPage() {
             <input id={rememberId} name="remember" type="checkbox" />
             <label htmlFor={rememberId}>Remember Me</label>
           </div>
-          <button type="submit" className="button button--primary button--block" disabled={loggingIn}>
+          <button type="submit" className="button button--primary button--block" disabled={loggingIn || !hydrated}>
             {loggingIn ? 'Logging In...' : 'Log In'}
           </button>
         </form>

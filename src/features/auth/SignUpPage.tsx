@@ -1,3 +1,4 @@
+import { useHydrated } from '../../app/useHydrated';
 import { useEffect, useId, type FormEvent } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
@@ -9,6 +10,8 @@ import { PasswordField } from '../../components/form/PasswordField';
 import { usePageHead } from '../../app/usePageHead';
 
 export function SignUpPage() {
+  // Prerendered: until the app takes over, a submit would be a plain page request, so wait.
+  const hydrated = useHydrated();
   usePageHead({ title: pageTitle('Sign Up'), description: `Create your ${site.brand} account.` });
   const auth = useAuthActor();
   const signingUp = useSelector(auth, (snapshot) => snapshot.matches({ loggedOut: 'signingUp' }));
@@ -30,7 +33,7 @@ export function SignUpPage() {
         <h1>Sign Up</h1>
         <p className="auth-card__lead">Create your {site.brand} account and start your carnivore journey.</p>
         <AuthMessages auth={auth} />
-        <form onSubmit={submit} noValidate aria-busy={signingUp}>
+        <form method="post" onSubmit={submit} noValidate aria-busy={signingUp}>
           <div className="field">
             <label htmlFor={usernameId}>Username</label>
             <input id={usernameId} name="username" autoComplete="username" />
@@ -40,7 +43,7 @@ export function SignUpPage() {
             <input id={emailId} name="email" type="email" autoComplete="email" />
           </div>
           <PasswordField label="Password" name="password" autoComplete="new-password" />
-          <button type="submit" className="button button--primary button--block" disabled={signingUp}>
+          <button type="submit" className="button button--primary button--block" disabled={signingUp || !hydrated}>
             {signingUp ? 'Signing Up...' : 'Sign Up'}
           </button>
         </form>

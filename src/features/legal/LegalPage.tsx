@@ -2,7 +2,8 @@ import { useEffect, useRef } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { legalDocumentMachine } from '../../../machines/legalDocument.machine';
-import { useFlows } from '../../app/appContext';
+import { useFlows, usePrerendered } from '../../app/appContext';
+import { useHydrated } from '../../app/useHydrated';
 import { LEGAL_LAST_UPDATED, legalDocuments, type LegalDocumentKind } from '../../lib/legalDocuments';
 import { pageTitle } from '../../config/site';
 import { SafeMarkdown } from './Markdown';
@@ -11,7 +12,13 @@ import '../../styles/legal.css';
 
 export function LegalPage({ document: kind }: { document: LegalDocumentKind }) {
   const machine = useFlows().legalDocument ?? legalDocumentMachine;
-  const flow = useActorRef(machine, { input: { document: kind } });
+  // The text in the page's HTML serves its first render only (on the server and while hydrating);
+  // reached later inside the app, the page asks the server again.
+  const prerendered = usePrerendered()?.legal;
+  const hydrating = !useHydrated();
+  const flow = useActorRef(machine, {
+    input: { document: kind, prerendered: hydrating && prerendered?.kind === kind ? prerendered.document : undefined },
+  });
   const status = useSelector(flow, (snapshot) =>
     snapshot.matches('loaded') ? 'loaded' : snapshot.matches('error') ? 'error' : 'loading',
   );

@@ -1,3 +1,4 @@
+import { useHydrated } from '../../app/useHydrated';
 import { useId, type FormEvent } from 'react';
 import { pageTitle, site } from '../../config/site';
 import { Footer } from './Footer';
@@ -10,6 +11,8 @@ import '../../styles/marketing.css';
 export const CONTACT_DISABLED_MESSAGE = `Form submission is disabled due to sandbox restrictions. Please email ${site.contactEmail} directly.`;
 
 export function ContactPage() {
+  // Prerendered: until the app takes over, a submit would be a plain page request, so wait.
+  const hydrated = useHydrated();
   usePageHead({
     title: pageTitle('Contact'),
     description: `Reach the ${site.brand} team by phone, e-mail or post, and download the app.`,
@@ -62,7 +65,7 @@ export function ContactPage() {
         <h2 id="contact-form-title" className="section__title">
           Send us a message
         </h2>
-        <form className="contact-form" onSubmit={submit} noValidate>
+        <form className="contact-form" method="post" onSubmit={submit} noValidate>
           <div className="field">
             <label htmlFor={nameId}>Name</label>
             <input id={nameId} name="name" autoComplete="name" />
@@ -75,7 +78,7 @@ export function ContactPage() {
             <label htmlFor={messageId}>Message</label>
             <textarea id={messageId} name="message" rows={5} />
           </div>
-          <button type="submit" className="button button--primary">
+          <button type="submit" className="button button--primary" disabled={!hydrated}>
             Send Message
           </button>
         </form>

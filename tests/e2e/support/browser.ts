@@ -147,3 +147,18 @@ export function browserPerTest(use: (session: BrowserSession) => void): void {
     await context?.close();
   });
 }
+
+/**
+ * Waits until React has taken a prerendered page over (its main heading is a node React owns).
+ * Before that, a click on a link is a plain page load rather than a move inside the app.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const heading = document.querySelector('main h1');
+      return heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber'));
+    },
+    undefined,
+    { timeout: WAIT_MS },
+  );
+}

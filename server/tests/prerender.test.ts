@@ -1,0 +1,245 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Core } from '@strapi/strapi';
+import { bootStrapi, SERVER_DIR, type TestStrapi } from './helpers/strapi';
+import { LEGAL_CACHE_MS, createPrerenderer } from '../src/prerender/prerender';
+
+/**
+ * The public pages served as full HTML (README "Marketing site and legal pages"), fetched as a
+ * crawler or a link preview would: plain HTTP, no JavaScript. Needs `npm run build` (npm test runs it).
+ */
+
+const REPO_DIR = path.resolve(SERVER_DIR, '..');
+const SPA_DIR = path.join(REPO_DIR, 'dist');
+const PUBLIC_URL = 'https://carnivo.example';
+const built = fs.existsSync(path.join(REPO_DIR, 'dist-ssr', 'entry-server.js')) && fs.existsSync(path.join(SPA_DIR, 'index.html'));
+if (!built) throw new Error('prerender.test: the app is not built (dist/ and dist-ssr/); run npm run build first.');
+
+const PUBLIC_PAGES = [
+  { path: '/', title: 'Carnivo - Carnivore & Ketovore Diet App', heading: 'The diet app made for carnivore and ketovore eaters' },
+  { path: '/about', title: 'Carnivo - About', heading: 'About Carnivo' },
+  { path: '/company-details', title: 'Carnivo - Company Details', heading: 'Company Details' },
+  { path: '/features', title: 'Carnivo - Features', heading: null },
+  { path: '/contact', title: 'Carnivo - Contact', heading: null },
+  { path: '/privacy-policy', title: 'Carnivo - Privacy Policy', heading: 'Privacy Policy' },
+  { path: '/terms', title: 'Carnivo - Terms and Conditions', heading: 'Terms and Conditions' },
+  { path: '/refund-policy', title: 'Carnivo - Refund Policy', heading: 'Refund Policy' },
+  { path: '/login', title: 'Carnivo - Log In', heading: 'Log In' },
+  { path: '/signup', title: 'Carnivo - Sign Up', heading: 'Sign Up' },
+  { path: '/reset-password', title: 'Carnivo - Reset Password', heading: null },
+  { path: '/email-confirmation', title: 'Carnivo - Email Confirmed', heading: 'Email Confirmed' },
+];
+
+let app: TestStrapi;
+
+beforeAll(async () => {
+  app = await bootStrapi({ env: { PUBLIC_URL } });
+});
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+async function page(urlPath: string) {
+  const res = await fetch(app.baseUrl + urlPath, { redirect: 'manual' });
+  return { status: res.status, type: res.headers.get('content-type') ?? '', cache: res.headers.get('cache-control'), html: await res.text() };
+}
+
+/** The markup inside <div id="root">, up to the data script that follows it. */
+const rootOf = (html: string) => /<div id="root">([\s\S]*?)<\/div>\s*(?:<script id="carnivo-prerendered"|<\/body>)/.exec(html)?.[1] ?? '';
+const attr = (html: string, selector: RegExp) => selector.exec(html)?.[1];
+const decode = (value: string | undefined) => value?.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+
+describe('public pages come as full HTML', () => {
+  it.each(PUBLIC_PAGES)('$path: its title, description, canonical URL, social cards and heading, without JavaScript', async ({ path: urlPath, title, heading }) => {
+    const { status, type, cache, html } = await page(urlPath);
+    expect(status).toBe(200);
+    expect(type).toMatch(/^text\/html/);
+    expect(cache).toBe('no-cache');
+    expect(html).toContain(`<title>${title.replace(/&/g, '&amp;')}</title>`);
+    expect(html.match(/<title>/g)).toHaveLength(1);
+    const description = decode(attr(html, /<meta name="description" content="([^"]*)"/));
+    expect(description?.length).toBeGreaterThan(20);
+    expect(attr(html, /<link rel="canonical" href="([^"]*)"/)).toBe(`${PUBLIC_URL}${urlPath}`);
+    expect(decode(attr(html, /<meta property="og:title" content="([^"]*)"/))).toBe(title);
+    expect(decode(attr(html, /<meta property="og:description" content="([^"]*)"/))).toBe(description);
+    expect(attr(html, /<meta property="og:url" content="([^"]*)"/)).toBe(`${PUBLIC_URL}${urlPath}`);
+    expect(attr(html, /<meta property="og:image" content="([^"]*)"/)).toBe(`${PUBLIC_URL}/og-image.png`);
+    expect(attr(html, /<meta name="twitter:card" content="([^"]*)"/)).toBe('summary_large_image');
+
+    const root = rootOf(html);
+    expect(root).toContain('<h1');
+    if (heading) expect(root.replace(/<!-- -->/g, '')).toMatch(new RegExp(`<h1[^>]*>${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</h1>`));
+    // A visitor's page: the navigation offers log-in, whatever the browser later knows.
+    expect(root).toContain('href="/login"');
+    expect(html).toContain('<script id="carnivo-prerendered" type="application/json">');
+  });
+
+  it('the landing page carries its JSON-LD', async () => {
+    const { html } = await page('/');
+    const jsonLd = /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1];
+    const graph = JSON.parse(jsonLd ?? 'null') as { '@graph'?: { '@type': string }[] } | { '@type': string }[] | null;
+    const types = (Array.isArray(graph) ? graph : graph?.['@graph'] ?? []).map((node) => node['@type']);
+    expect(types).toEqual(expect.arrayContaining(['MobileApplication', 'Organization', 'WebSite']));
+  });
+
+  it("preloads the page's chunk and the chunks it imports; the site's one stylesheet is in the head", async () => {
+    const { html } = await page('/privacy-policy');
+    const preloads = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)"/g)].map((match) => match[1]);
+    expect(preloads.some((href) => /\/assets\/LegalPage-[\w-]+\.js$/.test(href))).toBe(true);
+    expect(preloads.length).toBeGreaterThan(1);
+    const styles = [...html.matchAll(/<link rel="stylesheet" crossorigin href="([^"]+)"/g)].map((match) => match[1]);
+    expect(styles).toHaveLength(1);
+    for (const href of [...preloads, ...styles]) expect(fs.existsSync(path.join(SPA_DIR, href)), href).toBe(true);
+    // Everything the page needs is asked for from the HTML, before any script runs.
+    expect(html.indexOf(styles[0])).toBeLessThan(html.indexOf('<div id="root">'));
+  });
+
+  it('keeps the query: /reset-password?code=… has the code in its form, and the canonical URL has none', async () => {
+    const { html } = await page('/reset-password?code=ABCDE12345');
+    expect(rootOf(html)).toContain('value="ABCDE12345"');
+    expect(attr(html, /<link rel="canonical" href="([^"]*)"/)).toBe(`${PUBLIC_URL}/reset-password`);
+  });
+
+  it('every page in the sitemap is served prerendered, under PUBLIC_URL', async () => {
+    const sitemap = await (await fetch(`${app.baseUrl}/sitemap.xml`)).text();
+    const urls = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
+    expect(urls.length).toBeGreaterThanOrEqual(11);
+    for (const url of urls) {
+      expect(url.startsWith(`${PUBLIC_URL}/`), url).toBe(true);
+      const { html } = await page(new URL(url).pathname);
+      expect(html, url).toContain('<script id="carnivo-prerendered"');
+    }
+  });
+
+  it.each(['/profile', '/profile?tab=goals', '/bmi', '/delete-profile', '/auth/facebook/callback?code=x', '/no-such-page'])(
+    '%s stays client-rendered: the plain shell',
+    async (urlPath) => {
+      const { status, html } = await page(urlPath);
+      expect(status).toBe(200);
+      expect(html).toContain('<div id="root"></div>');
+      expect(html).toContain('<title>Carnivo</title>');
+      expect(html).not.toContain('carnivo-prerendered');
+    },
+  );
+});
+
+describe('legal pages hold the text Strapi has now', () => {
+  const uid = 'api::privacy-policy.privacy-policy';
+
+  it("shows an editor's change at once, and cannot be broken out of by the text", async () => {
+    expect(rootOf((await page('/privacy-policy')).html)).toContain('How long we keep it');
+    const documents = app.strapi.documents(uid);
+    const current = await documents.findFirst();
+    const edited = 'Edited by an editor.\n\n</script><script>alert("x")</script><img src=x onerror=alert(1)>';
+    await documents.update({ documentId: current!.documentId, data: { Text: 'Our Privacy Policy', Content: edited } });
+    try {
+      const { html } = await page('/privacy-policy');
+      const root = rootOf(html);
+      expect(root).toContain('<h1>Our Privacy Policy</h1>');
+      expect(root).toContain('Edited by an editor.');
+      expect(root).not.toContain('How long we keep it');
+      // Neither the markup (sanitised markdown) nor the data script lets the text run script.
+      expect(html).not.toMatch(/<script>alert/);
+      expect(root).not.toContain('onerror');
+      expect(root).not.toContain('<img');
+      const data = /<script id="carnivo-prerendered" type="application\/json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+      expect(data).not.toContain('</');
+      expect(JSON.parse(data)).toMatchObject({ href: '/privacy-policy', legal: { kind: 'privacyPolicy', document: { title: 'Our Privacy Policy', content: edited } } });
+    } finally {
+      await documents.update({ documentId: current!.documentId, data: { Text: String(current!.Text), Content: String(current!.Content) } });
+    }
+    expect(rootOf((await page('/privacy-policy')).html)).toContain('How long we keep it');
+  });
+
+  it('serves the shell when Strapi has no text, so the browser runs the loading and error flow', async () => {
+    const refundUid = 'api::refund-policy.refund-policy';
+    const documents = app.strapi.documents(refundUid);
+    const current = await documents.findFirst();
+    await documents.delete({ documentId: current!.documentId });
+    try {
+      const { status, html } = await page('/refund-policy');
+      expect(status).toBe(200);
+      expect(html).toContain('<div id="root"></div>');
+    } finally {
+      await documents.create({ data: { Title: String(current!.Title), Content: String(current!.Content) } });
+    }
+    expect(rootOf((await page('/refund-policy')).html)).toContain('<h1>Refund Policy</h1>');
+  });
+});
+
+// --- the renderer alone ------------------------------------------------------------------------
+
+// The test runner's own import(): the server's (Node's native one) is not available inside it.
+const importModule = (specifier: string) => import(specifier);
+
+type Logged = { error: ReturnType<typeof vi.fn>; info: ReturnType<typeof vi.fn> };
+
+/** Just what the renderer uses of Strapi: the log, the content types and the Document Service. */
+function fakeStrapi(readText: () => string): Core.Strapi & { log: Logged } {
+  const uid = 'api::terms-and-condition.terms-and-condition';
+  return {
+    log: { error: vi.fn(), info: vi.fn() },
+    contentTypes: { [uid]: { uid, kind: 'singleType', info: { singularName: 'terms-and-condition' } } },
+    documents: () => ({ findFirst: async () => ({ Title: 'Terms and Conditions', Content: readText() }) }),
+  } as unknown as Core.Strapi & { log: Logged };
+}
+
+describe('the renderer', () => {
+  it(`renders a legal page again after ${LEGAL_CACHE_MS / 1000} s, so every instance shows an edit within a minute`, async () => {
+    expect(LEGAL_CACHE_MS).toBeLessThanOrEqual(60_000);
+    let text = 'First text.';
+    const renderer = createPrerenderer(fakeStrapi(() => text), SPA_DIR, { importModule });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      expect(await renderer.page('/terms', '')).toContain('First text.');
+      text = 'Second text.';
+      // Still the cached page (another instance's edit: no lifecycle here) ...
+      vi.setSystemTime(Date.now() + LEGAL_CACHE_MS - 1000);
+      expect(await renderer.page('/terms', '')).toContain('First text.');
+      // ... until it is older than the limit.
+      vi.setSystemTime(Date.now() + 2000);
+      expect(await renderer.page('/terms', '')).toContain('Second text.');
+      text = 'Third text.';
+      renderer.forgetLegalPages();
+      expect(await renderer.page('/terms', '')).toContain('Third text.');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a page that fails to render falls back to the shell and is logged once, never thrown', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-ssr-'));
+    fs.mkdirSync(path.join(dir, 'dist'));
+    fs.writeFileSync(path.join(dir, 'dist', 'index.html'), '<html><head><title>Carnivo</title></head><body><div id="root"></div></body></html>');
+    fs.mkdirSync(path.join(dir, 'dist-ssr'));
+    fs.writeFileSync(
+      path.join(dir, 'dist-ssr', 'entry-server.js'),
+      'export async function prerender(href) { throw new Error(`render of ${href} broke`); }\n',
+    );
+    const strapi = fakeStrapi(() => 'x');
+    try {
+      const renderer = createPrerenderer(strapi, path.join(dir, 'dist'), { importModule });
+      expect(await renderer.page('/about', '')).toBeNull();
+      expect(await renderer.page('/about', '')).toBeNull();
+      expect(strapi.log.error).toHaveBeenCalledTimes(1);
+      expect(String(strapi.log.error.mock.calls[0][0])).toContain('render of /about broke');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('without a server bundle every page is the shell', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-ssr-'));
+    const strapi = fakeStrapi(() => 'x');
+    try {
+      const renderer = createPrerenderer(strapi, path.join(dir, 'dist'), { importModule });
+      expect(await renderer.page('/', '')).toBeNull();
+      expect(strapi.log.error).not.toHaveBeenCalled();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
