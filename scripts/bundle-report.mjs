@@ -12,7 +12,7 @@ const initial = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/
 const gzipKb = (file) => gzipSync(readFileSync(path.join(dist, file))).length / 1024;
 
 let initialJsKb = 0;
-console.log('Loaded before first paint (gzip):');
+console.log('The app entry and stylesheet (gzip; a prerendered page fetches the entry after its first paint):');
 for (const file of initial) {
   const kb = gzipKb(file);
   if (file.endsWith('.js')) initialJsKb += kb;

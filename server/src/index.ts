@@ -7,6 +7,7 @@ import { syncRolePermissions } from './bootstrap/permissions';
 import { mirrorSocialProviders } from './bootstrap/social';
 import { migrateUsernames } from './security/identifiers';
 import { installGracefulShutdown } from './operations/shutdown';
+import { closeLegalEditWatchers } from './prerender/legal-edits';
 import { closeSharedRedis } from './security/limits';
 import { assertProductionSafety } from './security/production-safety';
 import { revokeSessionsOnPasswordChange } from './security/sessions';
@@ -19,6 +20,7 @@ export default {
   },
 
   async destroy() {
+    await closeLegalEditWatchers();
     await closeSharedRedis();
   },
 

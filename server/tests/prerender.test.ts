@@ -4,7 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Core } from '@strapi/strapi';
 import { bootStrapi, SERVER_DIR, type TestStrapi } from './helpers/strapi';
-import { LEGAL_CACHE_MS, createPrerenderer } from '../src/prerender/prerender';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import { LEGAL_CACHE_MS, createPrerenderer, type Prerenderer } from '../src/prerender/prerender';
+import { closeLegalEditWatchers, watchLegalEdits } from '../src/prerender/legal-edits';
 
 /**
  * The public pages served as full HTML (README "Marketing site and legal pages"), fetched as a
@@ -87,7 +90,7 @@ describe('public pages come as full HTML', () => {
 
   it("preloads the page's chunk and the chunks it imports; the site's one stylesheet is in the head", async () => {
     const { html } = await page('/privacy-policy');
-    const preloads = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)"/g)].map((match) => match[1]);
+    const preloads = [...html.matchAll(/<link rel="modulepreload" fetchpriority="low" crossorigin href="([^"]+)"/g)].map((match) => match[1]);
     expect(preloads.some((href) => /\/assets\/LegalPage-[\w-]+\.js$/.test(href))).toBe(true);
     expect(preloads.length).toBeGreaterThan(1);
     const styles = [...html.matchAll(/<link rel="stylesheet" crossorigin href="([^"]+)"/g)].map((match) => match[1]);
@@ -95,6 +98,20 @@ describe('public pages come as full HTML', () => {
     for (const href of [...preloads, ...styles]) expect(fs.existsSync(path.join(SPA_DIR, href)), href).toBe(true);
     // Everything the page needs is asked for from the HTML, before any script runs.
     expect(html.indexOf(styles[0])).toBeLessThan(html.indexOf('<div id="root">'));
+  });
+
+  it('starts the app after the first paint: the loader names the built entry script', async () => {
+    const { html } = await page('/');
+    const loader = /<script type="module" id="carnivo-app" src="([^"]+)" data-src="([^"]+)"><\/script>/.exec(html);
+    expect(loader?.[1]).toBe('/app-loader.js');
+    const shell = fs.readFileSync(path.join(SPA_DIR, 'index.html'), 'utf8');
+    expect(shell).toContain(`src="${loader?.[2]}"`);
+    for (const file of [loader![1], loader![2]]) expect(fs.existsSync(path.join(SPA_DIR, file)), file).toBe(true);
+    // No other way in: the entry is not also loaded directly.
+    expect(html.match(/<script type="module"/g)).toHaveLength(1);
+    // The client-rendered shell keeps loading the app at once.
+    const { html: profile } = await page('/profile');
+    expect(profile).toContain(`<script type="module" crossorigin src="${loader?.[2]}"></script>`);
   });
 
   it('keeps the query: /reset-password?code=… has the code in its form, and the canonical URL has none', async () => {
@@ -152,6 +169,35 @@ describe('legal pages hold the text Strapi has now', () => {
       await documents.update({ documentId: current!.documentId, data: { Text: String(current!.Text), Content: String(current!.Content) } });
     }
     expect(rootOf((await page('/privacy-policy')).html)).toContain('How long we keep it');
+  });
+
+  it('shows an edit made in the admin panel (Content Manager) in the served HTML at once', async () => {
+    // An editor with the admin panel's own log-in and its own API, as the browser's admin panel calls it.
+    const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
+    const editor = { email: 'editor@carnivo.example', password: 'Editor-Passw0rd' };
+    await app.strapi.service('admin::user').create({ ...editor, firstname: 'Ed', lastname: 'Itor', isActive: true, roles: [superAdmin.id] });
+    const login = await fetch(`${app.baseUrl}/admin/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(editor) });
+    expect(login.status).toBe(200);
+    const { data } = (await login.json()) as { data: { token: string } };
+
+    expect(rootOf((await page('/terms')).html)).toContain('Health disclaimer');
+    const current = await app.strapi.documents('api::terms-and-condition.terms-and-condition').findFirst();
+    const saved = await fetch(`${app.baseUrl}/content-manager/single-types/api::terms-and-condition.terms-and-condition`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${data.token}` },
+      body: JSON.stringify({ Title: 'Terms of Use', Content: '## New terms\n\nSaved in the admin panel.' }),
+    });
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    try {
+      const root = rootOf((await page('/terms')).html);
+      expect(root).toContain('<h1>Terms of Use</h1>');
+      expect(root).toContain('Saved in the admin panel.');
+    } finally {
+      await app.strapi.documents('api::terms-and-condition.terms-and-condition').update({
+        documentId: current!.documentId,
+        data: { Title: String(current!.Title), Content: String(current!.Content) },
+      });
+    }
   });
 
   it('serves the shell when Strapi has no text, so the browser runs the loading and error flow', async () => {
@@ -240,6 +286,51 @@ describe('the renderer', () => {
       expect(strapi.log.error).not.toHaveBeenCalled();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+// --- an edit on one instance, seen by the others (Redis) ------------------------------------------
+
+const REDIS_PORT = Number(process.env.TEST_REDIS_PORT ?? 6379);
+const redisAnswers = await new Promise<boolean>((resolve) => {
+  const socket = net.connect({ host: '127.0.0.1', port: REDIS_PORT });
+  socket.setTimeout(1000);
+  socket.once('connect', () => (socket.end(), resolve(true)));
+  socket.once('error', () => resolve(false));
+  socket.once('timeout', () => (socket.destroy(), resolve(false)));
+});
+if (!redisAnswers) console.warn(`[prerender.test] cross-instance legal edits skipped: no Redis at 127.0.0.1:${REDIS_PORT}`);
+
+describe.skipIf(!redisAnswers)('a legal page edited on one instance', () => {
+  const Redis = createRequire(import.meta.url)('ioredis') as typeof import('ioredis').default;
+
+  /** An instance as far as the watcher sees it: lifecycles it can subscribe to, a renderer, its own Redis. */
+  function instance() {
+    type Subscriber = { models: string[]; afterUpdate: () => void };
+    const lifecycles: Subscriber[] = [];
+    const strapi = { db: { lifecycles: { subscribe: (subscriber: Subscriber) => lifecycles.push(subscriber) } }, log: { warn: vi.fn() } };
+    const prerenderer: Prerenderer = { page: async () => null, forgetLegalPages: vi.fn() };
+    const redis = new Redis({ host: '127.0.0.1', port: REDIS_PORT, db: 9 });
+    watchLegalEdits(strapi as unknown as Core.Strapi, prerenderer, redis);
+    return { lifecycles, prerenderer, redis };
+  }
+
+  afterAll(async () => {
+    await closeLegalEditWatchers();
+  });
+
+  it('is dropped from every instance at once, through Redis', async () => {
+    const [a, b] = [instance(), instance()];
+    try {
+      // Both subscribed before the edit.
+      await vi.waitFor(async () => expect(Number((await a.redis.pubsub('NUMSUB', 'carnivo:prerender:legal-edited'))[1])).toBeGreaterThanOrEqual(2));
+      expect(a.lifecycles[0].models).toEqual(expect.arrayContaining(['api::privacy-policy.privacy-policy']));
+      a.lifecycles[0].afterUpdate();
+      expect(a.prerenderer.forgetLegalPages).toHaveBeenCalled();
+      await vi.waitFor(() => expect(b.prerenderer.forgetLegalPages).toHaveBeenCalled(), { timeout: 5000 });
+    } finally {
+      await Promise.all([a.redis.quit(), b.redis.quit()]);
     }
   });
 });

@@ -3,6 +3,7 @@ import { Link, type LinkProps } from '@tanstack/react-router';
 import { useAuthActor, useIsLoggedIn } from '../app/appContext';
 import { BRAND } from '../config/brand';
 import { Logo } from './Logo';
+import { useHydrated } from '../app/useHydrated';
 
 const publicLinks: Array<{ to: LinkProps['to']; label: string }> = [
   { to: '/', label: 'Home' },
@@ -16,6 +17,8 @@ const publicLinks: Array<{ to: LinkProps['to']; label: string }> = [
 ];
 
 export function NavBar() {
+  // Prerendered pages: the menu opens once the app has taken the page over.
+  const hydrated = useHydrated();
   const auth = useAuthActor();
   const loggedIn = useIsLoggedIn();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -52,6 +55,7 @@ export function NavBar() {
           className="nav-toggle"
           aria-expanded={menuOpen}
           aria-controls="main-navigation"
+          disabled={!hydrated}
           aria-label={menuOpen ? 'Close menu' : 'Open menu'}
           onClick={() => setMenuOpen((open) => !open)}
         >

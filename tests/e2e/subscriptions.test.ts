@@ -63,7 +63,8 @@ describe('subscriptions on the sandbox gateway', () => {
     await expect.poll(() => tab.innerText(), poll).toContain('$9.99');
     expect(await tab.innerText()).toContain('$79.99');
     expect(await tab.innerText()).toContain('No longer available');
-    expect(await tab.innerText()).toContain('You have no subscription yet.');
+    // The plans and the member's subscription load separately.
+    await expect.poll(() => tab.innerText(), poll).toContain('You have no subscription yet.');
     await screenshot(page, 'desktop-subscriptions');
   });
 

@@ -1,7 +1,8 @@
 import fs from 'fs';
 import path from 'path';
 import type { Core } from '@strapi/strapi';
-import { LEGAL_CONTENT_TYPES, createPrerenderer } from '../prerender/prerender';
+import { watchLegalEdits } from '../prerender/legal-edits';
+import { createPrerenderer } from '../prerender/prerender';
 
 /**
  * Serves the built SPA (<repo>/dist, or SPA_DIR) from the same origin as the API.
@@ -57,17 +58,7 @@ const spa: Core.MiddlewareFactory = (_config, { strapi }) => {
   const root = path.resolve(process.env.SPA_DIR || path.resolve(strapi.dirs.app.root, '..', 'dist'));
   const adminPath = strapi.config.get<string>('admin.path', '/admin');
   const prerenderer = createPrerenderer(strapi, root);
-  // An editor's change to a legal page shows in its HTML at once on this instance (others: LEGAL_CACHE_MS).
-  const forget = () => prerenderer.forgetLegalPages();
-  strapi.db.lifecycles.subscribe({
-    models: LEGAL_CONTENT_TYPES,
-    afterCreate: forget,
-    afterUpdate: forget,
-    afterDelete: forget,
-    afterCreateMany: forget,
-    afterUpdateMany: forget,
-    afterDeleteMany: forget,
-  });
+  watchLegalEdits(strapi, prerenderer);
 
   return async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ownedByStrapi(ctx.path, adminPath)) {

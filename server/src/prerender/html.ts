@@ -18,6 +18,10 @@ export type Manifest = Record<string, ManifestChunk>;
 export const ROOT_ELEMENT = '<div id="root"></div>';
 /** The id the SPA reads the prerendered data from (src/prerender/prerenderedData.ts). */
 export const PRERENDERED_DATA_ID = 'carnivo-prerendered';
+/** The app's entry script in the built index.html, and what starts it after the first paint. */
+const APP_SCRIPT = /<script type="module" crossorigin src="(\/assets\/[\w.-]+\.js)"><\/script>/;
+export const APP_SCRIPT_ID = 'carnivo-app';
+export const APP_LOADER = '/app-loader.js';
 export const OG_IMAGE = { path: '/og-image.png', width: 1200, height: 630, alt: 'Carnivo, the carnivore and ketovore diet app' };
 const SITE_NAME = 'Carnivo';
 
@@ -98,7 +102,7 @@ export function fillShell(
   // After the shell's own stylesheet, as in the browser, where a page's CSS comes with its chunk.
   const pageAssets = [
     ...styles.map((href) => `<link rel="stylesheet" crossorigin href="${escapeHtml(href)}" />`),
-    ...scripts.map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}" />`),
+    ...scripts.map((href) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="${escapeHtml(href)}" />`),
   ]
     .map((tag) => `  ${tag}\n  `)
     .join('');
@@ -107,6 +111,9 @@ export function fillShell(
     `<script id="${PRERENDERED_DATA_ID}" type="application/json">${scriptSafeJson(page.data)}</script>`;
   // Functions as replacements: the markup may contain "$&"-like sequences.
   return shell
+    // The page is readable from its HTML and stylesheet, so the app's script, which only makes it
+    // interactive, waits for the first paint: public/app-loader.js fetches it then (CSP-safe: no inline script).
+    .replace(APP_SCRIPT, (_tag, src: string) => `<script type="module" id="${APP_SCRIPT_ID}" src="${APP_LOADER}" data-src="${src}"></script>`)
     .replace(titleMatch[0], () => headTags(page.head, canonical, options.publicUrl))
     .replace('</head>', () => `${pageAssets}</head>`)
     .replace(ROOT_ELEMENT, () => root);

@@ -1,4 +1,3 @@
-import { useHydrated } from '../../app/useHydrated';
 import { useId, type FormEvent } from 'react';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
@@ -9,6 +8,7 @@ import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
 import { pageTitle, site } from '../../config/site';
 import { usePageHead } from '../../app/usePageHead';
+import { useHydrated } from '../../app/useHydrated';
 
 const resetPasswordRoute = getRouteApi('/reset-password');
 

@@ -1,4 +1,3 @@
-import { useHydrated } from '../../app/useHydrated';
 import { useEffect, useId, type FormEvent } from 'react';
 import { Link, getRouteApi, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
@@ -10,6 +9,7 @@ import { PasswordField } from '../../components/form/PasswordField';
 import { safeReturnPath } from '../../lib/returnPath';
 import { SocialButtons } from './social/SocialButtons';
 import { usePageHead } from '../../app/usePageHead';
+import { useHydrated } from '../../app/useHydrated';
 
 const logInRoute = getRouteApi('/login');
 

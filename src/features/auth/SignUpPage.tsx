@@ -1,4 +1,3 @@
-import { useHydrated } from '../../app/useHydrated';
 import { useEffect, useId, type FormEvent } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
@@ -8,6 +7,7 @@ import { AuthMessages } from './AuthMessages';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
 import { usePageHead } from '../../app/usePageHead';
+import { useHydrated } from '../../app/useHydrated';
 
 export function SignUpPage() {
   // Prerendered: until the app takes over, a submit would be a plain page request, so wait.
@@ -49,10 +49,10 @@ export function SignUpPage() {
         </form>
         <div className="auth-card__divider">or</div>
         <div className="social-buttons">
-          <button type="button" className="button button--social" onClick={() => window.alert('Google sign-up not implemented')}>
+          <button type="button" className="button button--social" disabled={!hydrated} onClick={() => window.alert('Google sign-up not implemented')}>
             Google
           </button>
-          <button type="button" className="button button--social" onClick={() => window.alert('Facebook sign-up not implemented')}>
+          <button type="button" className="button button--social" disabled={!hydrated} onClick={() => window.alert('Facebook sign-up not implemented')}>
             Facebook
           </button>
         </div>

@@ -1,4 +1,3 @@
-import { useHydrated } from '../../app/useHydrated';
 import { useId, type FormEvent } from 'react';
 import { pageTitle, site } from '../../config/site';
 import { Footer } from './Footer';
@@ -6,6 +5,7 @@ import { StoreButtons } from './StoreButtons';
 import { usePageHead } from '../../app/usePageHead';
 import { PostalAddress } from './PostalAddress';
 import '../../styles/marketing.css';
+import { useHydrated } from '../../app/useHydrated';
 
 /** SPEC §8: the Contact form sends nothing and shows this alert. */
 export const CONTACT_DISABLED_MESSAGE = `Form submission is disabled due to sandbox restrictions. Please email ${site.contactEmail} directly.`;

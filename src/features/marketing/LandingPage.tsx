@@ -8,9 +8,12 @@ import { STAT_ROTATION_MS, faqs, featureCategories, heroStats, testimonials, tru
 import { jsonLdText, landingStructuredData } from './structuredData';
 import { useRotatingIndex } from './useRotatingIndex';
 import { usePageHead } from '../../app/usePageHead';
+import { useHydrated } from '../../app/useHydrated';
 import '../../styles/marketing.css';
 
 function HeroStats() {
+  // Prerendered: the controls work once the app has taken the page over.
+  const hydrated = useHydrated();
   const { index, select, running, reducedMotion, pausedByUser, togglePaused } = useRotatingIndex(
     heroStats.length,
     STAT_ROTATION_MS,
@@ -38,13 +41,14 @@ function HeroStats() {
             key={label}
             type="button"
             className="hero-stats__dot"
+            disabled={!hydrated}
             aria-label={`Show stat: ${value} ${label}`}
             aria-pressed={position === index}
             onClick={() => select(position)}
           />
         ))}
         {!reducedMotion && (
-          <button type="button" className="hero-stats__pause" onClick={togglePaused}>
+          <button type="button" className="hero-stats__pause" disabled={!hydrated} onClick={togglePaused}>
             {pausedByUser ? 'Play stats' : 'Pause stats'}
           </button>
         )}

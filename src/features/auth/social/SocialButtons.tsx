@@ -6,6 +6,7 @@ import { useNavigateAction } from '../../../app/navigation';
 import { saveSocialRedirect } from '../../../auth/browserSessionStore';
 import { FormMessages } from '../../../components/form/FormMessages';
 import { ensureFacebookSetUp, providerIdToken } from './providerClients';
+import { useHydrated } from '../../../app/useHydrated';
 
 /** The provider clients and the browser redirect behind Log In's social buttons. */
 const browserSocialSignIn = socialSignInMachine.provide({
@@ -20,6 +21,8 @@ const browserSocialSignIn = socialSignInMachine.provide({
 });
 
 export function SocialButtons({ returnTo }: { returnTo: string }) {
+  // Prerendered on /login: the buttons work once the app has taken the page over.
+  const hydrated = useHydrated();
   const auth = useAuthActor();
   const navigate = useNavigateAction();
   const social = useActorRef(
@@ -42,7 +45,7 @@ export function SocialButtons({ returnTo }: { returnTo: string }) {
       <button
         type="button"
         className="button button--social"
-        disabled={busy}
+        disabled={busy || !hydrated}
         onClick={() => social.send({ type: 'popup.requested', provider: 'google', returnTo })}
       >
         {label('google', 'Continue with Google')}
@@ -50,7 +53,7 @@ export function SocialButtons({ returnTo }: { returnTo: string }) {
       <button
         type="button"
         className="button button--social"
-        disabled={busy}
+        disabled={busy || !hydrated}
         onClick={() => social.send({ type: 'popup.requested', provider: 'apple', returnTo })}
       >
         {label('apple', 'Continue with Apple')}
@@ -58,7 +61,7 @@ export function SocialButtons({ returnTo }: { returnTo: string }) {
       <button
         type="button"
         className="button button--social"
-        disabled={busy}
+        disabled={busy || !hydrated}
         onClick={() => social.send({ type: 'redirect.requested', returnTo })}
       >
         {label('facebook', 'Continue with Facebook')}
