@@ -13,6 +13,7 @@
  */
 import { launch as launchChrome, type LaunchedChrome } from 'chrome-launcher';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser';
 
 export type { LaunchedChrome };
 
@@ -34,22 +35,11 @@ export const MAX_RUNS = 3;
 
 export const DEFAULT_BASE_URL = 'http://localhost:1337';
 
-const CHROMIUM_PATH = '/usr/bin/chromium';
 /**
  * On top of chrome-launcher's own defaults (no extensions, no translate, no background timers'
- * throttling, ...). The machine has no network: without the background-networking flags Chromium
- * keeps trying (and failing) to reach Google's services.
+ * throttling, ...): the e2e browser's flags (support/browser.ts), with Chrome's current headless mode.
  */
-const CHROMIUM_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const CHROMIUM_FLAGS = ['--headless=new', ...CHROMIUM_ARGS.filter((flag) => flag !== '--headless')];
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 type CategoryId = (typeof CATEGORIES)[number];
