@@ -18,7 +18,8 @@ export type SubscriptionPlan = {
 export type CurrentSubscription = {
   id: number | string;
   status: string;
-  plan: { id: number | string; productName: string; amount: number; interval: string };
+  /** Null when the plan was deleted since (the server keeps the subscription). */
+  plan: { id: number | string; productName: string; amount: number; interval: string } | null;
   startDate: string;
   currentPeriodEnd: string;
   cancel_at_period_end: boolean;

@@ -5,6 +5,8 @@ import type { CurrentSubscription } from '../../api/subscriptions';
 import { formatAmount, formatDate } from './format';
 import { Modal } from './Modal';
 
+export const PLAN_REMOVED = 'A plan no longer offered';
+
 /** Attempts whose first payment never succeeded: nothing to show or cancel. */
 const UNPAID_STATUSES = ['incomplete', 'incomplete_expired'];
 
@@ -27,7 +29,14 @@ export function CurrentSubscriptionCard({ current, loading, cancel }: CurrentSub
   return (
     <div className="subscription-card">
       <p className="subscription-card__plan">
-        <strong>{current.plan.productName}</strong> · {formatAmount(current.plan.amount)} / {current.plan.interval}
+        {current.plan ? (
+          <>
+            <strong>{current.plan.productName}</strong> · {formatAmount(current.plan.amount)} / {current.plan.interval}
+          </>
+        ) : (
+          // The plan was removed from sale and deleted; the subscription itself goes on.
+          <strong>{PLAN_REMOVED}</strong>
+        )}
       </p>
       <p>
         Status:{' '}
