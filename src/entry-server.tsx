@@ -36,6 +36,9 @@ const PRERENDERED_PAGES: Partial<Record<keyof AppRouter['routesByPath'], string>
 
 export type SingleTypeReader = (apiPath: string) => Promise<Record<string, unknown> | null>;
 
+/** The route's own path differs from the one asked for (/ABOUT, /about/): send the visitor there. */
+export type CanonicalRedirect = { redirect: string };
+
 export type PrerenderedPage = {
   /** The markup of the app's root element. */
   html: string;
@@ -58,9 +61,12 @@ async function legalData(pathname: string, readSingleType: SingleTypeReader): Pr
   return { kind, document };
 }
 
-export async function prerender(href: string, readSingleType: SingleTypeReader): Promise<PrerenderedPage | NotPrerendered> {
+export async function prerender(
+  href: string,
+  readSingleType: SingleTypeReader,
+): Promise<PrerenderedPage | NotPrerendered | CanonicalRedirect> {
   const history = createMemoryHistory({ initialEntries: [href] });
-  const data: PrerenderedData = { href, legal: await legalData(history.location.pathname, readSingleType) };
+  const data: PrerenderedData = { path: history.location.pathname, legal: await legalData(history.location.pathname, readSingleType) };
 
   // A visitor's session: nothing stored, nothing persisted, nowhere to navigate.
   const auth = createActor(
@@ -79,6 +85,8 @@ export async function prerender(href: string, readSingleType: SingleTypeReader):
     const leaf = matches.at(-1);
     const chunk = leaf && PRERENDERED_PAGES[leaf.fullPath as keyof AppRouter['routesByPath']];
     if (!leaf || !chunk) return { skipped: 'not a prerendered page' };
+    // The router matches /ABOUT, /about/ and /%61bout too: one page, one URL (and one cache entry).
+    if (leaf.fullPath !== data.path) return { redirect: leaf.fullPath };
     if (matches.some((match) => match.status !== 'success')) return { skipped: `route status ${leaf.status}` };
 
     let head: PageHead | undefined;

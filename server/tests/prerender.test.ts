@@ -131,6 +131,24 @@ describe('public pages come as full HTML', () => {
     }
   });
 
+  it.each(['/ABOUT', '/about/', '/%61bout'])('%s is one page with one URL: a 301 to /about, the query kept', async (urlPath) => {
+    const res = await fetch(`${app.baseUrl}${urlPath}?ref=mail`, { redirect: 'manual' });
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe('/about?ref=mail');
+  });
+
+  it('ignores the query of a page that does not read it: the same cached HTML, nothing reflected', async () => {
+    const plain = (await page('/about')).html;
+    const probe = await page('/about?q=%22%3E%3Cscript%3Ealert(1)%3C/script%3E');
+    expect(probe.html).toBe(plain);
+    expect(probe.cache).toBe('no-cache');
+  });
+
+  it('the reset page, which shows the e-mailed code, is never stored by a shared cache', async () => {
+    expect((await page('/reset-password?code=ABCDE12345')).cache).toBe('private, no-store');
+    expect((await page('/reset-password')).cache).toBe('no-cache');
+  });
+
   it.each(['/profile', '/profile?tab=goals', '/bmi', '/delete-profile', '/auth/facebook/callback?code=x', '/no-such-page'])(
     '%s stays client-rendered: the plain shell',
     async (urlPath) => {
@@ -164,7 +182,7 @@ describe('legal pages hold the text Strapi has now', () => {
       expect(root).not.toContain('<img');
       const data = /<script id="carnivo-prerendered" type="application\/json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
       expect(data).not.toContain('</');
-      expect(JSON.parse(data)).toMatchObject({ href: '/privacy-policy', legal: { kind: 'privacyPolicy', document: { title: 'Our Privacy Policy', content: edited } } });
+      expect(JSON.parse(data)).toMatchObject({ path: '/privacy-policy', legal: { kind: 'privacyPolicy', document: { title: 'Our Privacy Policy', content: edited } } });
     } finally {
       await documents.update({ documentId: current!.documentId, data: { Text: String(current!.Text), Content: String(current!.Content) } });
     }
@@ -233,24 +251,57 @@ function fakeStrapi(readText: () => string): Core.Strapi & { log: Logged } {
   } as unknown as Core.Strapi & { log: Logged };
 }
 
+async function htmlOf(renderer: Prerenderer, pathname: string, search = ''): Promise<string | null> {
+  const answer = await renderer.page(pathname, search);
+  return answer && 'html' in answer ? answer.html : null;
+}
+
 describe('the renderer', () => {
+  it('does not keep a legal page rendered while an editor saved it (the old text would live on)', async () => {
+    let text = 'Old text.';
+    let gate: Promise<void> | null = null;
+    let openGate = () => {};
+    let reads = 0;
+    const strapi = fakeStrapi(() => text);
+    (strapi as { documents: unknown }).documents = () => ({
+      findFirst: async () => {
+        reads += 1;
+        const document = { Title: 'Terms and Conditions', Content: text };
+        if (gate) await gate;
+        return document;
+      },
+    });
+    const renderer = createPrerenderer(strapi, SPA_DIR, { importModule });
+    gate = new Promise<void>((resolve) => (openGate = resolve));
+    const racing = htmlOf(renderer, '/terms');
+    await vi.waitFor(() => expect(reads).toBe(1), { timeout: 15_000 });
+    // The editor saves while the old text is being rendered.
+    text = 'New text.';
+    renderer.forgetLegalPages();
+    gate = null;
+    openGate();
+    expect(await racing).toContain('Old text.');
+    expect(await htmlOf(renderer, '/terms')).toContain('New text.');
+    expect(reads).toBe(2);
+  });
+
   it(`renders a legal page again after ${LEGAL_CACHE_MS / 1000} s, so every instance shows an edit within a minute`, async () => {
     expect(LEGAL_CACHE_MS).toBeLessThanOrEqual(60_000);
     let text = 'First text.';
     const renderer = createPrerenderer(fakeStrapi(() => text), SPA_DIR, { importModule });
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      expect(await renderer.page('/terms', '')).toContain('First text.');
+      expect(await htmlOf(renderer, '/terms')).toContain('First text.');
       text = 'Second text.';
       // Still the cached page (another instance's edit: no lifecycle here) ...
       vi.setSystemTime(Date.now() + LEGAL_CACHE_MS - 1000);
-      expect(await renderer.page('/terms', '')).toContain('First text.');
+      expect(await htmlOf(renderer, '/terms')).toContain('First text.');
       // ... until it is older than the limit.
       vi.setSystemTime(Date.now() + 2000);
-      expect(await renderer.page('/terms', '')).toContain('Second text.');
+      expect(await htmlOf(renderer, '/terms')).toContain('Second text.');
       text = 'Third text.';
       renderer.forgetLegalPages();
-      expect(await renderer.page('/terms', '')).toContain('Third text.');
+      expect(await htmlOf(renderer, '/terms')).toContain('Third text.');
     } finally {
       vi.useRealTimers();
     }

@@ -9,8 +9,7 @@ import type { PrerenderedData } from '../prerender/prerenderedData';
  */
 export async function prepareHydration(router: AppRouter, prerendered: PrerenderedData): Promise<boolean> {
   await router.load();
-  const current = router.state.location;
-  if (`${current.pathname}${current.searchStr}` !== prerendered.href) return false;
+  if (router.state.location.pathname !== prerendered.path) return false;
   router.ssr = { manifest: undefined };
   return true;
 }

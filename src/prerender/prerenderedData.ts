@@ -6,8 +6,8 @@ import type { LegalDocumentKind } from '../lib/legalDocuments';
  * so the first client render is the same and needs no request: the legal text, for now.
  */
 export type PrerenderedData = {
-  /** The URL (path and search) the HTML was rendered for. */
-  href: string;
+  /** The route's own path the HTML was rendered for (e.g. /about, whatever case or slash was asked). */
+  path: string;
   legal?: { kind: LegalDocumentKind; document: LegalDocument };
 };
 

@@ -82,7 +82,7 @@ export async function hydrateApp(path: string, page: { html: string; data: Prere
   const app = createTestApp(path, { ...options, prerendered: page.data });
   const container = document.body.appendChild(document.createElement('div'));
   container.innerHTML = page.html;
-  if (!(await prepareHydration(app.router, page.data))) throw new Error(`${path} is not the page prerendered (${page.data.href})`);
+  if (!(await prepareHydration(app.router, page.data))) throw new Error(`${path} is not the page prerendered (${page.data.path})`);
   const mismatches: unknown[] = [];
   const view = render(<RouterProvider router={app.router} />, {
     container,

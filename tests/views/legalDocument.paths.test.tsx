@@ -39,7 +39,7 @@ async function renderLegalPage(kind: LegalDocumentKind, prerendered?: LegalDocum
   if (!prerendered) return { ...renderApp(spec.route, { flows: { legalDocument } }), fetchCalls, mismatches: [] };
   // The page as the server renders it (the same entry the server's bundle is built from), then hydrated.
   const page = await prerender(spec.route, async () => ({ [spec.titleField]: prerendered.title, Content: prerendered.content }));
-  if ('skipped' in page) throw new Error(`${spec.route} was not prerendered: ${page.skipped}`);
+  if (!('html' in page)) throw new Error(`${spec.route} was not prerendered: ${JSON.stringify(page)}`);
   return { ...(await hydrateApp(spec.route, page, { flows: { legalDocument } })), fetchCalls };
 }
 

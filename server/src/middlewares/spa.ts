@@ -110,10 +110,15 @@ const spa: Core.MiddlewareFactory = (_config, { strapi }) => {
     }
     // Public pages come as full HTML (prerendered); every other path gets the shell.
     const prerendered = await prerenderer.page(ctx.path, ctx.search);
+    if (prerendered && 'redirect' in prerendered) {
+      ctx.status = 301;
+      ctx.redirect(prerendered.redirect);
+      return;
+    }
     ctx.status = 200;
     ctx.type = 'html';
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.body = prerendered ?? fs.createReadStream(index);
+    ctx.set('Cache-Control', prerendered?.personal ? 'private, no-store' : 'no-cache');
+    ctx.body = prerendered ? prerendered.html : fs.createReadStream(index);
   };
 };
 

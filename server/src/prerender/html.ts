@@ -9,7 +9,8 @@ export type RenderedPage = {
   html: string;
   head: PageHead;
   chunks: string[];
-  data: unknown;
+  /** What the browser hydrates with; `path` is the route's own path. */
+  data: { path: string };
 };
 
 export type ManifestChunk = { file: string; imports?: string[]; css?: string[]; isEntry?: boolean };

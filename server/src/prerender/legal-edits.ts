@@ -32,7 +32,8 @@ export function watchLegalEdits(strapi: Core.Strapi, prerenderer: Prerenderer, r
 
   if (!redis) return;
   // A connection in subscriber mode can do nothing else: a second one, closed with the server.
-  const subscriber = redis.duplicate({ enableOfflineQueue: true });
+  // It must outlive an outage at start-up: queue the SUBSCRIBE and retry it for as long as it takes.
+  const subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
   subscribers.add(subscriber);
   subscriber.on('error', () => {}); // the shared connection already logs outages
   subscriber.on('message', (channel) => {

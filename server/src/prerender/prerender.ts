@@ -13,23 +13,40 @@ import { fillShell, type Manifest, type RenderedPage } from './html';
  *
  * Cache, per process: pages that depend only on the build are kept; a legal page is kept at most
  * LEGAL_CACHE_MS and dropped as soon as an editor saves its text on this instance (a lifecycle), so
- * every instance serves the new text within that time. URLs with a query are rendered every time.
+ * every instance serves the new text within that time. A query changes nothing but /reset-password's
+ * form (the e-mailed code), which is rendered for each request and marked private.
  */
 
 type SingleTypeReader = (apiPath: string) => Promise<Record<string, unknown> | null>;
 type SsrModule = {
-  prerender(href: string, readSingleType: SingleTypeReader): Promise<RenderedPage | { skipped: string }>;
+  prerender(href: string, readSingleType: SingleTypeReader): Promise<RenderedPage | { skipped: string } | { redirect: string }>;
 };
 
 export const LEGAL_CACHE_MS = 30_000;
 const LEGAL_PATHS = ['/privacy-policy', '/terms', '/refund-policy'];
+/** Pages whose HTML shows the request's query; rendered for each request and never cached. */
+const QUERY_PAGES = ['/reset-password'];
 
 // Node's own import(): TypeScript compiles import() to require() here, and the bundle is ESM.
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
 
+/**
+ * The full HTML of a page (`personal`: rendered from the request's query, not to be stored by any
+ * cache), a redirect to the route's own path, or null to serve the shell.
+ */
+export type PrerenderAnswer = { html: string; personal: boolean } | { redirect: string } | null;
+
+/** Lower-case, decoded, without trailing slashes (every public route is); null when it does not decode. */
+function canonicalPath(pathname: string): string | null {
+  try {
+    return decodeURIComponent(pathname).toLowerCase().replace(/\/+$/, '') || '/';
+  } catch {
+    return null;
+  }
+}
+
 export interface Prerenderer {
-  /** The full HTML of the page at pathname + search, or null to serve the shell. */
-  page(pathname: string, search: string): Promise<string | null>;
+  page(pathname: string, search: string): Promise<PrerenderAnswer>;
   /** Drops cached legal pages (an editor changed one). */
   forgetLegalPages(): void;
 }
@@ -44,6 +61,8 @@ export function createPrerenderer(
   const cache = new Map<string, { html: string; expires: number }>();
   let loaded: Promise<{ render: SsrModule; shell: string; manifest: Manifest } | null> | undefined;
   const failedOnce = new Set<string>();
+  /** Moves on each legal edit, so a render that raced with one is not cached. */
+  let legalGeneration = 0;
 
   const load = () =>
     (loaded ??= (async () => {
@@ -74,33 +93,49 @@ export function createPrerenderer(
 
   return {
     async page(pathname, search) {
-      const key = `${pathname}${search}`;
+      // /About, /about/ and /%61bout are /about to the router: answer with the page's one URL.
+      const canonical = canonicalPath(pathname);
+      if (canonical === null) return null;
+      if (canonical !== pathname) {
+        const page = await this.page(canonical, '');
+        return page && 'html' in page ? { redirect: `${canonical}${search}` } : null;
+      }
+      // Only the reset page shows its query (the e-mailed code): every other page is one HTML for
+      // every query, so a query can neither bypass the cache nor be reflected.
+      const usesQuery = QUERY_PAGES.includes(pathname) && search !== '';
       const now = Date.now();
-      const cached = cache.get(key);
-      if (cached && cached.expires > now) return cached.html;
+      const cached = usesQuery ? undefined : cache.get(pathname);
+      if (cached && cached.expires > now) return { html: cached.html, personal: false };
 
       const bundle = await load();
       if (!bundle) return null;
+      const generation = legalGeneration;
       try {
-        const rendered = await bundle.render.prerender(key, readSingleType);
+        const rendered = await bundle.render.prerender(usesQuery ? `${pathname}${search}` : pathname, readSingleType);
+        if ('redirect' in rendered) return { redirect: `${rendered.redirect}${search}` };
         if ('skipped' in rendered) return null;
-        const html = fillShell(bundle.shell, rendered, { manifest: bundle.manifest, publicUrl, pathname });
-        if (html && !search) {
-          cache.set(key, { html, expires: LEGAL_PATHS.includes(pathname) ? now + LEGAL_CACHE_MS : Number.POSITIVE_INFINITY });
+        const html = fillShell(bundle.shell, rendered, { manifest: bundle.manifest, publicUrl, pathname: rendered.data.path });
+        if (!html) return null;
+        const legal = LEGAL_PATHS.includes(pathname);
+        // A legal page rendered while an editor saved it may hold the old text: not kept.
+        if (!usesQuery && (!legal || generation === legalGeneration)) {
+          cache.set(pathname, { html, expires: legal ? now + LEGAL_CACHE_MS : Number.POSITIVE_INFINITY });
         }
-        failedOnce.delete(key);
-        return html;
+        failedOnce.delete(pathname);
+        return { html, personal: usesQuery };
       } catch (error) {
         // Logged once per page until it renders again: a broken page must not flood the log.
-        if (!failedOnce.has(key)) {
-          failedOnce.add(key);
-          strapi.log.error(`[prerender] ${key} could not be rendered; serving the client-rendered page: ${error instanceof Error ? error.stack : String(error)}`);
+        if (!failedOnce.has(pathname)) {
+          if (failedOnce.size >= 100) failedOnce.clear();
+          failedOnce.add(pathname);
+          strapi.log.error(`[prerender] ${pathname} could not be rendered; serving the client-rendered page: ${error instanceof Error ? error.stack : String(error)}`);
         }
         return null;
       }
     },
     forgetLegalPages() {
-      for (const key of cache.keys()) if (LEGAL_PATHS.some((legalPath) => key === legalPath)) cache.delete(key);
+      legalGeneration += 1;
+      for (const legalPath of LEGAL_PATHS) cache.delete(legalPath);
     },
   };
 }
