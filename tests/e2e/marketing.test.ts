@@ -11,6 +11,7 @@ import {
   newContext,
   openLoggedIn,
   screenshot,
+  waitForHydration,
   waitForPath,
   type TestUser,
 } from './support/browser';
@@ -55,6 +56,8 @@ async function open(page: Page, { path, heading, ready }: SitePage) {
   await waitForPath(page, path);
   await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
   if (ready) await page.getByText(ready).waitFor();
+  // The page is prerendered: its controls work (and take focus) once the app has taken it over.
+  await waitForHydration(page);
 }
 
 /** Scrolls through the page so lazy images load, then waits for every image. */
