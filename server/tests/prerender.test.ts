@@ -189,7 +189,7 @@ describe('legal pages hold the text Strapi has now', () => {
     expect(rootOf((await page('/privacy-policy')).html)).toContain('How long we keep it');
   });
 
-  it('shows an edit made in the admin panel (Content Manager) in the served HTML at once', async () => {
+  it('shows an edit made in the admin panel (Content Manager) in the HTML of /privacy-policy at once', async () => {
     // An editor with the admin panel's own log-in and its own API, as the browser's admin panel calls it.
     const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
     const editor = { email: 'editor@carnivo.example', password: 'Editor-Passw0rd' };
@@ -198,22 +198,22 @@ describe('legal pages hold the text Strapi has now', () => {
     expect(login.status).toBe(200);
     const { data } = (await login.json()) as { data: { token: string } };
 
-    expect(rootOf((await page('/terms')).html)).toContain('Health disclaimer');
-    const current = await app.strapi.documents('api::terms-and-condition.terms-and-condition').findFirst();
-    const saved = await fetch(`${app.baseUrl}/content-manager/single-types/api::terms-and-condition.terms-and-condition`, {
+    expect(rootOf((await page('/privacy-policy')).html)).toContain('How long we keep it');
+    const current = await app.strapi.documents('api::privacy-policy.privacy-policy').findFirst();
+    const saved = await fetch(`${app.baseUrl}/content-manager/single-types/api::privacy-policy.privacy-policy`, {
       method: 'PUT',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${data.token}` },
-      body: JSON.stringify({ Title: 'Terms of Use', Content: '## New terms\n\nSaved in the admin panel.' }),
+      body: JSON.stringify({ Text: 'Our Privacy Promise', Content: '## New policy\n\nSaved in the admin panel.' }),
     });
     expect(saved.status, await saved.clone().text()).toBe(200);
     try {
-      const root = rootOf((await page('/terms')).html);
-      expect(root).toContain('<h1>Terms of Use</h1>');
+      const root = rootOf((await page('/privacy-policy')).html);
+      expect(root).toContain('<h1>Our Privacy Promise</h1>');
       expect(root).toContain('Saved in the admin panel.');
     } finally {
-      await app.strapi.documents('api::terms-and-condition.terms-and-condition').update({
+      await app.strapi.documents('api::privacy-policy.privacy-policy').update({
         documentId: current!.documentId,
-        data: { Title: String(current!.Title), Content: String(current!.Content) },
+        data: { Text: String(current!.Text), Content: String(current!.Content) },
       });
     }
   });
