@@ -1,33 +1,44 @@
 import { assertEvent, assign, fromCallback, fromPromise, setup, type ActorRefFrom } from 'xstate';
-import { LOGIN_FALLBACK, REGISTER_FALLBACK, login, register, type LoginPayload, type RegisterPayload } from '../src/api/auth';
+import { LOGIN_FALLBACK, REGISTER_FALLBACK, login, register } from '../src/api/auth';
+import type { LoginPayload, RegisterPayload } from '../server/src/contract/auth';
 import { errorMessage } from '../src/api/errors';
-import type { AuthResponse } from '../src/api/types';
+import type { AuthResponse } from '../server/src/contract/auth';
 import type { Session } from '../src/auth/session';
-import type { NavigationRequest } from '../src/lib/navigation';
+import type { NavigationRequest, ReturnPath } from '../src/lib/navigation';
 import { safeReturnPath } from '../src/lib/returnPath';
-import { signUpError } from '../src/lib/validation';
+import { isNewAccount, signUpError } from '../src/lib/validation';
 
 export const authMessages = {
   accountDeleted: 'Your account has been deleted successfully.',
   sessionExpired: 'Your session has expired. Please log in again.',
   loggedOutEverywhere: 'You have been logged out of all devices.',
   passwordReset: 'Your password has been reset. You can now log in with your new password.',
+  /** Sign-up under e-mail confirmation: the server made the account but gave no session. */
+  confirmEmail: 'Your account has been created. Please confirm your email address using the link we sent you, then log in.',
 } as const;
 
-export const SIGN_UP_TARGET = '/profile';
+export const SIGN_UP_TARGET = '/profile' as const;
+/** SPEC §2: social users whose account is under 60 seconds old start here. */
+export const FIRST_RUN_ROUTE = '/bmi' as const;
+/** Where notices are shown: every message the auth actor holds is for the Log In page. */
+const NOTICE_PAGE = '/login' as const;
 
 type AuthContext = {
   session: Session | null;
   /** Where a successful login goes; set by the login form from its validated `from`. */
-  returnTo: string;
+  returnTo: ReturnPath;
   error: string | null;
+  /** The green notice on /login (SPEC §2: shown, then cleared); dropped when the person leaves /login. */
   notice: string | null;
 };
 
 export type AuthEvent =
   | { type: 'signup.submitted'; username: string; email: string; password: string }
   | { type: 'login.submitted'; identifier: string; password: string; returnTo: string }
-  | { type: 'form.opened'; notice?: string }
+  /** The router settled on a new path. */
+  | { type: 'location.changed'; pathname: string }
+  /** Another flow sends the person to /login with a notice, e.g. a failed social callback. */
+  | { type: 'login.requested'; notice: string; from?: ReturnPath }
   | { type: 'logout' }
   | { type: 'session.expired' }
   | { type: 'account.deleted' }
@@ -38,11 +49,18 @@ export type AuthEvent =
   /** A password was reset, which revokes every token of that account: forget ours and go to /login. */
   | { type: 'password.reset' }
   | { type: 'session.changed'; session: Session | null }
-  /** A social sign-in or callback got a session from the server. */
-  | { type: 'session.started'; response: AuthResponse };
+  /** A social sign-in or callback got a session from the server; a new account goes to /bmi, others to `returnTo`. */
+  | { type: 'session.started'; response: AuthResponse; returnTo: ReturnPath };
+
+/** Strapi answers sign-up under e-mail confirmation with the user only: no jwt, no session. */
+export type RegisterOutcome = AuthResponse | { jwt?: undefined; user: AuthResponse['user'] };
 
 function sessionFrom(response: AuthResponse): Session {
   return { jwt: response.jwt, userId: String(response.user.id) };
+}
+
+function sessionFromOutcome(outcome: RegisterOutcome): Session {
+  return { jwt: outcome.jwt ?? '', userId: String(outcome.user.id) };
 }
 
 /** The same member with the token that replaced the revoked one (the guard has checked there is one). */
@@ -57,10 +75,12 @@ const authSetup = setup({
     input: {} as { session: Session | null },
   },
   actors: {
-    register: fromPromise<AuthResponse, RegisterPayload>(({ input, signal }) => register(input, { signal })),
+    register: fromPromise<RegisterOutcome, RegisterPayload>(({ input, signal }) => register(input, { signal })),
     login: fromPromise<AuthResponse, LoginPayload>(({ input, signal }) => login(input, { signal })),
     // Other tabs' storage changes and refused tokens reach the machine through this actor.
     watchSession: fromCallback<AuthEvent>(() => () => {}),
+    // The router's settled paths reach the machine through this actor, as `location.changed`.
+    watchLocation: fromCallback<AuthEvent>(() => () => {}),
   },
   actions: {
     persistSession: (_, _session: Session) => {},
@@ -68,6 +88,16 @@ const authSetup = setup({
     navigate: (_, _request: NavigationRequest) => {},
     revalidateRoutes: () => {},
     clearMessages: assign({ error: null, notice: null }),
+    showNotice: assign((_, notice: string) => ({ error: null, notice })),
+    /** The session is over; /login will say why. */
+    endSession: assign((_, { notice }: { notice: string }) => ({ session: null, notice })),
+    /** The notice belongs to /login: leaving it drops the notice, as SPEC §2's "then cleared". */
+    dropNoticeAwayFromLogin: assign({
+      notice: ({ context, event }) => {
+        assertEvent(event, 'location.changed');
+        return event.pathname === NOTICE_PAGE ? context.notice : null;
+      },
+    }),
   },
   guards: {
     hasSession: ({ context }) => context.session !== null,
@@ -79,8 +109,37 @@ const authSetup = setup({
       assertEvent(event, 'signup.submitted');
       return signUpError(event) !== null;
     },
+    confirmationPending: (_, outcome: RegisterOutcome) => !outcome.jwt,
   },
 });
+
+/** Ends the session and shows /login with `notice` (the stored token and user id go first). */
+function loggedOutWithNotice(notice: string, replace?: true) {
+  return {
+    target: '#authSession.loggedOut',
+    actions: [
+      'forgetSession',
+      { type: 'endSession', params: { notice } },
+      { type: 'navigate', params: { to: NOTICE_PAGE, replace } },
+    ],
+  } as const;
+}
+
+type LoginRequest = { event: Extract<AuthEvent, { type: 'login.requested' }> };
+
+/** Shows /login with the requesting flow's notice (and its `from`). */
+function loginRequested(target?: '#authSession.loggedOut.idle') {
+  return {
+    target,
+    actions: [
+      { type: 'showNotice', params: ({ event }: LoginRequest) => event.notice },
+      {
+        type: 'navigate',
+        params: ({ event }: LoginRequest) => ({ to: NOTICE_PAGE, search: { from: event.from }, replace: true }),
+      },
+    ],
+  } as const;
+}
 
 // Only a form at rest takes a submission; a busy one ignores repeats.
 const restingForm = authSetup.createStateConfig({
@@ -111,23 +170,18 @@ const restingForm = authSetup.createStateConfig({
         }),
       ],
     },
-    'form.opened': {
+    // A form's error stays on its page: another page starts clean.
+    'location.changed': {
       target: '#authSession.loggedOut.idle',
-      actions: authSetup.assign({
-        error: null,
-        notice: ({ event }) => {
-          assertEvent(event, 'form.opened');
-          return event.notice ?? null;
-        },
-      }),
+      actions: [authSetup.assign({ error: null }), 'dropNoticeAwayFromLogin'],
     },
   },
 });
 
 export const authSessionMachine = authSetup.createMachine({
   id: 'authSession',
-  context: ({ input }) => ({ session: input.session, returnTo: '/', error: null, notice: null }),
-  invoke: { src: 'watchSession' },
+  context: ({ input }) => ({ session: input.session, returnTo: safeReturnPath('/'), error: null, notice: null }),
+  invoke: [{ src: 'watchSession' }, { src: 'watchLocation' }],
   initial: 'resolving',
   on: {
     'session.changed': {
@@ -140,12 +194,22 @@ export const authSessionMachine = authSetup.createMachine({
         'revalidateRoutes',
       ],
     },
-    'password.reset': {
-      target: '.loggedOut',
+    'password.reset': loggedOutWithNotice(authMessages.passwordReset),
+    'location.changed': { actions: 'dropNoticeAwayFromLogin' },
+    'login.requested': loginRequested(),
+    'session.started': {
+      target: '.loggedIn',
       actions: [
-        'forgetSession',
-        assign({ session: null }),
-        { type: 'navigate', params: { href: '/login', message: authMessages.passwordReset } },
+        assign({ session: ({ event }) => sessionFrom(event.response) }),
+        { type: 'persistSession', params: ({ event }) => sessionFrom(event.response) },
+        {
+          type: 'navigate',
+          params: ({ event }) =>
+            // The sign-in page or provider callback leaves history: Back doesn't return to it.
+            isNewAccount(event.response.user.createdAt, Date.now())
+              ? { to: FIRST_RUN_ROUTE, replace: true }
+              : { href: event.returnTo, replace: true },
+        },
       ],
     },
   },
@@ -154,15 +218,8 @@ export const authSessionMachine = authSetup.createMachine({
       always: [{ guard: 'hasSession', target: 'loggedIn' }, { target: 'loggedOut' }],
     },
     loggedOut: {
-      on: {
-        'session.started': {
-          target: 'loggedIn',
-          actions: [
-            assign({ session: ({ event }) => sessionFrom(event.response) }),
-            { type: 'persistSession', params: ({ event }) => sessionFrom(event.response) },
-          ],
-        },
-      },
+      // A fresh Log In form under the notice, whatever the form was doing.
+      on: { 'login.requested': loginRequested('#authSession.loggedOut.idle') },
       initial: 'idle',
       states: {
         idle: restingForm,
@@ -176,14 +233,25 @@ export const authSessionMachine = authSetup.createMachine({
               assertEvent(event, 'signup.submitted');
               return { username: event.username.trim(), email: event.email.trim(), password: event.password };
             },
-            onDone: {
-              target: '#authSession.loggedIn',
-              actions: [
-                assign({ session: ({ event }) => sessionFrom(event.output) }),
-                { type: 'persistSession', params: ({ event }) => sessionFrom(event.output) },
-                { type: 'navigate', params: { href: SIGN_UP_TARGET } },
-              ],
-            },
+            onDone: [
+              {
+                // Nothing to store: the member logs in once the e-mail is confirmed.
+                guard: { type: 'confirmationPending', params: ({ event }) => event.output },
+                target: 'idle',
+                actions: [
+                  assign({ notice: authMessages.confirmEmail }),
+                  { type: 'navigate', params: { to: NOTICE_PAGE } },
+                ],
+              },
+              {
+                target: '#authSession.loggedIn',
+                actions: [
+                  assign({ session: ({ event }) => sessionFromOutcome(event.output) }),
+                  { type: 'persistSession', params: ({ event }) => sessionFromOutcome(event.output) },
+                  { type: 'navigate', params: { to: SIGN_UP_TARGET } },
+                ],
+              },
+            ],
             onError: {
               target: 'failure',
               actions: assign({ error: ({ event }) => errorMessage(event.error, REGISTER_FALLBACK) }),
@@ -204,10 +272,7 @@ export const authSessionMachine = authSetup.createMachine({
               actions: [
                 assign({ session: ({ event }) => sessionFrom(event.output) }),
                 { type: 'persistSession', params: ({ event }) => sessionFrom(event.output) },
-                {
-                  type: 'navigate',
-                  params: ({ context }) => ({ href: context.returnTo }),
-                },
+                { type: 'navigate', params: ({ context }) => ({ href: context.returnTo }) },
               ],
             },
             onError: {
@@ -225,30 +290,9 @@ export const authSessionMachine = authSetup.createMachine({
           target: 'loggedOut',
           actions: ['forgetSession', assign({ session: null }), 'revalidateRoutes'],
         },
-        'session.expired': {
-          target: 'loggedOut',
-          actions: [
-            'forgetSession',
-            assign({ session: null }),
-            { type: 'navigate', params: { href: '/login', message: authMessages.sessionExpired } },
-          ],
-        },
-        'account.deleted': {
-          target: 'loggedOut',
-          actions: [
-            'forgetSession',
-            assign({ session: null }),
-            { type: 'navigate', params: { href: '/login', message: authMessages.accountDeleted, replace: true } },
-          ],
-        },
-        'session.revokedEverywhere': {
-          target: 'loggedOut',
-          actions: [
-            'forgetSession',
-            assign({ session: null }),
-            { type: 'navigate', params: { href: '/login', message: authMessages.loggedOutEverywhere, replace: true } },
-          ],
-        },
+        'session.expired': loggedOutWithNotice(authMessages.sessionExpired),
+        'account.deleted': loggedOutWithNotice(authMessages.accountDeleted, true),
+        'session.revokedEverywhere': loggedOutWithNotice(authMessages.loggedOutEverywhere, true),
         'session.tokenRenewed': [
           {
             guard: 'hasRenewedToken',
@@ -257,15 +301,8 @@ export const authSessionMachine = authSetup.createMachine({
               { type: 'persistSession', params: ({ context, event }) => renewedSession(context.session, event.jwt) },
             ],
           },
-          {
-            // The old token is revoked and no new one came: keeping it would only fail later.
-            target: 'loggedOut',
-            actions: [
-              'forgetSession',
-              assign({ session: null }),
-              { type: 'navigate', params: { href: '/login', message: authMessages.sessionExpired } },
-            ],
-          },
+          // The old token is revoked and no new one came: keeping it would only fail later.
+          loggedOutWithNotice(authMessages.sessionExpired),
         ],
       },
     },

@@ -1,11 +1,13 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, sendTo, setup } from 'xstate';
 import { DELETE_ACCOUNT_FALLBACK, deleteAccount } from '../src/api/account';
 import { errorMessage } from '../src/api/errors';
-import type { NavigationRequest } from '../src/lib/navigation';
+import { safeReturnPath } from '../src/lib/returnPath';
+import type { AuthActorRef } from './authSession.machine';
 
 /** SPEC §9: the logged-out delete page redirects after 2 seconds. */
 export const LOGIN_REDIRECT_DELAY_MS = 2000;
-export const LOGIN_REDIRECT = '/login?from=%2Fdelete-profile';
+/** SPEC §6: what /login says to a visitor sent there from this page. */
+export const LOGIN_TO_DELETE_NOTICE = 'Please log in to proceed with account deletion';
 
 export type DeleteAccountEvent =
   | { type: 'deletion.requested' }
@@ -14,17 +16,21 @@ export type DeleteAccountEvent =
 
 export const deleteAccountMachine = setup({
   types: {
-    context: {} as { loggedIn: boolean; error: string | null },
+    context: {} as { auth: AuthActorRef; loggedIn: boolean; error: string | null },
     events: {} as DeleteAccountEvent,
-    input: {} as { loggedIn: boolean },
+    input: {} as { auth: AuthActorRef; loggedIn: boolean },
   },
   actors: {
     deleteAccount: fromPromise<void>(({ signal }) => deleteAccount({ signal })),
   },
   actions: {
-    navigate: (_, _request: NavigationRequest) => {},
-    /** Tells the session the account is gone: it forgets the token and goes to /login. */
-    accountDeleted: () => {},
+    /** The session ends with the account: the auth actor forgets the token and shows /login. */
+    endSession: sendTo(({ context }) => context.auth, { type: 'account.deleted' }),
+    sendToLogin: sendTo(({ context }) => context.auth, {
+      type: 'login.requested',
+      notice: LOGIN_TO_DELETE_NOTICE,
+      from: safeReturnPath('/delete-profile'),
+    }),
   },
   delays: {
     loginRedirectDelay: LOGIN_REDIRECT_DELAY_MS,
@@ -34,7 +40,7 @@ export const deleteAccountMachine = setup({
   },
 }).createMachine({
   id: 'deleteAccount',
-  context: ({ input }) => ({ loggedIn: input.loggedIn, error: null }),
+  context: ({ input }) => ({ auth: input.auth, loggedIn: input.loggedIn, error: null }),
   initial: 'start',
   states: {
     start: {
@@ -42,10 +48,7 @@ export const deleteAccountMachine = setup({
     },
     loggedOut: {
       after: {
-        loginRedirectDelay: {
-          target: 'redirected',
-          actions: { type: 'navigate', params: { href: LOGIN_REDIRECT, replace: true } },
-        },
+        loginRedirectDelay: { target: 'redirected', actions: 'sendToLogin' },
       },
     },
     redirected: { type: 'final' },
@@ -73,7 +76,7 @@ export const deleteAccountMachine = setup({
     },
     done: {
       type: 'final',
-      entry: 'accountDeleted',
+      entry: 'endSession',
     },
     failure: {
       on: {

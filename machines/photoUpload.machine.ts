@@ -23,6 +23,7 @@ export const photoUploadMachine = setup({
       uploadProfilePicture(input.userId, input.file, { signal }),
     ),
   },
+  // Stryker disable next-line ObjectLiteral: a placeholder the app provides; XState skips a missing action the same way.
   actions: {
     reloadProfile: () => {},
   },
@@ -57,9 +58,11 @@ export const photoUploadMachine = setup({
       tags: ['busy'],
       on: { 'file.selected': {} },
       invoke: {
+        // Stryker disable next-line StringLiteral: nothing looks the invoked actor up by its id.
         id: 'uploadPicture',
         src: 'uploadPicture',
         input: ({ context }) => {
+          // Stryker disable next-line ConditionalExpression,StringLiteral: previewing, the only way in, always holds a file.
           if (!context.file) throw new Error('No picture chosen');
           return { userId: context.userId, file: context.file };
         },

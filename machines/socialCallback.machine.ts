@@ -1,14 +1,15 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, sendTo, setup } from 'xstate';
 import { errorMessage } from '../src/api/errors';
 import { SOCIAL_FALLBACKS, connectCallback } from '../src/api/social';
-import type { AuthResponse } from '../src/api/types';
-import type { NavigationRequest } from '../src/lib/navigation';
+import type { AuthResponse } from '../server/src/contract/auth';
 import { safeReturnPath } from '../src/lib/returnPath';
-import { isNewAccount } from '../src/lib/validation';
+import type { AuthActorRef } from './authSession.machine';
 
 export const INVALID_SOCIAL_RESPONSE = 'Invalid social login response';
 
 type CallbackInput = {
+  /** The session's owner: it starts the session, or shows /login with the failure. */
+  auth: AuthActorRef;
   provider: string | undefined;
   code: string | undefined;
   /** The provider's anti-forgery state, returned to the server with the code. */
@@ -31,9 +32,9 @@ export const socialCallbackMachine = setup({
     ),
   },
   actions: {
-    startSession: (_, _response: AuthResponse) => {},
     forgetSavedRedirect: () => {},
-    navigate: (_, _request: NavigationRequest) => {},
+    /** SPEC §4: the failure is shown on /login. */
+    showLoginWith: sendTo(({ context }) => context.auth, (_, notice: string) => ({ type: 'login.requested', notice })),
   },
   guards: {
     providerSentError: ({ context }) => context.error !== undefined,
@@ -49,15 +50,12 @@ export const socialCallbackMachine = setup({
         {
           guard: 'providerSentError',
           target: 'failed',
-          actions: {
-            type: 'navigate',
-            params: ({ context }) => ({ href: '/login', message: context.error || SOCIAL_FALLBACKS.callback, replace: true }),
-          },
+          actions: { type: 'showLoginWith', params: ({ context }) => context.error || SOCIAL_FALLBACKS.callback },
         },
         { guard: 'hasCodeAndProvider', target: 'processing' },
         {
           target: 'failed',
-          actions: { type: 'navigate', params: { href: '/login', message: INVALID_SOCIAL_RESPONSE, replace: true } },
+          actions: { type: 'showLoginWith', params: INVALID_SOCIAL_RESPONSE },
         },
       ],
     },
@@ -70,25 +68,18 @@ export const socialCallbackMachine = setup({
         onDone: {
           target: 'signedIn',
           actions: [
-            { type: 'startSession', params: ({ event }) => event.output },
             'forgetSavedRedirect',
-            {
-              type: 'navigate',
-              params: ({ context, event }) => ({
-                href: isNewAccount(event.output.user.createdAt, Date.now()) ? '/bmi' : safeReturnPath(context.savedRedirect),
-                replace: true,
-              }),
-            },
+            sendTo(
+              ({ context }) => context.auth,
+              ({ context, event }) => ({ type: 'session.started', response: event.output, returnTo: safeReturnPath(context.savedRedirect) }),
+            ),
           ],
         },
         onError: {
           target: 'failed',
           actions: [
             assign({ error: ({ event }) => errorMessage(event.error, SOCIAL_FALLBACKS.callback) }),
-            {
-              type: 'navigate',
-              params: ({ event }) => ({ href: '/login', message: errorMessage(event.error, SOCIAL_FALLBACKS.callback), replace: true }),
-            },
+            { type: 'showLoginWith', params: ({ context }) => context.error ?? SOCIAL_FALLBACKS.callback },
           ],
         },
       },

@@ -1,12 +1,12 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, sendTo, setup } from 'xstate';
 import { errorMessage } from '../src/api/errors';
 import { SOCIAL_FALLBACKS, exchangeIdToken } from '../src/api/social';
-import type { AuthResponse } from '../src/api/types';
-import type { NavigationRequest } from '../src/lib/navigation';
-import { isNewAccount } from '../src/lib/validation';
+import type { AuthResponse } from '../server/src/contract/auth';
+import type { ReturnPath } from '../src/lib/navigation';
+import { safeReturnPath } from '../src/lib/returnPath';
+import type { AuthActorRef } from './authSession.machine';
 
 export type PopupProvider = 'google' | 'apple';
-export const FIRST_RUN_ROUTE = '/bmi';
 
 export const PROVIDER_CANCELLED = {
   google: 'Google Sign-In was canceled or failed',
@@ -17,7 +17,14 @@ export type SocialSignInEvent =
   | { type: 'popup.requested'; provider: PopupProvider; returnTo: string }
   | { type: 'redirect.requested'; returnTo: string };
 
-type SocialContext = { provider: PopupProvider | null; token: string | null; returnTo: string; error: string | null };
+type SocialContext = {
+  /** The session's owner: a sign-in ends by handing it the server's answer. */
+  auth: AuthActorRef;
+  provider: PopupProvider | null;
+  token: string | null;
+  returnTo: ReturnPath;
+  error: string | null;
+};
 
 /**
  * Log In's Google, Apple and Facebook buttons. Google and Apple give an ID token in the
@@ -27,6 +34,7 @@ export const socialSignInMachine = setup({
   types: {
     context: {} as SocialContext,
     events: {} as SocialSignInEvent,
+    input: {} as { auth: AuthActorRef },
   },
   actors: {
     /** Loads the provider's client and asks the person to sign in: the ID token. */
@@ -40,25 +48,23 @@ export const socialSignInMachine = setup({
     checkRedirectProvider: fromPromise<void>(async () => {}),
   },
   actions: {
-    startSession: (_, _response: AuthResponse) => {},
-    navigate: (_, _request: NavigationRequest) => {},
-    saveReturnRoute: (_, _returnTo: string) => {},
+    saveReturnRoute: (_, _returnTo: ReturnPath) => {},
     redirectToProvider: () => {},
   },
 }).createMachine({
   id: 'socialSignIn',
-  context: { provider: null, token: null, returnTo: '/', error: null },
+  context: ({ input }) => ({ auth: input.auth, provider: null, token: null, returnTo: safeReturnPath('/'), error: null }),
   initial: 'idle',
   states: {
     idle: {
       on: {
         'popup.requested': {
           target: 'authorizing',
-          actions: assign({ provider: ({ event }) => event.provider, returnTo: ({ event }) => event.returnTo, error: null }),
+          actions: assign({ provider: ({ event }) => event.provider, returnTo: ({ event }) => safeReturnPath(event.returnTo), error: null }),
         },
         'redirect.requested': {
           target: 'redirecting',
-          actions: assign({ provider: null, returnTo: ({ event }) => event.returnTo, error: null }),
+          actions: assign({ provider: null, returnTo: ({ event }) => safeReturnPath(event.returnTo), error: null }),
         },
       },
     },
@@ -85,13 +91,10 @@ export const socialSignInMachine = setup({
           target: 'signedIn',
           actions: [
             assign({ token: null }),
-            { type: 'startSession', params: ({ event }) => event.output },
-            {
-              type: 'navigate',
-              params: ({ context, event }) => ({
-                href: isNewAccount(event.output.user.createdAt, Date.now()) ? FIRST_RUN_ROUTE : context.returnTo,
-              }),
-            },
+            sendTo(
+              ({ context }) => context.auth,
+              ({ context, event }) => ({ type: 'session.started', response: event.output, returnTo: context.returnTo }),
+            ),
           ],
         },
         onError: {

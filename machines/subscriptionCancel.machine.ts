@@ -1,12 +1,15 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, sendParent, setup } from 'xstate';
 import { errorMessage } from '../src/api/errors';
+import type { CancelSubscriptionResponse } from '../server/src/contract/subscriptions';
 import { CANCEL_FALLBACK, cancelSubscription } from '../src/api/subscriptions';
 
 /** SPEC §9: the cancel success message disappears after 5000 ms. */
 export const CANCEL_SUCCESS_MS = 5000;
 
-export function cancelledMessage(cancelAt: string): string {
-  return `Your subscription has been cancelled. You keep access until ${new Date(cancelAt).toLocaleDateString()}.`;
+/** `cancelAt` is null when the provider gave no end date: access still runs to the period's end. */
+export function cancelledMessage(cancelAt: string | null): string {
+  const until = cancelAt ? new Date(cancelAt).toLocaleDateString() : 'the end of your billing period';
+  return `Your subscription has been cancelled. You keep access until ${until}.`;
 }
 
 export type SubscriptionCancelEvent =
@@ -20,11 +23,11 @@ export const subscriptionCancelMachine = setup({
     events: {} as SubscriptionCancelEvent,
   },
   actors: {
-    cancelSubscription: fromPromise<{ cancelAt: string }>(({ signal }) => cancelSubscription({ signal })),
+    cancelSubscription: fromPromise<CancelSubscriptionResponse>(({ signal }) => cancelSubscription({ signal })),
   },
   actions: {
-    /** Reloads the profile and the current subscription. */
-    reloadSubscription: () => {},
+    /** Tells the Subscriptions tab, its parent, to reload the profile and the current subscription. */
+    reloadSubscription: sendParent({ type: 'subscription.changed' }),
   },
   delays: {
     successMessage: CANCEL_SUCCESS_MS,

@@ -1,15 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { errorMessage } from '../src/api/errors';
-import {
-  CURRENT_FALLBACK,
-  PLANS_FALLBACK,
-  getCurrentSubscription,
-  getPaymentsConfig,
-  getSubscriptionPlans,
-  type CurrentSubscription,
-  type PaymentsConfig,
-  type SubscriptionPlan,
-} from '../src/api/subscriptions';
+import { CURRENT_FALLBACK, PLANS_FALLBACK, getCurrentSubscription, getPaymentsConfig, getSubscriptionPlans } from '../src/api/subscriptions';
+import type { CurrentSubscription, PaymentsConfig, SubscriptionPlan } from '../server/src/contract/subscriptions';
 
 type OverviewContext = {
   plans: SubscriptionPlan[];

@@ -1,12 +1,7 @@
-import { assertEvent, assign, fromPromise, raise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, raise, sendParent, setup } from 'xstate';
 import { errorMessage } from '../src/api/errors';
-import {
-  VERIFY_FALLBACK,
-  createSubscription,
-  verifySubscription,
-  type CurrentSubscription,
-  type SubscriptionPlan,
-} from '../src/api/subscriptions';
+import { VERIFY_FALLBACK, createSubscription, verifySubscription } from '../src/api/subscriptions';
+import type { CreateSubscriptionResponse, CurrentSubscription, SubscriptionPlan } from '../server/src/contract/subscriptions';
 import { PAYMENT_FAILED, confirmCardPayment, type PaymentMethodInput } from '../src/payments/confirmPayment';
 
 export const SUBSCRIPTION_SUCCESS_MESSAGE = 'Subscription successful!';
@@ -41,7 +36,7 @@ export const subscriptionPurchaseMachine = setup({
     events: {} as SubscriptionPurchaseEvent,
   },
   actors: {
-    createSubscription: fromPromise<{ clientSecret: string; subscriptionId: string }, { priceId: string }>(({ input, signal }) =>
+    createSubscription: fromPromise<CreateSubscriptionResponse, { priceId: string }>(({ input, signal }) =>
       createSubscription(input.priceId, { signal }),
     ),
     confirmPayment: fromPromise<{ status: string }, { clientSecret: string; method: PaymentMethodInput }>(({ input }) =>
@@ -52,13 +47,14 @@ export const subscriptionPurchaseMachine = setup({
     ),
   },
   actions: {
-    /** Reloads the profile and the current subscription. */
-    reloadSubscription: () => {},
+    /** Tells the Subscriptions tab, its parent, to reload the profile and the current subscription. */
+    reloadSubscription: sendParent({ type: 'subscription.changed' }),
   },
   delays: {
     successMessage: SUBSCRIPTION_SUCCESS_MS,
   },
   guards: {
+    noPaymentDue: (_, created: CreateSubscriptionResponse) => created.clientSecret === null,
     planInactive: ({ event }) => {
       assertEvent(event, 'plan.chosen');
       return !event.plan.is_active;
@@ -88,13 +84,21 @@ export const subscriptionPurchaseMachine = setup({
         id: 'createSubscription',
         src: 'createSubscription',
         input: ({ context }) => ({ priceId: context.plan?.stripe_price_id ?? '' }),
-        onDone: {
-          target: 'paying',
-          actions: assign({
-            clientSecret: ({ event }) => event.output.clientSecret,
-            subscriptionId: ({ event }) => event.output.subscriptionId,
-          }),
-        },
+        onDone: [
+          {
+            // The provider took no first payment (e.g. a free trial): nothing to pay, only to verify.
+            guard: { type: 'noPaymentDue', params: ({ event }) => event.output },
+            target: 'verifying',
+            actions: assign({ subscriptionId: ({ event }) => event.output.subscriptionId }),
+          },
+          {
+            target: 'paying',
+            actions: assign({
+              clientSecret: ({ event }) => event.output.clientSecret,
+              subscriptionId: ({ event }) => event.output.subscriptionId,
+            }),
+          },
+        ],
         onError: {
           target: 'idle',
           actions: assign({ error: ({ event }) => errorMessage(event.error, 'Failed to initiate subscription: Failed to create subscription') }),

@@ -11,7 +11,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Context, Next } from 'koa';
 import { SERVER_DIR, bootStrapi, request, requestFrom, type TestStrapi } from './helpers/strapi';
 import type { ApiError, AuthResponse, Ingredient } from './helpers/types';
-import { PROFILE_MESSAGES } from '../src/extensions/users-permissions/profile-guard';
+import { profileMessages } from '../src/contract/profileRules';
 import { PROFILE_PICTURE_MAX_BYTES } from '../src/extensions/upload/profile-picture-guard';
 
 const require = createRequire(import.meta.url);
@@ -763,7 +763,7 @@ describe('PUT /api/users/:id: ingredients are at most the known list, duplicates
     expect(knownIngredients).toBeGreaterThan(1);
     const res = await putProfile({ ingredients: range(knownIngredients + 1) });
     expect(res.status).toBe(400);
-    expect(res.body.error.message).toBe(PROFILE_MESSAGES.tooManyIngredients(knownIngredients));
+    expect(res.body.error.message).toBe(profileMessages.tooManyIngredients(knownIngredients));
     expect(await storedIngredientIds()).toEqual([1, 2]);
 
     const all = range(knownIngredients);

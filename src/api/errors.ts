@@ -16,24 +16,6 @@ export function isFetchError(error: unknown): error is FetchError {
   return error instanceof Error && error.name === 'FetchError';
 }
 
-type StrapiErrorBody = { error?: { message?: unknown } };
-
-function serverMessage(data: unknown): string | undefined {
-  const message = (data as StrapiErrorBody | undefined)?.error?.message;
-  return typeof message === 'string' && message.trim() ? message : undefined;
-}
-
-/** The server's error.message when it sent one, otherwise the spec's fallback for the call. */
-export function toApiError(error: unknown, fallback: string): Error {
-  if (error instanceof ApiError) return error;
-  if (error instanceof DOMException && error.name === 'AbortError') return error;
-  if (isFetchError(error)) {
-    if (error.cause instanceof DOMException && error.cause.name === 'AbortError') return error.cause;
-    return new ApiError(serverMessage(error.data) ?? fallback, error.status);
-  }
-  return new ApiError(fallback);
-}
-
 export function errorMessage(error: unknown, fallback: string): string {
   return error instanceof Error && error.message ? error.message : fallback;
 }

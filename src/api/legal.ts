@@ -1,10 +1,8 @@
-import { apiClient } from './client';
-import { ApiError, toApiError } from './errors';
+import type { SingleTypeResponse } from '../../server/src/contract/envelope';
+import { apiRequest } from './client';
 import type { LegalDocumentSpec } from '../lib/legalDocuments';
 
 export type LegalDocument = { title: string; content: string };
-
-type StrapiSingle = { data?: Record<string, unknown> | null };
 
 /**
  * The page's title and markdown from the single type's data: data.Text or data.Title as the title,
@@ -25,18 +23,14 @@ export function legalDocumentFrom(
  * Reads data.Text or data.Title as the title and data.Content as the markdown body; a failure is
  * logged to the console and rethrown (SPEC §8).
  */
-export async function fetchLegalDocument(
+export function fetchLegalDocument(
   spec: Pick<LegalDocumentSpec, 'apiPath' | 'titleField' | 'errorText' | 'pageName'>,
   { signal }: { signal?: AbortSignal } = {},
 ): Promise<LegalDocument> {
-  try {
-    const response = await apiClient<StrapiSingle>(spec.apiPath, { signal });
-    const document = legalDocumentFrom(spec, response?.data);
-    if (!document) throw new ApiError(spec.errorText);
-    return document;
-  } catch (error) {
-    const failure = toApiError(error, spec.errorText);
-    if (!(failure instanceof DOMException)) console.error(`${spec.errorText}:`, error);
-    throw failure;
-  }
+  return apiRequest<SingleTypeResponse, LegalDocument>(spec.apiPath, {
+    fallback: spec.errorText,
+    logAs: spec.errorText,
+    read: (answer) => legalDocumentFrom(spec, answer?.data) ?? undefined,
+    signal,
+  });
 }

@@ -1,15 +1,6 @@
-import { apiClient } from './client';
-import { ApiError, toApiError } from './errors';
-import type { AuthResponse } from './types';
-
-export type SocialProvider = 'google' | 'apple' | 'facebook';
-
-/** Which providers the server has set up, and the public ids the browser needs. */
-export type SocialConfig = {
-  google: { enabled: boolean; clientId: string | null };
-  apple: { enabled: boolean; clientId: string | null; redirectURI: string | null };
-  facebook: { enabled: boolean };
-};
+import type { AuthResponse } from '../../server/src/contract/auth';
+import type { SocialConfig } from '../../server/src/contract/social';
+import { apiRequest } from './client';
 
 /** SPEC §9: Google, Apple and social callback calls time out after 15000 ms. */
 export const SOCIAL_CALL_TIMEOUT_MS = 15_000;
@@ -22,51 +13,42 @@ export const SOCIAL_FALLBACKS = {
 
 type CallOptions = { signal?: AbortSignal };
 
+const JSON_CONTENT = { 'Content-Type': 'application/json' };
+
 /** GET /api/social/config */
-export async function getSocialConfig({ signal }: CallOptions = {}): Promise<SocialConfig> {
-  try {
-    return await apiClient<SocialConfig>('/api/social/config', { signal, timeout: SOCIAL_CALL_TIMEOUT_MS });
-  } catch (error) {
-    throw toApiError(error, 'Social sign-in is unavailable right now.');
-  }
+export function getSocialConfig({ signal }: CallOptions = {}): Promise<SocialConfig> {
+  return apiRequest<SocialConfig>('/api/social/config', {
+    fallback: 'Social sign-in is unavailable right now.',
+    timeout: SOCIAL_CALL_TIMEOUT_MS,
+    signal,
+  });
 }
 
 /** GET /api/auth/{google|apple}/callback?access_token=… with the provider's ID token. */
-export async function exchangeIdToken(
-  provider: 'google' | 'apple',
-  idToken: string,
-  { signal }: CallOptions = {},
-): Promise<AuthResponse> {
-  try {
-    return await apiClient<AuthResponse>(`/api/auth/${provider}/callback`, {
-      query: { access_token: idToken },
-      headers: { 'Content-Type': 'application/json' },
-      timeout: SOCIAL_CALL_TIMEOUT_MS,
-      signal,
-    });
-  } catch (error) {
-    throw toApiError(error, SOCIAL_FALLBACKS[provider]);
-  }
+export function exchangeIdToken(provider: 'google' | 'apple', idToken: string, { signal }: CallOptions = {}): Promise<AuthResponse> {
+  return apiRequest<AuthResponse>(`/api/auth/${provider}/callback`, {
+    query: { access_token: idToken },
+    headers: JSON_CONTENT,
+    timeout: SOCIAL_CALL_TIMEOUT_MS,
+    fallback: SOCIAL_FALLBACKS[provider],
+    signal,
+  });
 }
 
 /** GET /api/connect/{provider}/callback?code=…: finishes a redirect sign-in (Facebook). */
-export async function connectCallback(
+export function connectCallback(
   provider: string,
   code: string,
   state: string | undefined,
   { signal }: CallOptions = {},
 ): Promise<AuthResponse> {
-  try {
-    const response = await apiClient.raw<AuthResponse>(`/api/connect/${encodeURIComponent(provider)}/callback`, {
-      // The provider's state goes back to the server, which checks it against the sign-in it started.
-      query: state ? { code, state } : { code },
-      headers: { 'Content-Type': 'application/json' },
-      timeout: SOCIAL_CALL_TIMEOUT_MS,
-      signal,
-    });
-    if (response.status !== 200 || !response._data?.jwt) throw new ApiError(SOCIAL_FALLBACKS.callback, response.status);
-    return response._data;
-  } catch (error) {
-    throw toApiError(error, SOCIAL_FALLBACKS.callback);
-  }
+  return apiRequest<AuthResponse, AuthResponse>(`/api/connect/${encodeURIComponent(provider)}/callback`, {
+    // The provider's state goes back to the server, which checks it against the sign-in it started.
+    query: state ? { code, state } : { code },
+    headers: JSON_CONTENT,
+    timeout: SOCIAL_CALL_TIMEOUT_MS,
+    fallback: SOCIAL_FALLBACKS.callback,
+    read: (answer, status) => (status === 200 && answer?.jwt ? answer : undefined),
+    signal,
+  });
 }

@@ -1,31 +1,16 @@
-import { apiClient, bearerHeaders } from './client';
-import { ApiError, isFetchError, toApiError } from './errors';
-
-/** SPEC §3 subscription plan; amount is in cents. */
-export type SubscriptionPlan = {
-  id: number;
-  documentId: string;
-  name: string;
-  stripe_price_id: string;
-  stripe_product_id: string;
-  amount: number;
-  currency: string;
-  duration: string;
-  is_active: boolean;
-};
-
-/** SPEC §3 current subscription. */
-export type CurrentSubscription = {
-  id: number | string;
-  status: string;
-  /** Null when the plan was deleted since (the server keeps the subscription). */
-  plan: { id: number | string; productName: string; amount: number; interval: string } | null;
-  startDate: string;
-  currentPeriodEnd: string;
-  cancel_at_period_end: boolean;
-};
-
-export type PaymentsConfig = { mode: 'stripe' | 'sandbox'; publishableKey: string | null };
+import type {
+  CancelSubscriptionResponse,
+  CreateSubscriptionPayload,
+  CreateSubscriptionResponse,
+  CurrentSubscription,
+  PaymentsConfig,
+  SandboxCard,
+  SandboxConfirmPayload,
+  SandboxConfirmResponse,
+  SubscriptionPlan,
+  SubscriptionPlansResponse,
+} from '../../server/src/contract/subscriptions';
+import { apiRequest } from './client';
 
 type CallOptions = { signal?: AbortSignal };
 
@@ -35,98 +20,80 @@ export const CREATE_FALLBACK = 'Failed to create subscription';
 export const VERIFY_FALLBACK = 'Failed to verify subscription';
 export const CANCEL_FALLBACK = 'Failed to cancel subscription';
 
-/** The spec's diagnostic form, "{what}: {status} {statusText} - {body}", for the console. */
-function diagnostic(what: string, error: unknown): string {
-  if (isFetchError(error)) {
-    const body = typeof error.data === 'string' ? error.data : JSON.stringify(error.data ?? '');
-    return `${what}: ${error.status ?? ''} ${error.statusText ?? ''} - ${body}`;
-  }
-  return `${what}: ${error instanceof Error ? error.message : String(error)}`;
-}
-
 /** GET /api/subscription-plans */
-export async function getSubscriptionPlans({ signal }: CallOptions = {}): Promise<SubscriptionPlan[]> {
-  try {
-    const response = await apiClient<{ data: SubscriptionPlan[] }>('/api/subscription-plans', { signal });
-    return response.data;
-  } catch (error) {
-    console.error(diagnostic('Failed to fetch subscription plans', error));
-    throw new ApiError(PLANS_FALLBACK, isFetchError(error) ? error.status : undefined);
-  }
+export function getSubscriptionPlans({ signal }: CallOptions = {}): Promise<SubscriptionPlan[]> {
+  return apiRequest<SubscriptionPlansResponse, SubscriptionPlan[]>('/api/subscription-plans', {
+    fallback: PLANS_FALLBACK,
+    failureText: 'fallback',
+    logAs: 'Failed to fetch subscription plans',
+    read: (answer) => answer?.data,
+    signal,
+  });
 }
 
 /** GET /api/subscriptions/current: null when the member has none. */
 export async function getCurrentSubscription({ signal }: CallOptions = {}): Promise<CurrentSubscription | null> {
-  try {
-    const subscription = await apiClient<CurrentSubscription | null | ''>('/api/subscriptions/current', { headers: bearerHeaders(), signal });
-    return subscription || null;
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    console.error(diagnostic('Failed to fetch current subscription', error));
-    throw new ApiError(CURRENT_FALLBACK, isFetchError(error) ? error.status : undefined);
-  }
+  const answer = await apiRequest<CurrentSubscription | null | ''>('/api/subscriptions/current', {
+    auth: true,
+    fallback: CURRENT_FALLBACK,
+    failureText: 'fallback',
+    logAs: 'Failed to fetch current subscription',
+    signal,
+  });
+  return answer || null;
 }
 
-/** POST /api/subscriptions */
-export async function createSubscription(
-  priceId: string,
-  { signal }: CallOptions = {},
-): Promise<{ clientSecret: string; subscriptionId: string }> {
-  try {
-    return await apiClient('/api/subscriptions', { method: 'POST', headers: bearerHeaders(), body: { priceId }, signal });
-  } catch (error) {
-    const reason = toApiError(error, CREATE_FALLBACK);
-    throw new ApiError(`Failed to initiate subscription: ${reason.message}`, reason instanceof ApiError ? reason.status : undefined);
-  }
+/**
+ * POST /api/subscriptions. The answer's clientSecret is null only when the provider needs no first
+ * payment, which no plan does yet.
+ */
+export function createSubscription(priceId: string, { signal }: CallOptions = {}): Promise<CreateSubscriptionResponse> {
+  const payload: CreateSubscriptionPayload = { priceId };
+  return apiRequest<CreateSubscriptionResponse>('/api/subscriptions', {
+    method: 'POST',
+    auth: true,
+    body: payload,
+    fallback: CREATE_FALLBACK,
+    shownAs: (message) => `Failed to initiate subscription: ${message}`,
+    signal,
+  });
 }
 
 /** GET /api/subscriptions/{id}/verify */
 export async function verifySubscription(subscriptionId: string, { signal }: CallOptions = {}): Promise<void> {
-  try {
-    await apiClient(`/api/subscriptions/${encodeURIComponent(subscriptionId)}/verify`, { headers: bearerHeaders(), signal });
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    throw new ApiError(VERIFY_FALLBACK, isFetchError(error) ? error.status : undefined);
-  }
+  await apiRequest<CurrentSubscription>(`/api/subscriptions/${encodeURIComponent(subscriptionId)}/verify`, {
+    auth: true,
+    fallback: VERIFY_FALLBACK,
+    failureText: 'fallback',
+    signal,
+  });
 }
 
-/** POST /api/subscriptions/cancel: access continues until cancelAt. */
-export async function cancelSubscription({ signal }: CallOptions = {}): Promise<{ cancelAt: string }> {
-  try {
-    return await apiClient('/api/subscriptions/cancel', { method: 'POST', headers: bearerHeaders(), signal });
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    console.error(diagnostic('Failed to cancel subscription', error));
-    const message = isFetchError(error) ? (error.data as { error?: { message?: string } } | undefined)?.error?.message : undefined;
-    throw new ApiError(message ? `${CANCEL_FALLBACK}: ${message}` : CANCEL_FALLBACK, isFetchError(error) ? error.status : undefined);
-  }
+/** POST /api/subscriptions/cancel: access continues until cancelAt. A failed answer reads as SPEC §8's diagnostic line. */
+export function cancelSubscription({ signal }: CallOptions = {}): Promise<CancelSubscriptionResponse> {
+  return apiRequest<CancelSubscriptionResponse>('/api/subscriptions/cancel', {
+    method: 'POST',
+    auth: true,
+    fallback: CANCEL_FALLBACK,
+    failureText: 'diagnostic',
+    logAs: CANCEL_FALLBACK,
+    signal,
+  });
 }
 
 /** GET /api/payments/config: which payment provider the server uses. */
-export async function getPaymentsConfig({ signal }: CallOptions = {}): Promise<PaymentsConfig> {
-  try {
-    return await apiClient<PaymentsConfig>('/api/payments/config', { signal });
-  } catch (error) {
-    throw toApiError(error, 'Payments are unavailable right now.');
-  }
+export function getPaymentsConfig({ signal }: CallOptions = {}): Promise<PaymentsConfig> {
+  return apiRequest<PaymentsConfig>('/api/payments/config', { fallback: 'Payments are unavailable right now.', signal });
 }
 
-export type SandboxCard = { cardNumber: string; expiry: string; cvc: string };
-
 /** POST /api/payments/sandbox/confirm: the offline stand-in for the provider's confirm-card-payment. */
-export async function confirmSandboxPayment(
-  clientSecret: string,
-  card: SandboxCard,
-  { signal }: CallOptions = {},
-): Promise<{ status: string }> {
-  try {
-    const { paymentIntent } = await apiClient<{ paymentIntent: { id: string; status: string } }>('/api/payments/sandbox/confirm', {
-      method: 'POST',
-      body: { clientSecret, ...card },
-      signal,
-    });
-    return { status: paymentIntent.status };
-  } catch (error) {
-    throw toApiError(error, 'Payment failed');
-  }
+export function confirmSandboxPayment(clientSecret: string, card: SandboxCard, { signal }: CallOptions = {}): Promise<{ status: string }> {
+  const payload: SandboxConfirmPayload = { clientSecret, ...card };
+  return apiRequest<SandboxConfirmResponse, { status: string }>('/api/payments/sandbox/confirm', {
+    method: 'POST',
+    body: payload,
+    fallback: 'Payment failed',
+    read: (answer) => (answer?.paymentIntent ? { status: answer.paymentIntent.status } : undefined),
+    signal,
+  });
 }

@@ -1,82 +1,51 @@
-import { apiClient, bearerHeaders } from './client';
-import { toApiError } from './errors';
-import type { AuthResponse, ProfileUpdate, User } from './types';
+import type { AuthResponse, ChangePasswordPayload } from '../../server/src/contract/auth';
+import { PROFILE_PICTURE_UPLOAD, type ProfileUpdate, type User } from '../../server/src/contract/users';
+import { apiRequest } from './client';
 
 export const LOAD_PROFILE_FALLBACK = 'Failed to load profile';
-
-/** GET /api/users/me?populate=* */
-export async function getCurrentUser({ signal }: { signal?: AbortSignal } = {}): Promise<User> {
-  try {
-    return await apiClient<User>('/api/users/me', {
-      query: { populate: '*' },
-      headers: bearerHeaders(),
-      signal,
-    });
-  } catch (error) {
-    throw toApiError(error, LOAD_PROFILE_FALLBACK);
-  }
-}
-
 export const UPDATE_PROFILE_FALLBACK = 'Failed to update profile';
 export const UPLOAD_PICTURE_FALLBACK = 'Failed to upload image';
 export const CHANGE_PASSWORD_FALLBACK = 'Failed to change password';
 
+type CallOptions = { signal?: AbortSignal };
+
+/** GET /api/users/me?populate=* */
+export function getCurrentUser({ signal }: CallOptions = {}): Promise<User> {
+  return apiRequest<User>('/api/users/me', { query: { populate: '*' }, auth: true, fallback: LOAD_PROFILE_FALLBACK, signal });
+}
+
 /** PUT /api/users/{userId} with one section's payload. */
-export async function updateProfile(
-  userId: string,
-  update: ProfileUpdate,
-  { signal }: { signal?: AbortSignal } = {},
-): Promise<void> {
-  try {
-    await apiClient(`/api/users/${encodeURIComponent(userId)}`, {
-      method: 'PUT',
-      headers: bearerHeaders(),
-      body: update.values,
-      signal,
-    });
-  } catch (error) {
-    throw toApiError(error, UPDATE_PROFILE_FALLBACK);
-  }
+export async function updateProfile(userId: string, update: ProfileUpdate, { signal }: CallOptions = {}): Promise<void> {
+  await apiRequest<User>(`/api/users/${encodeURIComponent(userId)}`, {
+    method: 'PUT',
+    auth: true,
+    body: update.values,
+    fallback: UPDATE_PROFILE_FALLBACK,
+    signal,
+  });
 }
 
 /** POST /api/upload: the picture becomes the user's profile_picture. */
-export async function uploadProfilePicture(
-  userId: string,
-  file: File,
-  { signal }: { signal?: AbortSignal } = {},
-): Promise<void> {
+export async function uploadProfilePicture(userId: string, file: File, { signal }: CallOptions = {}): Promise<void> {
   const form = new FormData();
   form.append('files', file);
   form.append('refId', userId);
-  form.append('ref', 'plugin::users-permissions.user');
-  form.append('field', 'profile_picture');
-  try {
-    await apiClient('/api/upload', { method: 'POST', headers: bearerHeaders(), body: form, signal });
-  } catch (error) {
-    throw toApiError(error, UPLOAD_PICTURE_FALLBACK);
-  }
+  form.append('ref', PROFILE_PICTURE_UPLOAD.ref);
+  form.append('field', PROFILE_PICTURE_UPLOAD.field);
+  await apiRequest('/api/upload', { method: 'POST', auth: true, body: form, fallback: UPLOAD_PICTURE_FALLBACK, signal });
 }
-
-export type ChangePasswordPayload = { currentPassword: string; password: string; passwordConfirmation: string };
 
 /**
  * POST /api/auth/change-password. The server revokes every earlier token and answers `{ jwt, user }`:
  * resolves to that fresh token, or null when the answer has none (the stored one is dead either way).
  */
-export async function changePassword(
-  payload: ChangePasswordPayload,
-  { signal }: { signal?: AbortSignal } = {},
-): Promise<string | null> {
-  let response: Partial<AuthResponse> | null | undefined;
-  try {
-    response = await apiClient<Partial<AuthResponse> | null>('/api/auth/change-password', {
-      method: 'POST',
-      headers: bearerHeaders(),
-      body: payload,
-      signal,
-    });
-  } catch (error) {
-    throw toApiError(error, CHANGE_PASSWORD_FALLBACK);
-  }
-  return typeof response?.jwt === 'string' && response.jwt ? response.jwt : null;
+export async function changePassword(payload: ChangePasswordPayload, { signal }: CallOptions = {}): Promise<string | null> {
+  const answer = await apiRequest<Partial<AuthResponse> | null>('/api/auth/change-password', {
+    method: 'POST',
+    auth: true,
+    body: payload,
+    fallback: CHANGE_PASSWORD_FALLBACK,
+    signal,
+  });
+  return typeof answer?.jwt === 'string' && answer.jwt ? answer.jwt : null;
 }

@@ -1,4 +1,4 @@
-import { createActor, fromCallback, type InspectionEvent, type Observer } from 'xstate';
+import { createActor, fromCallback } from 'xstate';
 import type { RouterHistory } from '@tanstack/react-router';
 import { authSessionMachine, type AuthEvent } from '../../machines/authSession.machine';
 import { configureApiClient } from '../api/client';
@@ -11,7 +11,7 @@ import {
 import type { PrerenderedData } from '../prerender/prerenderedData';
 import type { Flows } from './flows';
 import { navigateTo } from './navigation';
-import { createAppRouter, type AppRouter } from './router';
+import { createAppRouter, type AppRouter, type FlowInspector } from './router';
 
 type AuthActors = Parameters<typeof authSessionMachine.provide>[0]['actors'];
 
@@ -21,7 +21,7 @@ export type AppOptions = {
   actors?: AuthActors;
   /** Replaces page-level flow machines — tests pass machines provided with doubles. */
   flows?: Flows;
-  inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+  inspect?: FlowInspector;
   /** What the server rendered the page with, when the HTML was prerendered. */
   prerendered?: PrerenderedData;
 };
@@ -45,6 +45,11 @@ export function createApp({ history, actors, flows, inspect, prerendered }: AppO
       watchSession: fromCallback<AuthEvent>(({ sendBack }) =>
         watchStoredSession((session) => sendBack({ type: 'session.changed', session })),
       ),
+      watchLocation: fromCallback<AuthEvent>(({ sendBack }) =>
+        router!.subscribe('onResolved', ({ toLocation, pathChanged }) => {
+          if (pathChanged) sendBack({ type: 'location.changed', pathname: toLocation.pathname });
+        }),
+      ),
       ...actors,
     },
   });
@@ -54,7 +59,7 @@ export function createApp({ history, actors, flows, inspect, prerendered }: AppO
     getToken: () => readStoredSession()?.jwt ?? null,
     onUnauthorized: () => auth.send({ type: 'session.expired' }),
   });
-  router = createAppRouter({ auth, flows: flows ?? {}, history, prerendered });
+  router = createAppRouter({ auth, flows: flows ?? {}, history, prerendered, inspect });
   auth.start();
   return { auth, router };
 }

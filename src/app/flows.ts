@@ -1,4 +1,5 @@
 import type { deleteAccountMachine } from '../../machines/deleteAccount.machine';
+import type { firstRunBmiMachine } from '../../machines/firstRunBmi.machine';
 import type { LegalDocumentMachine } from '../../machines/legalDocument.machine';
 import type { logoutAllDevicesMachine } from '../../machines/logoutAllDevices.machine';
 import type { passwordChangeMachine } from '../../machines/passwordChange.machine';
@@ -31,4 +32,5 @@ export type Flows = Partial<{
   subscriptionCancel: typeof subscriptionCancelMachine;
   socialSignIn: typeof socialSignInMachine;
   socialCallback: typeof socialCallbackMachine;
+  firstRunBmi: typeof firstRunBmiMachine;
 }>;

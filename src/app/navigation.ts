@@ -1,14 +1,15 @@
-import { useRouter, type AnyRouter } from '@tanstack/react-router';
+import { useRouter } from '@tanstack/react-router';
 import { useCallback } from 'react';
 import type { NavigationRequest } from '../lib/navigation';
+import type { AppRouter } from './router';
 
 /** Carries out a machine's navigation request on the router. */
-export function navigateTo(router: AnyRouter, request: NavigationRequest): void {
-  void router.navigate({
-    href: request.href,
-    replace: request.replace,
-    state: request.message ? { message: request.message } : undefined,
-  });
+export function navigateTo(router: AppRouter, request: NavigationRequest): void {
+  if ('href' in request) {
+    void router.navigate({ href: request.href, replace: request.replace });
+    return;
+  }
+  void router.navigate({ to: request.to, search: request.search ?? {}, replace: request.replace });
 }
 
 /** The `navigate` action implementation a view gives its machine. */

@@ -5,8 +5,10 @@ import {
   redirect,
   type RouterHistory,
 } from '@tanstack/react-router';
+import type { InspectionEvent, Observer } from 'xstate';
 import type { AuthActorRef } from '../../machines/authSession.machine';
 import { isProfileTab, type ProfileTabId } from '../features/profile/profileTabs';
+import type { AppPath } from '../lib/navigation';
 import { safeReturnPath } from '../lib/returnPath';
 import { lazyPage } from './lazyPage';
 import { RootLayout } from './RootLayout';
@@ -14,7 +16,10 @@ import { RouteErrorView } from './RouteErrorView';
 import type { PrerenderedData } from '../prerender/prerenderedData';
 import type { Flows } from './flows';
 
-export type RouterContext = { auth: AuthActorRef; flows: Flows; prerendered?: PrerenderedData };
+/** The Stately inspector's observer (development, opt-in): every flow actor reports to it. */
+export type FlowInspector = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+
+export type RouterContext = { auth: AuthActorRef; flows: Flows; prerendered?: PrerenderedData; inspect?: FlowInspector };
 
 function isLoggedIn(auth: AuthActorRef): boolean {
   return auth.getSnapshot().matches('loggedIn');
@@ -198,6 +203,7 @@ export function createAppRouter({
   auth,
   flows,
   prerendered,
+  inspect,
   history,
   scrollRestoration = true,
   isServer,
@@ -212,7 +218,7 @@ export function createAppRouter({
     isServer,
     routeTree,
     history,
-    context: { auth, flows, prerendered },
+    context: { auth, flows, prerendered, inspect },
     defaultErrorComponent: RouteErrorView,
     defaultPendingMs: 300,
     scrollRestoration,
@@ -220,6 +226,11 @@ export function createAppRouter({
 }
 
 export type AppRouter = ReturnType<typeof createAppRouter>;
+
+// Machines name routes by AppPath: it must be exactly this route tree's paths, no more, no fewer.
+type SamePaths<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const appPathsMatchRouteTree: SamePaths<AppPath, keyof AppRouter['routesByPath']> = true;
+void appPathsMatchRouteTree;
 
 declare module '@tanstack/react-router' {
   interface Register {

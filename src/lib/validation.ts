@@ -1,35 +1,7 @@
-// The spec's "{email}" pattern: one @, no spaces, a dot in the domain.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+import { isValidEmail, usernameError } from '../../server/src/contract/fieldRules';
 
 export function isBlank(value: string): boolean {
   return value.trim().length === 0;
-}
-
-export function isValidEmail(value: string): boolean {
-  return EMAIL_PATTERN.test(value.trim());
-}
-
-export const USERNAME_LENGTH = { min: 3, max: 30 } as const;
-
-// ASCII only, and never '@', so a username can't be mistaken for an e-mail at log-in. The server uses the same rule.
-const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
-
-/** The server's username messages, word for word. */
-export const usernameMessages = {
-  required: 'Username is required',
-  tooShort: 'Username must be at least 3 characters',
-  tooLong: 'Username must be at most 30 characters',
-  invalidCharacters: 'Username may only contain letters, digits, ".", "_" and "-"',
-} as const;
-
-/** The username rules (after trimming): 3-30 characters of letters, digits, '.', '_' and '-'. */
-export function usernameError(username: string): string | null {
-  const trimmed = username.trim();
-  if (!trimmed) return usernameMessages.required;
-  if (trimmed.length < USERNAME_LENGTH.min) return usernameMessages.tooShort;
-  if (trimmed.length > USERNAME_LENGTH.max) return usernameMessages.tooLong;
-  if (!USERNAME_PATTERN.test(trimmed)) return usernameMessages.invalidCharacters;
-  return null;
 }
 
 export type SignUpFields = { username: string; email: string; password: string };
@@ -39,13 +11,13 @@ export const signUpMessages = {
   invalidEmail: 'Please enter a valid email address.',
 } as const;
 
-/** The SPEC §5 sign-up rules, then the server's username rules, so the reason shows before a round trip. */
+/** The SPEC §5 sign-up rules, then the server's username rules (on the trimmed name, as the server reads it), so the reason shows before a round trip. */
 export function signUpError(fields: SignUpFields): string | null {
   if (isBlank(fields.username) || isBlank(fields.email) || isBlank(fields.password)) {
     return signUpMessages.missingFields;
   }
   if (!isValidEmail(fields.email)) return signUpMessages.invalidEmail;
-  return usernameError(fields.username);
+  return usernameError(fields.username.trim());
 }
 
 export const resetMessages = {

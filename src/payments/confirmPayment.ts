@@ -1,5 +1,6 @@
 import type { Stripe, StripeElements } from '@stripe/stripe-js';
-import { confirmSandboxPayment, type SandboxCard } from '../api/subscriptions';
+import { confirmSandboxPayment } from '../api/subscriptions';
+import type { SandboxCard } from '../../server/src/contract/subscriptions';
 
 /** How the person pays: Stripe's card element, or the offline sandbox's test-card form. */
 export type PaymentMethodInput =

@@ -1,11 +1,14 @@
+import { onTestFinished } from 'vitest';
 import { render } from '@testing-library/react';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { fromPromise } from 'xstate';
-import type { LoginPayload, RegisterPayload } from '../../src/api/auth';
-import type { AuthResponse, User } from '../../src/api/types';
+import type { AuthResponse, LoginPayload, RegisterPayload } from '../../server/src/contract/auth';
+import type { User } from '../../server/src/contract/users';
+import type { RegisterOutcome } from '../../machines/authSession.machine';
 import { createApp } from '../../src/app/createApp';
 import { prepareHydration } from '../../src/app/hydration';
 import type { Flows } from '../../src/app/flows';
+import type { FlowInspector } from '../../src/app/router';
 import type { PrerenderedData } from '../../src/prerender/prerenderedData';
 import { deferredCalls } from './deferred';
 
@@ -52,23 +55,29 @@ export function fakeServer() {
   return server;
 }
 
-function createTestApp(path: string, { flows, prerendered }: { flows?: Partial<Flows>; prerendered?: PrerenderedData }) {
-  const registerCalls = deferredCalls<RegisterPayload, AuthResponse>();
+function createTestApp(
+  path: string,
+  { flows, prerendered, inspect }: { flows?: Partial<Flows>; prerendered?: PrerenderedData; inspect?: FlowInspector },
+) {
+  const registerCalls = deferredCalls<RegisterPayload, RegisterOutcome>();
   const loginCalls = deferredCalls<LoginPayload, AuthResponse>();
   const { auth, router } = createApp({
     history: createMemoryHistory({ initialEntries: [path] }),
     flows,
     prerendered,
+    inspect,
     actors: {
-      register: fromPromise<AuthResponse, RegisterPayload>(({ input }) => registerCalls.handler(input)),
+      register: fromPromise<RegisterOutcome, RegisterPayload>(({ input }) => registerCalls.handler(input)),
       login: fromPromise<AuthResponse, LoginPayload>(({ input }) => loginCalls.handler(input)),
     },
   });
+  // A finished test's app must not react to the next test's storage events or answer its 401s.
+  onTestFinished(() => auth.stop());
   return { auth, router, registerCalls, loginCalls };
 }
 
 /** Renders the real app at `path` with deferred doubles for the auth API. */
-export function renderApp(path = '/', options: { flows?: Partial<Flows> } = {}) {
+export function renderApp(path = '/', options: { flows?: Partial<Flows>; inspect?: FlowInspector } = {}) {
   const app = createTestApp(path, options);
   const view = render(<RouterProvider router={app.router} />);
   return { ...view, ...app };
@@ -78,7 +87,11 @@ export function renderApp(path = '/', options: { flows?: Partial<Flows> } = {}) 
  * Hydrates the real app over the HTML the server prerendered for `path` (src/entry-server.tsx), as
  * the browser does. `mismatches` collects what React could not hydrate (it should stay empty).
  */
-export async function hydrateApp(path: string, page: { html: string; data: PrerenderedData }, options: { flows?: Partial<Flows> } = {}) {
+export async function hydrateApp(
+  path: string,
+  page: { html: string; data: PrerenderedData },
+  options: { flows?: Partial<Flows>; inspect?: FlowInspector } = {},
+) {
   const app = createTestApp(path, { ...options, prerendered: page.data });
   const container = document.body.appendChild(document.createElement('div'));
   container.innerHTML = page.html;

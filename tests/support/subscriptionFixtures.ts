@@ -1,4 +1,4 @@
-import type { CurrentSubscription, PaymentsConfig, SubscriptionPlan } from '../../src/api/subscriptions';
+import type { CurrentSubscription, PaymentsConfig, SubscriptionPlan } from '../../server/src/contract/subscriptions';
 
 export const monthlyPlan: SubscriptionPlan = {
   id: 1,
@@ -23,8 +23,9 @@ export const retiredPlan: SubscriptionPlan = {
   is_active: false,
 };
 
-export const activeSubscription: CurrentSubscription = {
-  id: 11,
+// Dated: the server sends null dates only for a subscription the provider has not dated yet.
+export const activeSubscription: CurrentSubscription & { currentPeriodEnd: string } = {
+  id: 'sub_11',
   status: 'active',
   plan: { id: 1, productName: 'Carnivo Monthly', amount: 999, interval: 'month' },
   startDate: '2026-10-01T00:00:00.000Z',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bmiCategory, bodyMassIndex, idealBmiWeight, parseDecimal } from '../../src/lib/bmi';
 import { goalDifference } from '../../src/lib/goals';
-import { goalsError, informationError, profileMessages } from '../../src/lib/profileValidation';
+import { goalsError, informationError, profileMessages } from '../../server/src/contract/profileRules';
 
 describe('BMI (SPEC §9)', () => {
   it('is weight over squared height in metres, to 1 decimal', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isValidEmail, signUpError, signUpMessages } from '../../src/lib/validation';
+import { signUpError, signUpMessages } from '../../src/lib/validation';
+import { isValidEmail } from '../../server/src/contract/fieldRules';
 import { safeReturnPath } from '../../src/lib/returnPath';
 
 describe('sign-up validation (SPEC §5)', () => {

@@ -56,13 +56,19 @@ describe('Log In page', () => {
     expect(screen.getByRole('link', { name: 'Reset Password' }).getAttribute('href')).toBe('/reset-password');
   });
 
-  it('shows the navigation message once, in green, then clears it from history', async () => {
+  it("shows another flow's notice in green, and drops it once the person leaves /login", async () => {
     const app = renderApp('/');
     await screen.findByRole('navigation', { name: 'Main' });
-    await app.router.navigate({ to: '/login', state: { message: 'Your password has been reset.' } });
-    expect((await screen.findByRole('status')).textContent).toBe('Your password has been reset.');
-    await waitFor(() => expect(app.router.state.location.state.message).toBeUndefined());
+    app.auth.send({ type: 'login.requested', notice: 'Social login failed' });
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/login'));
+    expect((await screen.findByRole('status')).textContent).toBe('Social login failed');
     expect(screen.getByRole('status').className).toContain('alert--success');
+
+    await app.router.navigate({ to: '/signup' });
+    await screen.findByRole('heading', { name: 'Sign Up' });
+    await app.router.navigate({ to: '/login' });
+    await screen.findByRole('heading', { name: 'Log In' });
+    expect(screen.queryByRole('status')).toBeNull();
   });
 
   it('returns to a safe `from` after login', async () => {

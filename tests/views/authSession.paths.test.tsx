@@ -17,17 +17,20 @@ const events: AnyEventObject[] = [
   { type: 'signup.submitted', username: 'rib@eye', email: 'ribeye@example.com', password: 'secret123' },
   { type: 'signup.submitted', username: 'ribeye', email: 'ribeye@example.com', password: 'secret123' },
   { type: 'xstate.done.actor.register', output: authResponse },
+  // Under EMAIL_CONFIRMATION Strapi answers with the user only.
+  { type: 'xstate.done.actor.register', output: { user: authResponse.user } },
   { type: 'xstate.error.actor.register', error: new ApiError('Email or Username are already taken', 400) },
   { type: 'login.submitted', identifier: 'ribeye', password: 'secret123', returnTo: '/' },
   { type: 'xstate.done.actor.login', output: authResponse },
   { type: 'xstate.error.actor.login', error: new ApiError('Invalid identifier or password', 400) },
-  { type: 'form.opened' },
+  { type: 'location.changed', pathname: '/' },
+  { type: 'login.requested', notice: 'Social login failed' },
   { type: 'logout' },
   { type: 'session.expired' },
   { type: 'account.deleted' },
   { type: 'session.changed', session: null },
   { type: 'session.changed', session: otherTabSession },
-  { type: 'session.started', response: { jwt: 'jwt-social', user: { id: 12, createdAt: '2025-01-01T00:00:00.000Z' } } },
+  { type: 'session.started', response: { jwt: 'jwt-social', user: { id: 12, createdAt: '2025-01-01T00:00:00.000Z' } }, returnTo: '/' },
   { type: 'session.tokenRenewed', jwt: 'jwt-after-password-change' },
   { type: 'session.tokenRenewed', jwt: null },
   { type: 'session.revokedEverywhere' },
@@ -41,6 +44,7 @@ function describeEvent(event: AnyEventObject): string {
     return event.username.includes('@') ? 'signup.submitted(bad username)' : 'signup.submitted(valid)';
   }
   if (event.type === 'session.tokenRenewed') return event.jwt ? 'session.tokenRenewed(new token)' : 'session.tokenRenewed(none)';
+  if (event.type === 'xstate.done.actor.register') return event.output.jwt ? 'register.done(session)' : 'register.done(confirm email)';
   if (event.type === 'session.changed') return event.session ? 'session.changed(logged in)' : 'session.changed(logged out)';
   return event.type;
 }
@@ -113,10 +117,14 @@ async function perform(event: AnyEventObject, app: App, server: Server) {
     case 'xstate.error.actor.login':
       app.loginCalls.last().settle.reject(event.error);
       return;
-    case 'form.opened':
-      // Opening either auth form resets it; go to whichever form is not showing.
-      if (currentPath(app) === '/login') await openPage(app, 'Sign Up', '/signup');
-      else await openPage(app, 'Log In', '/login');
+    case 'location.changed':
+      // Leaving the page resets its form and drops the /login notice.
+      if (currentPath(app) === event.pathname) await app.router.navigate({ to: '/features' });
+      await openPage(app, 'Home', event.pathname);
+      return;
+    case 'login.requested':
+      // Sent by the social callback and account-deletion flows, replayed in their own tests.
+      app.auth.send({ type: 'login.requested', notice: event.notice });
       return;
     case 'logout':
       await userEvent.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Log Out' }));
@@ -136,7 +144,7 @@ async function perform(event: AnyEventObject, app: App, server: Server) {
       return;
     case 'session.started':
       // Sent by the social sign-in and callback flows, replayed in their own tests.
-      app.auth.send({ type: 'session.started', response: event.response });
+      app.auth.send({ type: 'session.started', response: event.response, returnTo: event.returnTo });
       return;
     // Sent by the password change, log-out-of-all-devices and reset flows, replayed in their own tests.
     case 'session.tokenRenewed':
@@ -160,8 +168,11 @@ async function perform(event: AnyEventObject, app: App, server: Server) {
 async function expectScreen(app: App, state: AnyMachineSnapshot, event: AnyEventObject) {
   const nav = screen.getByRole('navigation', { name: 'Main' });
   if (state.matches('loggedIn')) {
-    await waitFor(() => expect(within(nav).getByRole('button', { name: 'Log Out' })).toBeTruthy());
-    expect(within(nav).getByRole('link', { name: 'Profile' })).toBeTruthy();
+    // A redirect (e.g. away from /login) may still be re-rendering the bar: wait for all of it.
+    await waitFor(() => {
+      expect(within(nav).getByRole('button', { name: 'Log Out' })).toBeTruthy();
+      expect(within(nav).getByRole('link', { name: 'Profile' })).toBeTruthy();
+    });
     expect(within(nav).queryByRole('link', { name: 'Log In' })).toBeNull();
     expect(localStorage.getItem(SESSION_KEYS.jwt)).toBe(state.context.session.jwt);
     expect(localStorage.getItem(SESSION_KEYS.userId)).toBe(state.context.session.userId);
@@ -193,7 +204,12 @@ async function expectScreen(app: App, state: AnyMachineSnapshot, event: AnyEvent
     // The password changed but no new token came: the old one is revoked, so the session is over.
     'session.tokenRenewed': authMessages.sessionExpired,
   };
-  const notice = notices[event.type] ?? null;
+  const notice =
+    event.type === 'login.requested'
+      ? event.notice
+      : event.type === 'xstate.done.actor.register' && !event.output.jwt
+        ? authMessages.confirmEmail
+        : (notices[event.type] ?? null);
   if (notice) {
     expect((await screen.findByRole('status')).textContent).toBe(notice);
     expect(currentPath(app)).toBe('/login');

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fromPromise } from 'xstate';
-import { profileSectionMachine } from '../../machines/profileSection.machine';
-import type { ProfileUpdate } from '../../src/api/types';
+import { firstRunBmiMachine } from '../../machines/firstRunBmi.machine';
+import type { ProfileUpdate } from '../../server/src/contract/users';
 import { SESSION_KEYS } from '../../src/auth/session';
 import { isNewAccount } from '../../src/lib/validation';
 import { deferredCalls } from '../support/deferred';
@@ -14,10 +14,10 @@ function renderFirstRun() {
   localStorage.setItem(SESSION_KEYS.jwt, 'new-member-token');
   localStorage.setItem(SESSION_KEYS.userId, '7');
   const saves = deferredCalls<{ userId: string; update: ProfileUpdate }, void>();
-  const profileSection = profileSectionMachine.provide({
+  const firstRunBmi = firstRunBmiMachine.provide({
     actors: { updateProfile: fromPromise(({ input }: { input: { userId: string; update: ProfileUpdate } }) => saves.handler(input)) },
   });
-  return { ...renderApp('/bmi', { flows: { profileSection } }), saves };
+  return { ...renderApp('/bmi', { flows: { firstRunBmi } }), saves };
 }
 
 async function fill(label: string, value: string) {

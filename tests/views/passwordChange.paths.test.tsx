@@ -1,165 +1,138 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, within } from '@testing-library/react';
-import { createActor, fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
-import { authMessages, authSessionMachine } from '../../machines/authSession.machine';
-import { PASSWORD_CHANGED_MESSAGE, PASSWORD_CHANGED_MS, passwordChangeMachine } from '../../machines/passwordChange.machine';
+import { fromPromise } from 'xstate';
+import { authMessages } from '../../machines/authSession.machine';
+import { PASSWORD_CHANGED_MS, passwordChangeMachine } from '../../machines/passwordChange.machine';
 import { ApiError } from '../../src/api/errors';
-import type { ChangePasswordPayload } from '../../src/api/users';
+import type { ChangePasswordPayload } from '../../server/src/contract/auth';
 import { SESSION_KEYS } from '../../src/auth/session';
-import { profileMessages } from '../../src/lib/profileValidation';
+import { passwordChangeModel } from '../models/passwordChange.model';
 import { deferredCalls } from '../support/deferred';
-import { describePath, leafStateIds, transitionCoveringPaths, type ModelPath } from '../support/modelPaths';
+import { definePathTests, see, type Inspect } from '../support/pathTests';
 import { renderProfile, restoreProfileHarness } from '../support/profileHarness';
 import { settle } from '../support/settle';
 
-const AFTER_CHANGED = 'xstate.after.successMessage.passwordChange.closed.changed';
-const STORED_TOKEN = 'member-token';
+const CHANGED = 'Password changed successfully!';
 const RENEWED_TOKEN = 'jwt-after-change';
-const submit = (currentPassword: string, password: string, passwordConfirmation: string, label: string) => ({
-  type: 'change.submitted',
-  label,
-  fields: { currentPassword, password, passwordConfirmation },
-});
+const SERVER_REFUSAL = 'The provided current password is invalid';
+const FIELDS = ['Current Password', 'New Password', 'Confirm New Password'];
+/** SPEC §5: what each invalid submission says. */
+const invalidSubmissions = {
+  'change.submittedBlankCurrent': { fields: ['', 'newpass1', 'newpass1'], message: 'All password fields are required' },
+  'change.submittedMismatch': { fields: ['oldpass1', 'newpass1', 'newpass2'], message: 'New passwords do not match' },
+  'change.submittedShort': { fields: ['oldpass1', 'short', 'short'], message: 'New password must be at least 6 characters' },
+};
 
-const events: AnyEventObject[] = [
-  { type: 'panel.toggled' },
-  { type: 'change.cancelled' },
-  submit('', 'newpass1', 'newpass1', 'blank current'),
-  submit('oldpass1', 'newpass1', 'newpass2', 'mismatch'),
-  submit('oldpass1', 'short', 'short', 'short'),
-  submit('oldpass1', 'newpass1', 'newpass1', 'valid'),
-  { type: 'xstate.done.actor.changePassword', output: RENEWED_TOKEN },
-  { type: 'xstate.error.actor.changePassword', error: new ApiError('The provided current password is invalid', 400) },
-  { type: AFTER_CHANGED },
-];
-const describeEvent = (event: AnyEventObject) => (event.label ? `${event.type}(${event.label})` : event.type);
-const paths = transitionCoveringPaths(passwordChangeMachine, {
-  events,
-  // The model only needs a reference to an auth actor; the replays use the app's own.
-  input: { auth: createActor(authSessionMachine, { input: { session: null } }) },
-  transitionKey: (state, event) => JSON.stringify([state.value, state.context.error === null, describeEvent(event)]),
-});
-
-function harness() {
+function openProfile(inspect?: Inspect) {
   const changes = deferredCalls<ChangePasswordPayload, string | null>();
   const passwordChange = passwordChangeMachine.provide({
     actors: { changePassword: fromPromise<string | null, ChangePasswordPayload>(({ input }) => changes.handler(input)) },
   });
-  return { ...renderProfile('information', { passwordChange }), changes, token: STORED_TOKEN };
+  return { ...renderProfile('information', { passwordChange }, {}, inspect), changes, token: 'member-token' };
 }
-type Harness = ReturnType<typeof harness>;
+type Page = ReturnType<typeof openProfile>;
 const passwordCard = () => screen.getByRole('region', { name: 'Password' });
 
-async function type(page: Harness, label: string, value: string) {
-  const input = within(passwordCard()).getByLabelText(label, { selector: 'input' });
-  await page.user.clear(input);
-  if (value) await page.user.type(input, value);
-}
-
-async function perform(event: AnyEventObject, page: Harness) {
-  switch (event.type) {
-    case 'panel.toggled':
-      await page.user.click(within(passwordCard()).getByRole('button', { name: 'Change Password' }));
-      return;
-    case 'change.cancelled':
-      await page.user.click(within(passwordCard()).getByRole('button', { name: 'Cancel' }));
-      return;
-    case 'change.submitted':
-      await type(page, 'Current Password', event.fields.currentPassword);
-      await type(page, 'New Password', event.fields.password);
-      await type(page, 'Confirm New Password', event.fields.passwordConfirmation);
-      await page.user.click(within(passwordCard()).getByRole('button', { name: 'Update Password' }));
-      return;
-    case 'xstate.done.actor.changePassword':
-      page.changes.last().settle.resolve(event.output);
-      page.token = event.output;
-      return;
-    case 'xstate.error.actor.changePassword':
-      page.changes.last().settle.reject(event.error);
-      return;
-    case AFTER_CHANGED:
-      await act(() => vi.advanceTimersByTimeAsync(PASSWORD_CHANGED_MS - 1));
-      expect(within(passwordCard()).getByRole('status').textContent).toBe(PASSWORD_CHANGED_MESSAGE);
-      await act(() => vi.advanceTimersByTimeAsync(1));
-      return;
-    default:
-      throw new Error(`No way to perform ${event.type}`);
+async function submit(page: Page, values: readonly string[]) {
+  for (const [index, label] of FIELDS.entries()) {
+    const input = within(passwordCard()).getByLabelText(label, { selector: 'input' });
+    await page.user.clear(input);
+    if (values[index]) await page.user.type(input, values[index]);
   }
+  await page.user.click(within(passwordCard()).getByRole('button', { name: 'Update Password' }));
 }
 
-async function expectScreen(state: AnyMachineSnapshot, lastEvent: AnyEventObject, page: Harness) {
-  await settle(() => passwordCard());
+async function expectPanel(page: Page, expected: { open: boolean; busy?: boolean; alert?: string; notice?: string }) {
+  await see("the region 'Password'", passwordCard);
   const card = passwordCard();
   // The member stays logged in on this device, with the token issued by the last change.
   expect(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Log Out' })).toBeTruthy();
   expect(localStorage.getItem(SESSION_KEYS.jwt)).toBe(page.token);
   expect(localStorage.getItem(SESSION_KEYS.userId)).toBe('7');
-  const toggle = within(card).getByRole('button', { name: 'Change Password' });
-  if (state.matches('closed')) {
-    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+  await see(`the panel ${expected.open ? 'open' : 'closed'}`, () =>
+    expect(within(card).getByRole('button', { name: 'Change Password' }).getAttribute('aria-expanded')).toBe(String(expected.open)),
+  );
+  await see(expected.alert ? `the alert '${expected.alert}'` : 'no alert', () =>
+    expect(within(card).queryByRole('alert')?.textContent ?? null).toBe(expected.alert ?? null),
+  );
+  if (!expected.open) {
     expect(within(card).queryByLabelText('Current Password')).toBeNull();
-    const notice = within(card).queryByRole('status');
-    expect(notice?.textContent ?? null).toBe(state.matches({ closed: 'changed' }) ? PASSWORD_CHANGED_MESSAGE : null);
-    expect(within(card).queryByRole('alert')).toBeNull();
+    expect(within(card).queryByRole('status')?.textContent ?? null).toBe(expected.notice ?? null);
     return;
   }
-  expect(toggle.getAttribute('aria-expanded')).toBe('true');
-  if (lastEvent.type === 'panel.toggled') {
-    // Opening the panel again starts with empty fields.
-    for (const label of ['Current Password', 'New Password', 'Confirm New Password']) {
-      expect((within(card).getByLabelText(label, { selector: 'input' }) as HTMLInputElement).value).toBe('');
-    }
-  }
-  const busy = state.hasTag('busy');
+  const busy = expected.busy ?? false;
   expect((within(card).getByRole('button', { name: busy ? 'Changing...' : 'Update Password' }) as HTMLButtonElement).disabled).toBe(busy);
-  if (state.context.error) {
-    expect(within(card).getByRole('alert').textContent).toBe(state.context.error);
-  } else {
-    expect(within(card).queryByRole('alert')).toBeNull();
-  }
 }
 
-describe('passwordChange machine: model-based paths replayed against the Change Password panel', () => {
+const perform = {
+  'panel.toggled': (page: Page) => page.user.click(within(passwordCard()).getByRole('button', { name: 'Change Password' })),
+  'change.cancelled': (page: Page) => page.user.click(within(passwordCard()).getByRole('button', { name: 'Cancel' })),
+  'change.submittedBlankCurrent': (page: Page) => submit(page, invalidSubmissions['change.submittedBlankCurrent'].fields),
+  'change.submittedMismatch': (page: Page) => submit(page, invalidSubmissions['change.submittedMismatch'].fields),
+  'change.submittedShort': (page: Page) => submit(page, invalidSubmissions['change.submittedShort'].fields),
+  'change.submittedValid': (page: Page) => submit(page, ['oldpass1', 'newpass1', 'newpass1']),
+  'server.changed': (page: Page) => {
+    page.changes.last().settle.resolve(RENEWED_TOKEN);
+    page.token = RENEWED_TOKEN;
+  },
+  'server.refused': (page: Page) => page.changes.last().settle.reject(new ApiError(SERVER_REFUSAL, 400)),
+  'time.passed3s': async () => {
+    await act(() => vi.advanceTimersByTimeAsync(2999));
+    expect(within(passwordCard()).getByRole('status').textContent).toBe(CHANGED);
+    await act(() => vi.advanceTimersByTimeAsync(1));
+  },
+};
+
+describe('passwordChange: the spec model replayed against the Change Password panel', () => {
   afterEach(restoreProfileHarness);
 
-  it('reaches every state and takes every event, with the spec messages', () => {
-    const reached = new Set(paths.flatMap((path) => path.steps.flatMap(({ state }) => state._nodes.map((node: { id: string }) => node.id))));
-    expect(leafStateIds(passwordChangeMachine).filter((id) => !reached.has(id))).toEqual([]);
-    const taken = new Set(paths.flatMap((path) => path.steps.slice(1).map((step) => describeEvent(step.event))));
-    expect(events.map(describeEvent).filter((name) => !taken.has(name))).toEqual([]);
-    expect([profileMessages.passwordsRequired, profileMessages.passwordsMismatch, profileMessages.passwordTooShort]).toEqual([
-      'All password fields are required',
-      'New passwords do not match',
-      'New password must be at least 6 characters',
-    ]);
+  it('uses the spec delay', () => {
+    expect(PASSWORD_CHANGED_MS).toBe(3000);
+  });
+
+  definePathTests<Page>({
+    flow: 'passwordChange',
+    machine: passwordChangeMachine,
+    model: passwordChangeModel,
+    open: { 'profile.opened': openProfile },
+    perform,
+    screens: {
+      closed: (page) => expectPanel(page, { open: false }),
+      open: async (page) => {
+        await expectPanel(page, { open: true });
+        // Opening the panel again starts with empty fields.
+        for (const label of FIELDS) {
+          expect((within(passwordCard()).getByLabelText(label, { selector: 'input' }) as HTMLInputElement).value).toBe('');
+        }
+      },
+      invalid: (page, { via }) => {
+        const message = new Map(Object.entries(invalidSubmissions)).get(via)?.message;
+        if (!message) throw new Error(`no message for ${via}`);
+        return expectPanel(page, { open: true, alert: message });
+      },
+      submitting: (page) => expectPanel(page, { open: true, busy: true }),
+      refused: (page) => expectPanel(page, { open: true, alert: SERVER_REFUSAL }),
+      changed: (page) => expectPanel(page, { open: false, notice: CHANGED }),
+    },
   });
 
   it('sends currentPassword, password and passwordConfirmation', async () => {
-    const page = harness();
+    const page = openProfile();
     await settle(() => passwordCard());
-    await perform({ type: 'panel.toggled' }, page);
-    await perform(events[5], page);
+    await perform['panel.toggled'](page);
+    await perform['change.submittedValid'](page);
     expect(page.changes.last().input).toEqual({ currentPassword: 'oldpass1', password: 'newpass1', passwordConfirmation: 'newpass1' });
   });
 
   it('logs out when the server revoked the token but sent no new one', async () => {
-    const page = harness();
+    const page = openProfile();
     await settle(() => passwordCard());
-    await perform({ type: 'panel.toggled' }, page);
-    await perform(events[5], page);
+    await perform['panel.toggled'](page);
+    await perform['change.submittedValid'](page);
     page.changes.last().settle.resolve(null);
     await settle(() => expect(page.router.state.location.pathname).toBe('/login'));
     await settle(() => expect(screen.getByRole('status').textContent).toBe(authMessages.sessionExpired));
     expect(localStorage.getItem(SESSION_KEYS.jwt)).toBeNull();
     expect(localStorage.getItem(SESSION_KEYS.userId)).toBeNull();
-  });
-
-  it.each(paths.map((path): [string, ModelPath] => [describePath(path, describeEvent), path]))('%s', async (_name, path) => {
-    const page = harness();
-    await expectScreen(path.steps[0].state, path.steps[0].event, page);
-    for (const step of path.steps.slice(1)) {
-      await perform(step.event, page);
-      await expectScreen(step.state, step.event, page);
-    }
   });
 });

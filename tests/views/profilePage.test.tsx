@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { fromPromise } from 'xstate';
 import { profileSectionMachine } from '../../machines/profileSection.machine';
-import type { ProfileUpdate } from '../../src/api/types';
+import type { ProfileUpdate } from '../../server/src/contract/users';
 import { deferredCalls } from '../support/deferred';
 import { renderProfile, restoreProfileHarness } from '../support/profileHarness';
 import { settle } from '../support/settle';

@@ -4,9 +4,9 @@ import { fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstat
 import { vi } from 'vitest';
 import { PROFILE_UPDATED_MESSAGE, SUCCESS_MESSAGE_MS, profileSectionMachine } from '../../machines/profileSection.machine';
 import { ApiError } from '../../src/api/errors';
-import type { ProfileUpdate } from '../../src/api/types';
-import type { User } from '../../src/api/types';
-import { isEmailChange, profileMessages } from '../../src/lib/profileValidation';
+import type { ProfileUpdate } from '../../server/src/contract/users';
+import type { User } from '../../server/src/contract/users';
+import { isEmailChange, profileMessages } from '../../server/src/contract/profileRules';
 import { deferredCalls } from '../support/deferred';
 import { describePath, leafStateIds, transitionCoveringPaths, type ModelPath } from '../support/modelPaths';
 import { renderProfile, restoreProfileHarness } from '../support/profileHarness';

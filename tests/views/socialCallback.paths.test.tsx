@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { createActor, fromPromise, type AnyEventObject, type AnyMachineSnapshot, type InputFrom } from 'xstate';
+import { authSessionMachine } from '../../machines/authSession.machine';
 import { INVALID_SOCIAL_RESPONSE, socialCallbackMachine } from '../../machines/socialCallback.machine';
 import { ApiError } from '../../src/api/errors';
-import type { AuthResponse } from '../../src/api/types';
+import type { AuthResponse } from '../../server/src/contract/auth';
 import { SESSION_KEYS, SOCIAL_REDIRECT_KEY } from '../../src/auth/session';
 import { deferredCalls } from '../support/deferred';
 import { describePath, transitionCoveringPaths, type ModelPath } from '../support/modelPaths';
@@ -11,15 +12,18 @@ import { fakeServer, renderApp } from '../support/renderApp';
 
 type Scenario = { name: string; url: string; input: InputFrom<typeof socialCallbackMachine> };
 
+// The graph only computes snapshots: the auth actor the machine sends to is never started.
+const auth = createActor(authSessionMachine, { input: { session: null } });
+
 const scenarios: Scenario[] = [
   {
     name: 'code from Facebook',
     url: '/auth/facebook/callback?code=fb-code&state=st-1',
-    input: { provider: 'facebook', code: 'fb-code', state: 'st-1', error: undefined, savedRedirect: '/profile' },
+    input: { auth, provider: 'facebook', code: 'fb-code', state: 'st-1', error: undefined, savedRedirect: '/profile' },
   },
-  { name: 'provider error', url: '/auth/facebook/callback?error=access_denied', input: { provider: 'facebook', code: undefined, error: 'access_denied', savedRedirect: '/profile' } },
-  { name: 'empty provider error', url: '/auth/facebook/callback?error=', input: { provider: 'facebook', code: undefined, error: '', savedRedirect: '/profile' } },
-  { name: 'no code', url: '/auth/facebook/callback', input: { provider: 'facebook', code: undefined, error: undefined, savedRedirect: '/profile' } },
+  { name: 'provider error', url: '/auth/facebook/callback?error=access_denied', input: { auth, provider: 'facebook', code: undefined, error: 'access_denied', savedRedirect: '/profile' } },
+  { name: 'empty provider error', url: '/auth/facebook/callback?error=', input: { auth, provider: 'facebook', code: undefined, error: '', savedRedirect: '/profile' } },
+  { name: 'no code', url: '/auth/facebook/callback', input: { auth, provider: 'facebook', code: undefined, error: undefined, savedRedirect: '/profile' } },
 ];
 
 const returning: AuthResponse = { jwt: 'jwt-fb', user: { id: 21, createdAt: '2024-01-01T00:00:00.000Z' } };

@@ -4,7 +4,7 @@ import { fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstat
 import { CANCEL_SUCCESS_MS, cancelledMessage, subscriptionCancelMachine } from '../../machines/subscriptionCancel.machine';
 import { subscriptionOverviewMachine } from '../../machines/subscriptionOverview.machine';
 import { ApiError } from '../../src/api/errors';
-import type { CurrentSubscription } from '../../src/api/subscriptions';
+import type { CancelSubscriptionResponse, CurrentSubscription } from '../../server/src/contract/subscriptions';
 import { formatDate } from '../../src/features/subscriptions/format';
 import { deferredCalls } from '../support/deferred';
 import { describePath, leafStateIds, transitionCoveringPaths, type ModelPath } from '../support/modelPaths';
@@ -19,13 +19,21 @@ const events: AnyEventObject[] = [
   { type: 'cancel.confirmed' },
   { type: 'cancel.dismissed' },
   { type: 'xstate.done.actor.cancelSubscription', output: { cancelAt } },
-  { type: 'xstate.error.actor.cancelSubscription', error: new ApiError('Failed to cancel subscription: You have no active subscription to cancel.', 400) },
+  {
+    type: 'xstate.error.actor.cancelSubscription',
+    // SPEC §8's text for a failed cancel: status, status text and the answer's body.
+    error: new ApiError(
+      'Failed to cancel subscription: 400 Bad Request - {"data":null,"error":{"status":400,"name":"ApplicationError","message":"You have no active subscription to cancel.","details":{}}}',
+      400,
+    ),
+  },
   { type: AFTER_CANCELLED },
 ];
-const paths = transitionCoveringPaths(subscriptionCancelMachine, { events });
+// The graph walks the flow alone: its parent, the Subscriptions tab, is not there to be told.
+const paths = transitionCoveringPaths(subscriptionCancelMachine.provide({ actions: { reloadSubscription: () => {} } }), { events });
 
 function harness() {
-  const cancels = deferredCalls<void, { cancelAt: string }>();
+  const cancels = deferredCalls<void, CancelSubscriptionResponse>();
   const server = { current: activeSubscription as CurrentSubscription };
   const subscriptionCancel = subscriptionCancelMachine.provide({
     actors: { cancelSubscription: fromPromise(() => cancels.handler()) },

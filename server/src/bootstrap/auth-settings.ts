@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { publicUrl } from '../public-url';
 
 interface AdvancedSettings {
   email_confirmation?: boolean;
@@ -28,15 +29,15 @@ export function parseSender(value: string): { name: string; email: string } {
  * carry Strapi's default one.
  */
 export async function configureAuthSettings(strapi: Core.Strapi): Promise<void> {
-  const publicUrl = (process.env.PUBLIC_URL || 'http://localhost:1337').replace(/\/+$/, '');
+  const siteUrl = publicUrl();
   const store = strapi.store({ type: 'plugin', name: 'users-permissions' });
   const current = ((await store.get({ key: 'advanced' })) ?? {}) as AdvancedSettings;
 
   const wanted: AdvancedSettings = {
     ...current,
     email_confirmation: process.env.EMAIL_CONFIRMATION === 'true',
-    email_confirmation_redirection: `${publicUrl}/email-confirmation`,
-    email_reset_password: `${publicUrl}/reset-password`,
+    email_confirmation_redirection: `${siteUrl}/email-confirmation`,
+    email_reset_password: `${siteUrl}/reset-password`,
   };
   if (JSON.stringify(wanted) !== JSON.stringify(current)) {
     await store.set({ key: 'advanced', value: wanted });

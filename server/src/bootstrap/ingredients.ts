@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { UID } from '../content-types';
 
 // Fixed food-interest list; the SPA refers to these by id 1..6 (SPEC §3), so order matters.
 export const INGREDIENTS = [
@@ -11,7 +12,7 @@ export const INGREDIENTS = [
 ] as const;
 
 export async function seedIngredients(strapi: Core.Strapi): Promise<void> {
-  const ingredients = strapi.documents('api::ingredient.ingredient');
+  const ingredients = strapi.documents(UID.ingredient);
 
   for (const [index, data] of INGREDIENTS.entries()) {
     let entry = await ingredients.findFirst({ filters: { slug: data.slug } });

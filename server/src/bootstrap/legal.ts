@@ -1,11 +1,12 @@
 import type { Core } from '@strapi/strapi';
 import { PRIVACY_POLICY, REFUND_POLICY, TERMS_AND_CONDITIONS } from './legal-content';
+import { UID } from '../content-types';
 
 /** The three legal single types (GET /api/privacy-policy, /api/terms-and-condition, /api/refund-policy). */
 export const LEGAL_DOCUMENTS = [
-  { uid: 'api::privacy-policy.privacy-policy', data: PRIVACY_POLICY },
-  { uid: 'api::terms-and-condition.terms-and-condition', data: TERMS_AND_CONDITIONS },
-  { uid: 'api::refund-policy.refund-policy', data: REFUND_POLICY },
+  { uid: UID.privacyPolicy, data: PRIVACY_POLICY },
+  { uid: UID.termsAndCondition, data: TERMS_AND_CONDITIONS },
+  { uid: UID.refundPolicy, data: REFUND_POLICY },
 ] as const;
 
 /**

@@ -1,7 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { PaymentsConfig } from '../payments';
-
-const PLAN_UID = 'api::subscription-plan.subscription-plan';
+import { UID } from '../content-types';
 
 /** The plans seeded on first start (editors change them in the admin panel afterwards). */
 export function seedPlans(config: PaymentsConfig) {
@@ -43,7 +42,7 @@ export function seedPlans(config: PaymentsConfig) {
  * nothing is added back or overwritten, so admin edits and deletions stay.
  */
 export async function seedSubscriptionPlans(strapi: Core.Strapi): Promise<void> {
-  const plans = strapi.documents(PLAN_UID);
+  const plans = strapi.documents(UID.subscriptionPlan);
   if ((await plans.count({})) > 0) return;
   const config = (strapi.config.get('payments') ?? {}) as PaymentsConfig;
   for (const data of seedPlans(config)) {

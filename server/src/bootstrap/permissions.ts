@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { UID } from '../content-types';
 
 // The legal pages are readable by everyone (a logged-in visitor's token must not lock them out).
 const LEGAL_READ_ACTIONS = [
@@ -53,8 +54,8 @@ interface PermissionRow {
 }
 
 export async function syncRolePermissions(strapi: Core.Strapi): Promise<void> {
-  const roles = strapi.db.query('plugin::users-permissions.role');
-  const permissions = strapi.db.query('plugin::users-permissions.permission');
+  const roles = strapi.db.query(UID.role);
+  const permissions = strapi.db.query(UID.permission);
 
   for (const [type, wanted] of Object.entries(ROLE_PERMISSIONS)) {
     const role: { id: number } | null = await roles.findOne({ where: { type } });

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { SOCIAL_PROVIDERS, isEnabled, socialSettings } from '../extensions/users-permissions/social/settings';
+import { SOCIAL_PROVIDERS } from '../contract/social';
+import { isEnabled, socialSettings } from '../extensions/users-permissions/social/settings';
 
 const ICONS = { google: 'google', apple: 'apple', facebook: 'facebook-square' } as const;
 

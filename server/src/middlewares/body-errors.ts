@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import type { Core } from '@strapi/strapi';
-import type { Context, Next } from 'koa';
+import type { NextMiddleware as Next, RequestContext as Context } from '../request-context';
 
 /**
  * Bad request bodies answer 4xx, never 500 (README "Security"). Placed right before strapi::body,

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import type { Context, Next } from 'koa';
+import type { NextMiddleware as Next, RequestContext as Context } from '../request-context';
 import { BODY_METHODS, BODY_PARSED, answer, apiRoute } from './body-errors';
 
 /** Deepest nesting of objects and lists accepted in an API body: far above any route's payload. */

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { publicUrl } from '../public-url';
 
 /**
  * /robots.txt and /sitemap.xml, written from PUBLIC_URL on each request (so one build serves any
@@ -24,9 +25,6 @@ export const SITEMAP_PATHS = [
 export const ROBOTS_DISALLOWED = ['/profile', '/bmi', '/delete-profile', '/auth/', '/admin', '/api'];
 
 const CACHE_CONTROL = 'public, max-age=3600';
-
-export const publicOrigin = (env: NodeJS.ProcessEnv = process.env): string =>
-  (env.PUBLIC_URL || 'http://localhost:1337').replace(/\/+$/, '');
 
 const XML_ENTITIES: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' };
 const escapeXml = (text: string): string => text.replace(/[<>&'"]/g, (char) => XML_ENTITIES[char]);
@@ -55,13 +53,13 @@ const crawlerFiles: Core.MiddlewareFactory = () => async (ctx, next) => {
   if (ctx.path === '/robots.txt') {
     ctx.type = 'text/plain; charset=utf-8';
     ctx.set('Cache-Control', CACHE_CONTROL);
-    ctx.body = robotsTxt(publicOrigin());
+    ctx.body = robotsTxt(publicUrl());
     return;
   }
   if (ctx.path === '/sitemap.xml') {
     ctx.type = 'application/xml; charset=utf-8';
     ctx.set('Cache-Control', CACHE_CONTROL);
-    ctx.body = sitemapXml(publicOrigin());
+    ctx.body = sitemapXml(publicUrl());
     return;
   }
   return next();

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import type { Context, Next } from 'koa';
+import type { NextMiddleware as Next, RequestContext as Context } from '../request-context';
 import { closeSharedRedis } from '../security/limits';
 
 /**

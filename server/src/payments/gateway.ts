@@ -1,3 +1,5 @@
+import type { PaymentMode, PlanInterval, SubscriptionStatus } from '../contract/subscriptions';
+
 /**
  * Payment gateway: what the subscription module needs from a payment provider.
  *
@@ -7,24 +9,8 @@
  * subscription ids, a client secret the browser confirms the first payment with).
  */
 
-/** Stripe's subscription statuses. */
-export const SUBSCRIPTION_STATUSES = [
-  'incomplete',
-  'incomplete_expired',
-  'trialing',
-  'active',
-  'past_due',
-  'canceled',
-  'unpaid',
-  'paused',
-] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
-
 /** Statuses after which a subscription never changes again. */
 export const ENDED_STATUSES: readonly SubscriptionStatus[] = ['canceled', 'incomplete_expired'];
-
-export type PaymentMode = 'stripe' | 'sandbox';
-export type PlanInterval = 'month' | 'year';
 
 /** A subscription as the gateway knows it. */
 export interface GatewaySubscription {

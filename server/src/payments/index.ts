@@ -1,7 +1,9 @@
 import type { Core } from '@strapi/strapi';
-import type { PaymentGateway, PaymentMode, PlanInterval } from './gateway';
+import type { PaymentGateway } from './gateway';
+import type { PaymentMode } from '../contract/subscriptions';
 import { SandboxGateway } from './sandbox-gateway';
 import { StripeGateway } from './stripe-gateway';
+import { UID } from '../content-types';
 
 export * from './gateway';
 export { SandboxGateway, SandboxCardError, SANDBOX_CARDS, validateSandboxCard } from './sandbox-gateway';
@@ -43,8 +45,6 @@ export function resolveMode(config: PaymentsConfig): PaymentMode {
   return mode;
 }
 
-const PLAN_UID = 'api::subscription-plan.subscription-plan';
-
 export function createGateway(strapi: Core.Strapi): PaymentGateway {
   const config = (strapi.config.get('payments') ?? {}) as PaymentsConfig;
   const mode = resolveMode(config);
@@ -77,10 +77,9 @@ export function createGateway(strapi: Core.Strapi): PaymentGateway {
       },
     },
     async lookupPrice(priceId) {
-      const plan = (await strapi.db.query(PLAN_UID).findOne({ where: { stripe_price_id: priceId } })) as {
-        duration: PlanInterval;
-      } | null;
-      return plan ? { interval: plan.duration } : null;
+      const plan = await strapi.documents(UID.subscriptionPlan).findFirst({ filters: { stripe_price_id: priceId }, fields: ['duration'] });
+      // duration is required, so a stored plan always has one.
+      return plan?.duration ? { interval: plan.duration } : null;
     },
   });
 }

@@ -6,10 +6,9 @@ import {
   type CustomerInput,
   type GatewaySubscription,
   type PaymentGateway,
-  type PlanInterval,
-  type SubscriptionStatus,
   type WebhookEvent,
 } from './gateway';
+import type { PlanInterval, SubscriptionStatus } from '../contract/subscriptions';
 
 /** Key-value persistence of the sandbox (Strapi's core store in the app; a Map in unit tests). */
 export interface SandboxStorage {

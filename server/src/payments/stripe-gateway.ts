@@ -1,14 +1,13 @@
 import Stripe from 'stripe';
 import {
   GatewayError,
-  SUBSCRIPTION_STATUSES,
   type CreatedSubscription,
   type CustomerInput,
   type GatewaySubscription,
   type PaymentGateway,
-  type SubscriptionStatus,
   type WebhookEvent,
 } from './gateway';
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../contract/subscriptions';
 
 export interface StripeGatewayOptions {
   secretKey: string;

@@ -1,4 +1,6 @@
 import type { Core } from '@strapi/strapi';
+import { UID } from '../content-types';
+import { USERNAME_LENGTH, usernameError } from '../contract/fieldRules';
 
 /**
  * Unambiguous log-in identifiers: a username never looks like an e-mail address, and two usernames
@@ -6,33 +8,11 @@ import type { Core } from '@strapi/strapi';
  * username, and nobody can squat another member's address (or a later member's) as a username.
  */
 
-const USER_UID = 'plugin::users-permissions.user';
-
-export const USERNAME_LIMITS = { min: 3, max: 30 } as const;
-export const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
-
-export const USERNAME_MESSAGES = {
-  required: 'Username is required',
-  tooShort: 'Username must be at least 3 characters',
-  tooLong: 'Username must be at most 30 characters',
-  characters: 'Username may only contain letters, digits, ".", "_" and "-"',
-  taken: 'Username already taken',
-} as const;
-
-/** The first rule a (trimmed) username breaks, or null. */
-export function usernameError(username: string): string | null {
-  if (!username) return USERNAME_MESSAGES.required;
-  if (username.length < USERNAME_LIMITS.min) return USERNAME_MESSAGES.tooShort;
-  if (username.length > USERNAME_LIMITS.max) return USERNAME_MESSAGES.tooLong;
-  if (!USERNAME_PATTERN.test(username)) return USERNAME_MESSAGES.characters;
-  return null;
-}
-
 /** Whether another user holds this username, whatever its case. */
 export async function usernameTaken(strapi: Core.Strapi, username: string, exceptUserId?: number | string): Promise<boolean> {
   const where: Record<string, unknown> = { username: { $eqi: username } };
   if (exceptUserId !== undefined) where.id = { $ne: exceptUserId };
-  return (await strapi.db.query(USER_UID).count({ where })) > 0;
+  return (await strapi.db.query(UID.user).count({ where })) > 0;
 }
 
 /** The user a log-in identifier names: e-mail when it has "@", username (any case) otherwise. */
@@ -41,9 +21,9 @@ export function identifierWhere(identifier: string): Record<string, unknown> {
 }
 
 /** A valid username from any text (an e-mail's local part, an old username), at most `room` long. */
-export function usernameBase(text: string, room: number = USERNAME_LIMITS.max): string {
+export function usernameBase(text: string, room: number = USERNAME_LENGTH.max): string {
   const cleaned = text.replace(/@.*$/, '').replace(/[^A-Za-z0-9._-]+/g, '').slice(0, room);
-  return cleaned.length >= USERNAME_LIMITS.min ? cleaned : `member${cleaned}`.slice(0, room);
+  return cleaned.length >= USERNAME_LENGTH.min ? cleaned : `member${cleaned}`.slice(0, room);
 }
 
 const INDEX_NAME = 'up_users_username_ci_unique';
@@ -55,7 +35,7 @@ const INDEX_NAME = 'up_users_username_ci_unique';
  * duplicate. Strapi's schema sync may drop an index it does not know; this recreates it each start.
  */
 export async function migrateUsernames(strapi: Core.Strapi): Promise<void> {
-  const rows = (await strapi.db.query(USER_UID).findMany({ select: ['id', 'username'], orderBy: { id: 'asc' } })) as {
+  const rows = (await strapi.db.query(UID.user).findMany({ select: ['id', 'username'], orderBy: { id: 'asc' } })) as {
     id: number;
     username: string | null;
   }[];
@@ -68,20 +48,20 @@ export async function migrateUsernames(strapi: Core.Strapi): Promise<void> {
       continue;
     }
     const suffix = `-${row.id}`;
-    let candidate = `${usernameBase(current, USERNAME_LIMITS.max - suffix.length)}${suffix}`;
+    let candidate = `${usernameBase(current, USERNAME_LENGTH.max - suffix.length)}${suffix}`;
     for (let n = 2; seen.has(candidate.toLowerCase()) || rows.some((other) => other.username?.toLowerCase() === candidate.toLowerCase()); n += 1) {
       const longer = `-${row.id}-${n}`;
-      candidate = `${usernameBase(current, USERNAME_LIMITS.max - longer.length)}${longer}`;
+      candidate = `${usernameBase(current, USERNAME_LENGTH.max - longer.length)}${longer}`;
     }
     seen.add(candidate.toLowerCase());
     renames.push({ id: row.id, from: row.username, to: candidate });
   }
   for (const { id, from, to } of renames) {
-    await strapi.db.query(USER_UID).update({ where: { id }, data: { username: to } });
+    await strapi.db.query(UID.user).update({ where: { id }, data: { username: to } });
     strapi.log.warn(`[identifiers] user ${id}: username ${JSON.stringify(from)} broke the username rules; renamed to "${to}"`);
   }
 
-  const table = strapi.getModel(USER_UID).collectionName ?? 'up_users';
+  const table = strapi.getModel(UID.user).collectionName ?? 'up_users';
   const { client, connection } = strapi.db.config.connection as { client: string; connection?: { schema?: string } };
   const schema = client === 'postgres' ? connection?.schema : undefined;
   await strapi.db.connection.raw(`CREATE UNIQUE INDEX IF NOT EXISTS ${INDEX_NAME} ON ?? (lower(username))`, [

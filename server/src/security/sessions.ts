@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { UID } from '../content-types';
 
 /**
  * Session revocation for users-permissions' legacy JWTs (the SPA keeps only `jwt` and `userId`).
@@ -10,7 +11,6 @@ import type { Core } from '@strapi/strapi';
  * new hash) and on "Log out of all devices". A deleted account's tokens die with its row.
  */
 
-export const USER_UID = 'plugin::users-permissions.user';
 export const ISSUED_AT_CLAIM = 'iat_ms';
 
 interface TokenPayload {
@@ -31,7 +31,7 @@ const issuedAtMs = (payload: TokenPayload): number =>
   typeof payload[ISSUED_AT_CLAIM] === 'number' ? payload[ISSUED_AT_CLAIM]! : (payload.iat ?? 0) * 1000;
 
 export async function sessionsValidAfter(strapi: Core.Strapi, userId: number | string): Promise<number | null> {
-  const row = (await strapi.db.query(USER_UID).findOne({ where: { id: userId }, select: ['id', 'sessions_valid_after'] })) as
+  const row = (await strapi.db.query(UID.user).findOne({ where: { id: userId }, select: ['id', 'sessions_valid_after'] })) as
     | { sessions_valid_after?: string | number | null }
     | null;
   if (!row) return null;
@@ -40,7 +40,7 @@ export async function sessionsValidAfter(strapi: Core.Strapi, userId: number | s
 
 /** Refuses, from now on, every token of the user issued before this call. */
 export async function revokeSessions(strapi: Core.Strapi, userId: number | string): Promise<void> {
-  await strapi.db.query(USER_UID).update({ where: { id: userId }, data: { sessions_valid_after: Date.now() } });
+  await strapi.db.query(UID.user).update({ where: { id: userId }, data: { sessions_valid_after: Date.now() } });
 }
 
 /** users-permissions' jwt service, with the issue instant stamped in and checked on every request. */
@@ -68,7 +68,7 @@ export function withSessionRevocation(createJwtService: (deps: { strapi: Core.St
 /** Moves sessions_valid_after whenever a user's password hash changes, whatever changed it. */
 export function revokeSessionsOnPasswordChange(strapi: Core.Strapi): void {
   strapi.db.lifecycles.subscribe({
-    models: [USER_UID],
+    models: [UID.user],
     beforeUpdate(event: { params: { data?: Record<string, unknown> } }) {
       const data = event.params.data;
       if (data && typeof data.password === 'string' && data.password !== '') {

@@ -1,7 +1,7 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { deleteAccountMachine } from '../../../machines/deleteAccount.machine';
 import { useAuthActor, useFlows, useIsLoggedIn } from '../../app/appContext';
-import { useNavigateAction } from '../../app/navigation';
+import { useFlowActor } from '../../app/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
 import { ConfirmDeletionDialog } from './ConfirmDeletionDialog';
 import { pageTitle, site } from '../../config/site';
@@ -16,13 +16,7 @@ export function DeleteProfilePage() {
 
 function DeleteAccountFlow({ loggedIn }: { loggedIn: boolean }) {
   const auth = useAuthActor();
-  const navigate = useNavigateAction();
-  const flow = useActorRef(
-    (useFlows().deleteAccount ?? deleteAccountMachine).provide({
-      actions: { navigate, accountDeleted: () => auth.send({ type: 'account.deleted' }) },
-    }),
-    { input: { loggedIn } },
-  );
+  const flow = useFlowActor(useFlows().deleteAccount ?? deleteAccountMachine, { input: { auth, loggedIn } });
   const loggedOut = useSelector(flow, (snapshot) => snapshot.matches('loggedOut') || snapshot.matches('redirected'));
   const dialogOpen = useSelector(flow, (snapshot) => snapshot.hasTag('dialog'));
   const busy = useSelector(flow, (snapshot) => snapshot.hasTag('busy'));

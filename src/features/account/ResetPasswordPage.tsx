@@ -1,8 +1,9 @@
 import { useId, type FormEvent } from 'react';
 import { Link, getRouteApi } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { passwordResetMachine } from '../../../machines/passwordReset.machine';
 import { useAuthActor, useFlows } from '../../app/appContext';
+import { useFlowActor } from '../../app/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
@@ -18,7 +19,7 @@ export function ResetPasswordPage() {
   usePageHead({ title: pageTitle('Reset Password'), description: `Reset the password of your ${site.brand} account.` });
   const { code } = resetPasswordRoute.useSearch();
   const auth = useAuthActor();
-  const flow = useActorRef(useFlows().passwordReset ?? passwordResetMachine, { input: { code, auth } });
+  const flow = useFlowActor(useFlows().passwordReset ?? passwordResetMachine, { input: { code, auth } });
   const step = useSelector(flow, (snapshot) => (snapshot.matches('codeEntry') || snapshot.matches('done') ? 2 : 1));
   const busy = useSelector(flow, (snapshot) => snapshot.hasTag('busy'));
   const error = useSelector(flow, (snapshot) => snapshot.context.error);

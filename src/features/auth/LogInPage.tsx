@@ -1,5 +1,5 @@
-import { useEffect, useId, type FormEvent } from 'react';
-import { Link, getRouteApi, useRouter } from '@tanstack/react-router';
+import { useId, type FormEvent } from 'react';
+import { Link, getRouteApi } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useAuthActor } from '../../app/appContext';
 import { pageTitle, site } from '../../config/site';
@@ -18,19 +18,10 @@ export function LogInPage() {
   const hydrated = useHydrated();
   usePageHead({ title: pageTitle('Log In'), description: `Log in to your ${site.brand} account.` });
   const auth = useAuthActor();
-  const router = useRouter();
   const { from } = logInRoute.useSearch();
   const loggingIn = useSelector(auth, (snapshot) => snapshot.matches({ loggedOut: 'loggingIn' }));
   const identifierId = useId();
   const rememberId = useId();
-
-  // The navigation 'message' is shown once: it moves into the machine, then leaves history.
-  useEffect(() => {
-    const { location } = router.state;
-    const notice = location.state.message;
-    auth.send({ type: 'form.opened', notice });
-    if (notice) router.history.replace(location.href, { ...location.state, message: undefined });
-  }, [auth, router]);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -1,4 +1,4 @@
-import { useEffect, useId, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useAuthActor } from '../../app/appContext';
@@ -17,10 +17,6 @@ export function SignUpPage() {
   const signingUp = useSelector(auth, (snapshot) => snapshot.matches({ loggedOut: 'signingUp' }));
   const usernameId = useId();
   const emailId = useId();
-
-  useEffect(() => {
-    auth.send({ type: 'form.opened' });
-  }, [auth]);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

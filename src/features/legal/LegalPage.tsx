@@ -1,9 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { Link } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { legalDocumentMachine } from '../../../machines/legalDocument.machine';
 import { useFlows, usePrerendered } from '../../app/appContext';
 import { useHydrated } from '../../app/useHydrated';
+import { useFlowActor } from '../../app/useFlowActor';
 import { LEGAL_LAST_UPDATED, legalDocuments, type LegalDocumentKind } from '../../lib/legalDocuments';
 import { pageTitle } from '../../config/site';
 import { SafeMarkdown } from './Markdown';
@@ -16,7 +17,7 @@ export function LegalPage({ document: kind }: { document: LegalDocumentKind }) {
   // reached later inside the app, the page asks the server again.
   const prerendered = usePrerendered()?.legal;
   const hydrating = !useHydrated();
-  const flow = useActorRef(machine, {
+  const flow = useFlowActor(machine, {
     input: { document: kind, prerendered: hydrating && prerendered?.kind === kind ? prerendered.document : undefined },
   });
   const status = useSelector(flow, (snapshot) =>

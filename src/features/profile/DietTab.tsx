@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { User } from '../../api/types';
+import type { User } from '../../../server/src/contract/users';
 import { formValues } from '../../components/form/formValues';
 import { DEFAULT_DIET, diets, type DietName } from './dietContent';
 import { EditableSection } from './EditableSection';

@@ -2,7 +2,7 @@ import type { FormEvent, ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { PROFILE_UPDATED_MESSAGE, type profileSectionMachine } from '../../../machines/profileSection.machine';
-import type { ProfileUpdate } from '../../api/types';
+import type { ProfileUpdate } from '../../../server/src/contract/users';
 import { FormMessages } from '../../components/form/FormMessages';
 
 export type SectionActor = ActorRefFrom<typeof profileSectionMachine>;

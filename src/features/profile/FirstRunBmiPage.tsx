@@ -1,11 +1,12 @@
 import { useId } from 'react';
-import { Link, getRouteApi, useRouter } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
-import { profileSectionMachine } from '../../../machines/profileSection.machine';
+import { Link, getRouteApi } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { firstRunBmiMachine } from '../../../machines/firstRunBmi.machine';
 import { useFlows } from '../../app/appContext';
+import { useNavigateAction } from '../../app/navigation';
+import { useFlowActor } from '../../app/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formValues } from '../../components/form/formValues';
-import { idealBmiWeight, parseDecimal, type Gender } from '../../lib/bmi';
 import { pageTitle, site } from '../../config/site';
 import { usePageHead } from '../../app/usePageHead';
 
@@ -15,15 +16,12 @@ const bmiRoute = getRouteApi('/bmi');
 export function FirstRunBmiPage() {
   usePageHead({ title: pageTitle('Your BMI'), description: `Set up your ${site.brand} profile: height, weight and BMI.` });
   const user = bmiRoute.useLoaderData();
-  const router = useRouter();
-  const section = useActorRef(
-    (useFlows().profileSection ?? profileSectionMachine).provide({
-      actions: { reloadProfile: () => void router.navigate({ to: '/profile' }) },
-    }),
-    { input: { userId: String(user.id) } },
-  );
-  const saving = useSelector(section, (snapshot) => snapshot.hasTag('busy'));
-  const error = useSelector(section, (snapshot) => snapshot.context.error);
+  const navigate = useNavigateAction();
+  const flow = useFlowActor((useFlows().firstRunBmi ?? firstRunBmiMachine).provide({ actions: { navigate } }), {
+    input: { userId: String(user.id), username: user.username, email: user.email },
+  });
+  const saving = useSelector(flow, (snapshot) => snapshot.hasTag('busy'));
+  const error = useSelector(flow, (snapshot) => snapshot.context.error);
   const ids = { height: useId(), weight: useId(), gender: useId(), birth: useId() };
 
   return (
@@ -37,27 +35,8 @@ export function FirstRunBmiPage() {
           aria-busy={saving}
           onSubmit={(event) => {
             event.preventDefault();
-            const values = formValues(event.currentTarget, ['height', 'currentWeight', 'Gender', 'date_of_birth'] as const);
-            const gender: Gender = values.Gender === 'Female' ? 'Female' : 'Male';
-            const height = parseDecimal(values.height);
-            section.send({ type: 'edit.started' });
-            section.send({
-              type: 'save.submitted',
-              update: {
-                section: 'information',
-                values: {
-                  username: user.username,
-                  email: user.email,
-                  bmi: {
-                    height,
-                    currentWeight: parseDecimal(values.currentWeight),
-                    Gender: gender,
-                    date_of_birth: values.date_of_birth || null,
-                    idealBmiWeight: String(idealBmiWeight(height, gender) ?? 0),
-                  },
-                },
-              },
-            });
+            const fields = formValues(event.currentTarget, ['height', 'currentWeight', 'Gender', 'date_of_birth'] as const);
+            flow.send({ type: 'bmi.submitted', fields });
           }}
         >
           <div className="field">

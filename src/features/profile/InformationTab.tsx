@@ -1,9 +1,9 @@
 import { useId, useState } from 'react';
-import type { User } from '../../api/types';
+import type { User } from '../../../server/src/contract/users';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
 import { bmiCategory, bodyMassIndex, idealBmiWeight, parseDecimal, type Gender } from '../../lib/bmi';
-import { needsCurrentPassword } from '../../lib/profileValidation';
+import { needsCurrentPassword } from '../../../server/src/contract/profileRules';
 import { EditableSection } from './EditableSection';
 import { PasswordChangePanel } from './PasswordChangePanel';
 import { ProfilePicture } from './ProfilePicture';

@@ -1,4 +1,4 @@
-import type { User } from '../../api/types';
+import type { User } from '../../../server/src/contract/users';
 import { foodInterests } from './dietContent';
 import { EditableSection } from './EditableSection';
 import { useProfileSection } from './useProfileFlows';

@@ -1,15 +1,16 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useId, type FormEvent } from 'react';
 import { logoutAllDevicesMachine } from '../../../machines/logoutAllDevices.machine';
 import { PASSWORD_CHANGED_MESSAGE, passwordChangeMachine } from '../../../machines/passwordChange.machine';
 import { useAuthActor, useFlows } from '../../app/appContext';
+import { useFlowActor } from '../../app/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
 
 export function PasswordChangePanel() {
   const auth = useAuthActor();
-  const panel = useActorRef(useFlows().passwordChange ?? passwordChangeMachine, { input: { auth } });
+  const panel = useFlowActor(useFlows().passwordChange ?? passwordChangeMachine, { input: { auth } });
   const open = useSelector(panel, (snapshot) => snapshot.matches('open'));
   const busy = useSelector(panel, (snapshot) => snapshot.hasTag('busy'));
   const changed = useSelector(panel, (snapshot) => snapshot.hasTag('success'));
@@ -51,7 +52,7 @@ export function PasswordChangePanel() {
 
 function LogoutAllDevices() {
   const auth = useAuthActor();
-  const flow = useActorRef(useFlows().logoutAllDevices ?? logoutAllDevicesMachine, { input: { auth } });
+  const flow = useFlowActor(useFlows().logoutAllDevices ?? logoutAllDevicesMachine, { input: { auth } });
   const busy = useSelector(flow, (snapshot) => snapshot.hasTag('busy'));
   const error = useSelector(flow, (snapshot) => (snapshot.matches('failure') ? snapshot.context.error : null));
   const descriptionId = useId();

@@ -1,6 +1,8 @@
-import { lazy, Suspense, useState } from 'react';
-import { Link, getRouteApi } from '@tanstack/react-router';
-import type { User } from '../../api/types';
+import { Suspense, useState } from 'react';
+import { CatchBoundary, Link, getRouteApi, type ErrorComponentProps } from '@tanstack/react-router';
+import { errorMessage } from '../../api/errors';
+import { lazyPage } from '../../app/lazyPage';
+import type { User } from '../../../server/src/contract/users';
 import { DietTab } from './DietTab';
 import { FaqsTab } from './FaqsTab';
 import { GoalsTab } from './GoalsTab';
@@ -13,10 +15,26 @@ import { usePageHead } from '../../app/usePageHead';
 
 const profileRoute = getRouteApi('/profile');
 
-// Payment code (and Stripe.js) load only when the Subscriptions tab is opened.
-const SubscriptionsTab = lazy(() =>
-  import('../subscriptions/SubscriptionsTab').then((module) => ({ default: module.SubscriptionsTab })),
-);
+// Payment code (and Stripe.js) load only when the Subscriptions tab is opened, under the routes' 120 s loader.
+const SubscriptionsTab = lazyPage(() => import('../subscriptions/SubscriptionsTab'), 'SubscriptionsTab');
+
+/** The tab's chunk failed or timed out: say so in the tab, and Retry loads it again. */
+function TabChunkError({ error, reset }: ErrorComponentProps) {
+  const retry = () => {
+    void SubscriptionsTab.preload?.();
+    reset();
+  };
+  return (
+    <section className="profile-card">
+      <p role="alert" className="alert alert--error">
+        {errorMessage(error, 'This page could not be loaded.')}
+      </p>
+      <button type="button" className="button" onClick={retry}>
+        Retry
+      </button>
+    </section>
+  );
+}
 
 function TabPanel({ tab, user }: { tab: ProfileTabId; user: User }) {
   switch (tab) {
@@ -34,9 +52,11 @@ function TabPanel({ tab, user }: { tab: ProfileTabId; user: User }) {
       return <SupportTab />;
     case 'subscriptions':
       return (
-        <Suspense fallback={<p>Loading subscriptions…</p>}>
-          <SubscriptionsTab />
-        </Suspense>
+        <CatchBoundary getResetKey={() => 'subscriptions'} errorComponent={TabChunkError}>
+          <Suspense fallback={<p>Loading subscriptions…</p>}>
+            <SubscriptionsTab />
+          </Suspense>
+        </CatchBoundary>
       );
   }
 }

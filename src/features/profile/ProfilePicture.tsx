@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, type ChangeEvent } from 'react';
 import { useSelector } from '@xstate/react';
 import { PHOTO_UPDATED_MESSAGE } from '../../../machines/photoUpload.machine';
-import type { User } from '../../api/types';
+import type { User } from '../../../server/src/contract/users';
 import { FormMessages } from '../../components/form/FormMessages';
 import { usePhotoUpload } from './useProfileFlows';
 

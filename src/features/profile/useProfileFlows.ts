@@ -1,8 +1,8 @@
 import { useRouter } from '@tanstack/react-router';
-import { useActorRef } from '@xstate/react';
 import { photoUploadMachine } from '../../../machines/photoUpload.machine';
 import { profileSectionMachine } from '../../../machines/profileSection.machine';
 import { useFlows } from '../../app/appContext';
+import { useFlowActor } from '../../app/useFlowActor';
 
 /** Reloads the profile route's data (GET /api/users/me) after a change. */
 function useReloadProfile() {
@@ -14,10 +14,10 @@ function useReloadProfile() {
 
 export function useProfileSection(userId: string) {
   const reloadProfile = useReloadProfile();
-  return useActorRef((useFlows().profileSection ?? profileSectionMachine).provide({ actions: { reloadProfile } }), { input: { userId } });
+  return useFlowActor((useFlows().profileSection ?? profileSectionMachine).provide({ actions: { reloadProfile } }), { input: { userId } });
 }
 
 export function usePhotoUpload(userId: string) {
   const reloadProfile = useReloadProfile();
-  return useActorRef((useFlows().photoUpload ?? photoUploadMachine).provide({ actions: { reloadProfile } }), { input: { userId } });
+  return useFlowActor((useFlows().photoUpload ?? photoUploadMachine).provide({ actions: { reloadProfile } }), { input: { userId } });
 }

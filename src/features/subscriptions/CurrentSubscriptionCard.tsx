@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import type { subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
-import type { CurrentSubscription } from '../../api/subscriptions';
+import type { CurrentSubscription } from '../../../server/src/contract/subscriptions';
 import { formatAmount, formatDate } from './format';
 import { Modal } from './Modal';
 
@@ -42,12 +42,14 @@ export function CurrentSubscriptionCard({ current, loading, cancel }: CurrentSub
         Status:{' '}
         <span className={active ? 'status status--active' : 'status status--inactive'}>{current.status}</span>
       </p>
-      <p>Started {formatDate(current.startDate)}</p>
+      {current.startDate && <p>Started {formatDate(current.startDate)}</p>}
       {current.cancel_at_period_end ? (
-        <p className="subscription-card__ending">Cancelling on {formatDate(current.currentPeriodEnd)}</p>
+        <p className="subscription-card__ending">
+          {current.currentPeriodEnd ? `Cancelling on ${formatDate(current.currentPeriodEnd)}` : 'Cancelling at the end of the billing period'}
+        </p>
       ) : (
         <>
-          <p>Renews on {formatDate(current.currentPeriodEnd)}</p>
+          {current.currentPeriodEnd && <p>Renews on {formatDate(current.currentPeriodEnd)}</p>}
           <button type="button" className="button button--danger" onClick={() => cancel.send({ type: 'cancel.requested' })}>
             Unsubscribe
           </button>
@@ -59,7 +61,7 @@ export function CurrentSubscriptionCard({ current, loading, cancel }: CurrentSub
           role="alertdialog"
           busy={cancelling}
           onClose={() => cancel.send({ type: 'cancel.dismissed' })}
-          description={`Are you sure? Your access continues until the end of your billing period, on ${formatDate(current.currentPeriodEnd)}.`}
+          description={`Are you sure? Your access continues until the end of your billing period${current.currentPeriodEnd ? `, on ${formatDate(current.currentPeriodEnd)}` : ''}.`}
         >
           <div className="modal__actions">
             <button type="button" className="button button--danger" disabled={cancelling} onClick={() => cancel.send({ type: 'cancel.confirmed' })}>

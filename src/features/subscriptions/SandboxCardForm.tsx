@@ -1,5 +1,5 @@
 import { useId, type FormEvent } from 'react';
-import type { SandboxCard } from '../../api/subscriptions';
+import type { SandboxCard } from '../../../server/src/contract/subscriptions';
 import { formValues } from '../../components/form/formValues';
 
 type SandboxCardFormProps = { busy: boolean; onPay: (card: SandboxCard) => void; onCancel: () => void };

@@ -1,9 +1,11 @@
 import { useRouter } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { cancelledMessage, subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
 import { subscriptionOverviewMachine } from '../../../machines/subscriptionOverview.machine';
 import { SUBSCRIPTION_SUCCESS_MESSAGE, subscriptionPurchaseMachine } from '../../../machines/subscriptionPurchase.machine';
+import { subscriptionFlows, subscriptionsTabMachine } from '../../../machines/subscriptionsTab.machine';
 import { useFlows } from '../../app/appContext';
+import { useFlowActor } from '../../app/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
 import { CurrentSubscriptionCard } from './CurrentSubscriptionCard';
 import { formatAmount } from './format';
@@ -11,16 +13,23 @@ import { Modal } from './Modal';
 import { SandboxCardForm } from './SandboxCardForm';
 import { StripeCardForm } from './StripeCardForm';
 
+type TabFlows = ReturnType<typeof subscriptionFlows>;
+const sameFlows = (a: TabFlows, b: TabFlows) => a.overview === b.overview && a.purchase === b.purchase && a.cancel === b.cancel;
+
 export function SubscriptionsTab() {
   const flows = useFlows();
   const router = useRouter();
-  const overview = useActorRef(flows.subscriptionOverview ?? subscriptionOverviewMachine);
-  const reloadSubscription = () => {
-    overview.send({ type: 'subscription.changed' });
-    void router.invalidate({ filter: (match) => match.routeId === '/profile' });
-  };
-  const purchase = useActorRef((flows.subscriptionPurchase ?? subscriptionPurchaseMachine).provide({ actions: { reloadSubscription } }));
-  const cancel = useActorRef((flows.subscriptionCancel ?? subscriptionCancelMachine).provide({ actions: { reloadSubscription } }));
+  const tab = useFlowActor(
+    subscriptionsTabMachine.provide({
+      actors: {
+        overview: flows.subscriptionOverview ?? subscriptionOverviewMachine,
+        purchase: flows.subscriptionPurchase ?? subscriptionPurchaseMachine,
+        cancel: flows.subscriptionCancel ?? subscriptionCancelMachine,
+      },
+      actions: { reloadProfile: () => void router.invalidate({ filter: (match) => match.routeId === '/profile' }) },
+    }),
+  );
+  const { overview, purchase, cancel } = useSelector(tab, subscriptionFlows, sameFlows);
 
   const plans = useSelector(overview, (snapshot) => snapshot.context.plans);
   const current = useSelector(overview, (snapshot) => snapshot.context.current);
@@ -38,7 +47,7 @@ export function SubscriptionsTab() {
   const chosenPlan = useSelector(purchase, (snapshot) => snapshot.context.plan);
 
   const cancelError = useSelector(cancel, (snapshot) => snapshot.context.error);
-  const cancelledAt = useSelector(cancel, (snapshot) => (snapshot.hasTag('success') ? snapshot.context.cancelAt : null));
+  const cancelled = useSelector(cancel, (snapshot) => (snapshot.hasTag('success') ? cancelledMessage(snapshot.context.cancelAt) : null));
 
   const dismissPayment = () => purchase.send({ type: 'payment.dismissed' });
 
@@ -57,7 +66,7 @@ export function SubscriptionsTab() {
       )}
       <FormMessages
         error={purchaseError ?? cancelError}
-        notice={purchased ? SUBSCRIPTION_SUCCESS_MESSAGE : cancelledAt ? cancelledMessage(cancelledAt) : null}
+        notice={purchased ? SUBSCRIPTION_SUCCESS_MESSAGE : cancelled}
       />
 
       <h3>Your subscription</h3>
@@ -78,7 +87,7 @@ export function SubscriptionsTab() {
               className="button button--primary"
               disabled={choosing || paymentOpen}
               aria-label={`Subscribe to ${plan.name}`}
-              onClick={() => purchase.send({ type: 'plan.chosen', plan, current })}
+              onClick={() => tab.send({ type: 'plan.chosen', plan })}
             >
               {choosing && chosenPlan?.id === plan.id ? 'Starting...' : 'Subscribe'}
             </button>

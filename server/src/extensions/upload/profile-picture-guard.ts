@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { errors } from '@strapi/utils';
+import { UID } from '../../content-types';
+import { PROFILE_PICTURE_UPLOAD } from '../../contract/users';
 // The upload plugin's own sharp (@strapi/upload depends on this exact version).
 import sharp from 'sharp';
 import { createLimiter, type Limiter } from '../../security/limits';
@@ -32,8 +34,7 @@ import { refuse } from '../../security/auth-rate-limit';
 // PolicyError: a 403 whose message reaches the client (Strapi turns a plain ForbiddenError into 'Forbidden').
 const { ValidationError, PolicyError, ForbiddenError } = errors;
 
-export const USER_UID = 'plugin::users-permissions.user';
-export const PICTURE_FIELD = 'profile_picture';
+export const PICTURE_FIELD = PROFILE_PICTURE_UPLOAD.field;
 export const PROFILE_PICTURE_MAX_BYTES = 5 * 1024 * 1024;
 
 export const UPLOAD_MESSAGES = {
@@ -132,7 +133,7 @@ async function checkRequest(ctx: Ctx, userId: string): Promise<CheckedPicture> {
   const body = (ctx.request.body ?? {}) as Record<string, unknown>;
   const extra = Object.keys(body).filter((key) => !ALLOWED_BODY_FIELDS.includes(key));
   if (extra.length > 0) throw new ValidationError(UPLOAD_MESSAGES.unexpectedField(extra[0]));
-  if (body.ref !== USER_UID || body.field !== PICTURE_FIELD || body.refId === undefined) {
+  if (body.ref !== UID.user || body.field !== PICTURE_FIELD || body.refId === undefined) {
     throw new ValidationError(UPLOAD_MESSAGES.onlyProfilePicture);
   }
   if (String(body.refId) !== userId) throw new PolicyError(UPLOAD_MESSAGES.notYours);
@@ -235,7 +236,7 @@ async function enforceQuota(ctx: Ctx, userId: string, count: boolean): Promise<v
 }
 
 async function currentPictureId(userId: string): Promise<number | null> {
-  const user = await strapi.db.query(USER_UID).findOne({ where: { id: userId }, populate: [PICTURE_FIELD] });
+  const user = await strapi.db.query(UID.user).findOne({ where: { id: userId }, populate: [PICTURE_FIELD] });
   const picture = user?.[PICTURE_FIELD] as { id: number } | null | undefined;
   return picture?.id ?? null;
 }
@@ -269,7 +270,7 @@ export const profilePictureUploadGuard = async (ctx: Ctx, next: Next) => {
   const now = await currentPictureId(userId);
   if (previous !== null && previous !== now) {
     // Full row (formats, hash, provider) so the provider removes every variant on disk.
-    const row = await strapi.db.query('plugin::upload.file').findOne({ where: { id: previous } });
+    const row = await strapi.db.query(UID.file).findOne({ where: { id: previous } });
     if (row) {
       try {
         await strapi.plugin('upload').service('upload').remove(row);

@@ -1,12 +1,14 @@
 import type { Core } from '@strapi/strapi';
-import type { Context as Ctx, Next } from 'koa';
+import type { NextMiddleware as Next, RequestContext as Ctx } from '../../request-context';
 import { errors } from '@strapi/utils';
 import { createAuthRateLimit, refuse } from '../../security/auth-rate-limit';
-import { identifierWhere, usernameError, usernameTaken } from '../../security/identifiers';
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, usernameError } from '../../contract/fieldRules';
+import { identifierWhere, usernameTaken } from '../../security/identifiers';
 import { clearThrottle, lockedFor, lockedMessage, recordFailure, recordSuccess } from '../../security/login-throttle';
 import { withSessionRevocation } from '../../security/sessions';
 import { applyProfileGuards } from './profile-guard';
 import { withSocialSignIn } from './social/controller';
+import { UID } from '../../content-types';
 
 type Handler = (ctx: any, next?: any) => unknown;
 type ControllerFactory = (deps: { strapi: Core.Strapi }) => Record<string, Handler>;
@@ -19,8 +21,6 @@ interface UsersPermissionsPlugin {
   [key: string]: unknown;
 }
 
-const USER_UID = 'plugin::users-permissions.user';
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const INVALID_LOGIN = 'Invalid identifier or password';
 const EMAIL_TAKEN = 'Email or Username are already taken';
 
@@ -45,7 +45,7 @@ export default (plugin: UsersPermissionsPlugin) => {
 
   plugin.controllers.auth = ({ strapi }) => {
     const base = createAuthController({ strapi });
-    const users = () => strapi.db.query(USER_UID);
+    const users = () => strapi.db.query(UID.user);
 
     return {
       ...base,
@@ -109,7 +109,7 @@ export default (plugin: UsersPermissionsPlugin) => {
       async sendEmailConfirmation(ctx: Ctx) {
         const body: unknown = ctx.request.body;
         const email = isPlainObject(body) && typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
-        if (!EMAIL_PATTERN.test(email) || email.length > 254) throw new errors.ValidationError('Please enter a valid email address.');
+        if (!EMAIL_PATTERN.test(email) || email.length > EMAIL_MAX_LENGTH) throw new errors.ValidationError('Please enter a valid email address.');
         const user = (await users().findOne({ where: { email } })) as { id: number; confirmed?: boolean; blocked?: boolean } | null;
         if (user && !user.confirmed && !user.blocked) {
           // After the answer, so the response time does not tell either.

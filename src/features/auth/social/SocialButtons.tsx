@@ -1,8 +1,8 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { socialSignInMachine } from '../../../../machines/socialSignIn.machine';
 import { useAuthActor, useFlows } from '../../../app/appContext';
-import { useNavigateAction } from '../../../app/navigation';
+import { useFlowActor } from '../../../app/useFlowActor';
 import { saveSocialRedirect } from '../../../auth/browserSessionStore';
 import { FormMessages } from '../../../components/form/FormMessages';
 import { ensureFacebookSetUp, providerIdToken } from './providerClients';
@@ -24,15 +24,7 @@ export function SocialButtons({ returnTo }: { returnTo: string }) {
   // Prerendered on /login: the buttons work once the app has taken the page over.
   const hydrated = useHydrated();
   const auth = useAuthActor();
-  const navigate = useNavigateAction();
-  const social = useActorRef(
-    (useFlows().socialSignIn ?? browserSocialSignIn).provide({
-      actions: {
-        startSession: (_, response) => auth.send({ type: 'session.started', response }),
-        navigate,
-      },
-    }),
-  );
+  const social = useFlowActor(useFlows().socialSignIn ?? browserSocialSignIn, { input: { auth } });
   const busy = useSelector(social, (snapshot) => snapshot.hasTag('busy'));
   const provider = useSelector(social, (snapshot) => (snapshot.hasTag('busy') ? (snapshot.context.provider ?? 'facebook') : null));
   const error = useSelector(social, (snapshot) => snapshot.context.error);

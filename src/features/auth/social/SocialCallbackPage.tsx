@@ -1,8 +1,7 @@
 import { getRouteApi } from '@tanstack/react-router';
-import { useActorRef } from '@xstate/react';
 import { socialCallbackMachine } from '../../../../machines/socialCallback.machine';
 import { useAuthActor, useFlows } from '../../../app/appContext';
-import { useNavigateAction } from '../../../app/navigation';
+import { useFlowActor } from '../../../app/useFlowActor';
 import { forgetSocialRedirect, readSocialRedirect } from '../../../auth/browserSessionStore';
 import { pageTitle, site } from '../../../config/site';
 import { usePageHead } from '../../../app/usePageHead';
@@ -14,16 +13,11 @@ export function SocialCallbackPage() {
   const { provider } = callbackRoute.useParams();
   const { code, state, error } = callbackRoute.useSearch();
   const auth = useAuthActor();
-  const navigate = useNavigateAction();
-  useActorRef(
+  useFlowActor(
     (useFlows().socialCallback ?? socialCallbackMachine).provide({
-      actions: {
-        startSession: (_, response) => auth.send({ type: 'session.started', response }),
-        forgetSavedRedirect: () => forgetSocialRedirect(),
-        navigate,
-      },
+      actions: { forgetSavedRedirect: () => forgetSocialRedirect() },
     }),
-    { input: { provider, code, state, error, savedRedirect: readSocialRedirect() } },
+    { input: { auth, provider, code, state, error, savedRedirect: readSocialRedirect() } },
   );
   return (
     <section className="page page--narrow confirmation" aria-busy="true">

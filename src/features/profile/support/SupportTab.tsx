@@ -1,7 +1,8 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { supportChatMachine } from '../../../../machines/supportChat.machine';
 import { useFlows } from '../../../app/appContext';
+import { useFlowActor } from '../../../app/useFlowActor';
 import { isLiveChatConfigured, loadLiveChat, maximizeLiveChat } from './liveChat';
 import { site } from '../../../config/site';
 
@@ -13,7 +14,7 @@ const liveChatFlow = supportChatMachine.provide({
 });
 
 export function SupportTab() {
-  const chat = useActorRef(useFlows().supportChat ?? liveChatFlow);
+  const chat = useFlowActor(useFlows().supportChat ?? liveChatFlow);
   const state = useSelector(chat, (snapshot) => snapshot.value);
   const emailLink = <a href={`mailto:${site.supportEmail}`}>{site.supportEmail}</a>;
 

@@ -1,11 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import { revokeSessions } from '../../../security/sessions';
-
-type MemberCtx = { state: { user: { id: number } }; body: unknown };
+import type { MemberContext } from '../../../request-context';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** DELETE /api/users-permissions/users/delete-account: deletes the authenticated user. */
-  async deleteAccount(ctx: MemberCtx) {
+  async deleteAccount(ctx: MemberContext) {
     // The route's auth guarantees an authenticated user (see routes/account.ts).
     const { id } = ctx.state.user;
     await strapi.service('api::account.account-deletion').deleteAccount(id);
@@ -13,7 +12,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 
   /** POST /api/auth/logout-all: revokes every token of the member, this one included. */
-  async logoutAll(ctx: MemberCtx) {
+  async logoutAll(ctx: MemberContext) {
     await revokeSessions(strapi, ctx.state.user.id);
     ctx.body = { ok: true };
   },

@@ -1,7 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
-
-const USER_UID = 'plugin::users-permissions.user';
+import { UID } from '../../../content-types';
 
 /** The user row as loaded for deletion (private fields included, media fields populated). */
 export interface DeletableUser {
@@ -49,7 +48,7 @@ export default ({ strapi }: { strapi: Core.Strapi }): AccountDeletionService => 
   const registered = new Map<string, AccountCleanup>();
 
   const mediaFields = (): string[] =>
-    Object.entries(strapi.getModel(USER_UID).attributes)
+    Object.entries(strapi.getModel(UID.user).attributes)
       .filter(([, attribute]) => attribute.type === 'media')
       .map(([name]) => name);
 
@@ -71,7 +70,7 @@ export default ({ strapi }: { strapi: Core.Strapi }): AccountDeletionService => 
     async deleteAccount(userId) {
       const fields = mediaFields();
       const user = (await strapi.db
-        .query(USER_UID)
+        .query(UID.user)
         .findOne({ where: { id: userId }, populate: fields })) as DeletableUser | null;
       if (!user) {
         throw new errors.NotFoundError('Account not found');
@@ -93,11 +92,11 @@ export default ({ strapi }: { strapi: Core.Strapi }): AccountDeletionService => 
       const uploads = strapi.plugin('upload').service('upload');
       for (const file of files) {
         // Full row (formats, provider, hash) so the provider removes every variant on disk.
-        const row = await strapi.db.query('plugin::upload.file').findOne({ where: { id: file.id } });
+        const row = await strapi.db.query(UID.file).findOne({ where: { id: file.id } });
         if (row) await uploads.remove(row);
       }
 
-      await strapi.documents(USER_UID).delete({ documentId: user.documentId });
+      await strapi.documents(UID.user).delete({ documentId: user.documentId });
 
       // Refresh-token sessions, when that mode is on (legacy JWTs die with the user row).
       const sessionManager = (strapi as unknown as { sessionManager?: SessionManager }).sessionManager;

@@ -1,8 +1,8 @@
 import crypto from 'crypto';
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
-
-const USER_UID = 'plugin::users-permissions.user';
+import { UID } from '../../../content-types';
+import { publicUrl } from '../../../public-url';
 
 /** No 0/O, 1/I/L: easy to read from an e-mail and type in. */
 export const RESET_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -57,15 +57,15 @@ const asString = (value: unknown): string => (typeof value === 'string' ? value 
  * wired in src/extensions/users-permissions/strapi-server.ts).
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const users = () => strapi.db.query(USER_UID);
+  const users = () => strapi.db.query(UID.user);
 
   /** The SPA page the e-mailed link opens (users-permissions' "reset password page" setting). */
   const resetPageUrl = async (): Promise<string> => {
     const advanced = (await strapi.store({ type: 'plugin', name: 'users-permissions' }).get({ key: 'advanced' })) as
       | { email_reset_password?: string | null }
       | null;
-    const publicUrl = (process.env.PUBLIC_URL || 'http://localhost:1337').replace(/\/+$/, '');
-    return advanced?.email_reset_password || `${publicUrl}/reset-password`;
+    const siteUrl = publicUrl();
+    return advanced?.email_reset_password || `${siteUrl}/reset-password`;
   };
 
   const buildEmail = (user: ResetUser, code: string, link: string, expiresAt: Date) => {

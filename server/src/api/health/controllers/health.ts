@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import type { Context } from 'koa';
+import type { RequestContext as Context } from '../../../request-context';
 import { isDraining } from '../../../operations/shutdown';
 import { redisReady } from '../../../security/limits';
 

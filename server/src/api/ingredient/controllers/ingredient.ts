@@ -1,3 +1,4 @@
 import { factories } from '@strapi/strapi';
+import { UID } from '../../../content-types';
 
-export default factories.createCoreController('api::ingredient.ingredient');
+export default factories.createCoreController(UID.ingredient);

@@ -1,3 +1,4 @@
 import { factories } from '@strapi/strapi';
+import { UID } from '../../../content-types';
 
-export default factories.createCoreService('api::ingredient.ingredient');
+export default factories.createCoreService(UID.ingredient);

@@ -1,28 +1,23 @@
 import type { Core } from '@strapi/strapi';
 import { SandboxCardError, SandboxGateway, isGatewayError, type PaymentGateway } from '../../../payments';
 import { handleGatewayError, sendError } from '../../../payments/http';
+import type { RequestContext } from '../../../request-context';
 
 // koa-body keeps the raw request body here when strapi::body has includeUnparsed: true (config/middlewares.ts).
 const UNPARSED_BODY = Symbol.for('unparsedBody');
-
-interface Ctx {
-  request: { body?: Record<string | symbol, unknown> | null; headers: Record<string, string | string[] | undefined> };
-  status: number;
-  body: unknown;
-}
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const gateway = (): PaymentGateway => strapi.service('api::payment.gateway').get();
 
   return {
     /** GET /api/payments/config: { mode, publishableKey } for the SPA. */
-    async config(ctx: Ctx) {
+    async config(ctx: RequestContext) {
       const { mode, publishableKey } = gateway();
       ctx.body = { mode, publishableKey };
     },
 
     /** POST /api/payments/sandbox/confirm { clientSecret, cardNumber, expiry, cvc } (sandbox mode only). */
-    async sandboxConfirm(ctx: Ctx) {
+    async sandboxConfirm(ctx: RequestContext) {
       const sandbox = gateway();
       if (!(sandbox instanceof SandboxGateway)) {
         sendError(ctx, 404, 'NotFoundError', 'Not Found');
@@ -47,7 +42,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** POST /api/payments/webhook: Stripe events, signature checked over the raw body (Stripe mode only). */
-    async webhook(ctx: Ctx) {
+    async webhook(ctx: RequestContext) {
       const stripe = gateway();
       if (stripe.mode !== 'stripe') {
         sendError(ctx, 404, 'NotFoundError', 'Not Found');

@@ -1,3 +1,4 @@
 import { factories } from '@strapi/strapi';
+import { UID } from '../../../content-types';
 
-export default factories.createCoreController('api::privacy-policy.privacy-policy');
+export default factories.createCoreController(UID.privacyPolicy);

@@ -1,6 +1,7 @@
 import { factories } from '@strapi/strapi';
+import { UID } from '../../../content-types';
 
 // GET /api/privacy-policy only; editors change the text in the admin panel.
-export default factories.createCoreRouter('api::privacy-policy.privacy-policy', {
+export default factories.createCoreRouter(UID.privacyPolicy, {
   only: ['find'],
 });

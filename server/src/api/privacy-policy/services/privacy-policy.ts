@@ -1,3 +1,4 @@
 import { factories } from '@strapi/strapi';
+import { UID } from '../../../content-types';
 
-export default factories.createCoreService('api::privacy-policy.privacy-policy');
+export default factories.createCoreService(UID.privacyPolicy);

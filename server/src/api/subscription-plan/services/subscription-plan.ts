@@ -1,3 +1,4 @@
 import { factories } from '@strapi/strapi';
+import { UID } from '../../../content-types';
 
-export default factories.createCoreService('api::subscription-plan.subscription-plan');
+export default factories.createCoreService(UID.subscriptionPlan);

@@ -1,20 +1,12 @@
 import type { Core } from '@strapi/strapi';
 import { handleGatewayError } from '../../../payments/http';
-
-interface Ctx {
-  state: { user: { id: number } };
-  params: Record<string, string>;
-  request: { body?: Record<string, unknown> | null };
-  status: number;
-  body: unknown;
-  type: string;
-}
+import type { MemberContext } from '../../../request-context';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const service = () => strapi.service('api::subscription.subscription');
 
   /** Runs an action; gateway failures become 402/502 answers, Strapi errors keep their shape. */
-  const run = async (ctx: Ctx, action: () => Promise<unknown>) => {
+  const run = async (ctx: MemberContext, action: () => Promise<unknown>) => {
     try {
       const result = await action();
       if (result === null) {
@@ -32,12 +24,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     /** GET /api/subscriptions/current */
-    current: (ctx: Ctx) => run(ctx, () => service().current(ctx.state.user.id)),
+    current: (ctx: MemberContext) => run(ctx, () => service().current(ctx.state.user.id)),
     /** POST /api/subscriptions { priceId } */
-    create: (ctx: Ctx) => run(ctx, () => service().create(ctx.state.user.id, ctx.request.body?.priceId)),
+    create: (ctx: MemberContext) => run(ctx, () => service().create(ctx.state.user.id, ctx.request.body?.priceId)),
     /** GET /api/subscriptions/:id/verify */
-    verify: (ctx: Ctx) => run(ctx, () => service().verify(ctx.state.user.id, ctx.params.id)),
+    verify: (ctx: MemberContext) => run(ctx, () => service().verify(ctx.state.user.id, ctx.params.id)),
     /** POST /api/subscriptions/cancel */
-    cancel: (ctx: Ctx) => run(ctx, () => service().cancel(ctx.state.user.id)),
+    cancel: (ctx: MemberContext) => run(ctx, () => service().cancel(ctx.state.user.id)),
   };
 };

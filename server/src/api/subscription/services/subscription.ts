@@ -8,14 +8,16 @@ import {
   SandboxCardError,
   type GatewaySubscription,
   type PaymentGateway,
-  type SubscriptionStatus,
   type WebhookEvent,
 } from '../../../payments';
-
-const SUB_UID = 'api::subscription.subscription';
-const PLAN_UID = 'api::subscription-plan.subscription-plan';
-const USER_UID = 'plugin::users-permissions.user';
-const EVENT_UID = 'api::payment.payment-event';
+import { UID } from '../../../content-types';
+import type {
+  CancelSubscriptionResponse,
+  CreateSubscriptionResponse,
+  CurrentSubscription,
+  SubscriptionPlan,
+  SubscriptionStatus,
+} from '../../../contract/subscriptions';
 
 /** Statuses of a subscription that can be set to cancel at period end. */
 const CANCELABLE: readonly SubscriptionStatus[] = ['active', 'trialing', 'past_due', 'unpaid', 'paused'];
@@ -31,17 +33,8 @@ export const MESSAGES = {
   priceIdRequired: 'priceId is required.',
 } as const;
 
-export interface PlanRecord {
-  id: number;
-  documentId: string;
-  name: string;
-  stripe_price_id: string;
-  stripe_product_id: string | null;
-  amount: number;
-  currency: string;
-  duration: 'month' | 'year';
-  is_active: boolean;
-}
+/** A plan as stored: the fields the SPA reads (SPEC §3). */
+export type PlanRecord = SubscriptionPlan;
 
 export interface SubscriptionRecord {
   id: number;
@@ -55,16 +48,6 @@ export interface SubscriptionRecord {
   last_event_at: string | number | Date | null;
   createdAt: string | number | Date;
   plan?: PlanRecord | null;
-}
-
-/** GET /api/subscriptions/current and /verify answer (SPEC §3 "Current subscription"). */
-export interface CurrentSubscription {
-  id: string;
-  status: SubscriptionStatus;
-  plan: { id: number; productName: string; amount: number; interval: 'month' | 'year' } | null;
-  startDate: string | null;
-  currentPeriodEnd: string | null;
-  cancel_at_period_end: boolean;
 }
 
 interface MemberRow {
@@ -104,7 +87,7 @@ export type ApplyOutcome = 'applied' | 'stale' | 'ended' | 'backwards';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const gateway = (): PaymentGateway => strapi.service('api::payment.gateway').get();
-  const subs = () => strapi.db.query(SUB_UID);
+  const subs = () => strapi.db.query(UID.subscription);
 
   /**
    * Takes the member's purchase lock in the database, inside the transaction `trx`. PostgreSQL: a
@@ -114,7 +97,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    * single SQLite connection already serialises transactions).
    */
   async function lockMemberRow(userId: number, trx: Knex.Transaction): Promise<void> {
-    const { tableName } = strapi.db.metadata.get(USER_UID);
+    const { tableName } = strapi.db.metadata.get(UID.user);
     const row = strapi.db.getConnection(tableName).transacting(trx).where('id', userId);
     if (strapi.db.dialect.client === 'sqlite') {
       await row.update({ id: strapi.db.connection.ref('id') });
@@ -193,7 +176,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     if (sub.startDate) data.startDate = sub.startDate;
     if (sub.currentPeriodEnd) data.currentPeriodEnd = sub.currentPeriodEnd;
     if (sub.priceId && sub.priceId !== record.plan?.stripe_price_id) {
-      const plan = await strapi.db.query(PLAN_UID).findOne({ where: { stripe_price_id: sub.priceId } });
+      const plan = await strapi.documents(UID.subscriptionPlan).findFirst({ filters: { stripe_price_id: sub.priceId } });
       if (plan) data.plan = plan.id;
     }
     await subs().update({ where: { id: record.id }, data });
@@ -256,12 +239,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return record ? toCurrent(record) : null;
     },
 
-    async create(userId: number, priceId: unknown): Promise<{ clientSecret: string | null; subscriptionId: string }> {
+    async create(userId: number, priceId: unknown): Promise<CreateSubscriptionResponse> {
       const arrivedAt = Date.now();
       if (typeof priceId !== 'string' || priceId.trim() === '') {
         throw new errors.ValidationError(MESSAGES.priceIdRequired);
       }
-      const plan = (await strapi.db.query(PLAN_UID).findOne({ where: { stripe_price_id: priceId } })) as PlanRecord | null;
+      const plan = (await strapi.documents(UID.subscriptionPlan).findFirst({ filters: { stripe_price_id: priceId } })) as PlanRecord | null;
       if (!plan) throw new errors.ApplicationError(MESSAGES.unknownPlan);
       if (!plan.is_active) throw new errors.ApplicationError(MESSAGES.inactivePlan);
 
@@ -293,7 +276,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const blocking = (await liveRecords(userId)).find((r) => r.status !== 'incomplete' && !r.cancel_at_period_end);
         if (blocking) throw new errors.ApplicationError(MESSAGES.alreadySubscribed);
 
-        const member = (await strapi.db.query(USER_UID).findOne({ where: { id: userId } })) as MemberRow | null;
+        const member = (await strapi.db.query(UID.user).findOne({ where: { id: userId } })) as MemberRow | null;
         if (!member) throw new errors.NotFoundError('Account not found');
         let customerId = member.stripeCustomerId ?? null;
         if (!customerId) {
@@ -303,7 +286,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             email: member.email,
             username: member.username,
           }));
-          await strapi.db.query(USER_UID).update({ where: { id: member.id }, data: { stripeCustomerId: customerId } });
+          await strapi.db.query(UID.user).update({ where: { id: member.id }, data: { stripeCustomerId: customerId } });
         }
 
         const created = await gateway().createSubscription(customerId!, priceId);
@@ -339,7 +322,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** POST /api/subscriptions/cancel: cancel at period end; answers when access ends. */
-    async cancel(userId: number): Promise<{ cancelAt: string | null }> {
+    async cancel(userId: number): Promise<CancelSubscriptionResponse> {
       return withMemberLock(userId, async () => {
         const cancelable = (await liveRecords(userId)).filter((r) => CANCELABLE.includes(r.status));
         const target = cancelable.find((r) => !r.cancel_at_period_end);
@@ -371,7 +354,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * change nothing.
      */
     async handleEvent(event: WebhookEvent): Promise<{ duplicate: boolean; outcome: string }> {
-      const events = strapi.db.query(EVENT_UID);
+      const events = strapi.db.query(UID.paymentEvent);
       if (await events.findOne({ where: { event_id: event.id } })) return { duplicate: true, outcome: 'duplicate' };
       let claim: { id: number };
       try {
@@ -453,7 +436,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         }
 
         // The member's customer, and any other one their records name (e.g. from before a change of customer).
-        const member = (await strapi.db.query(USER_UID).findOne({ where: { id: userId } })) as MemberRow | null;
+        const member = (await strapi.db.query(UID.user).findOne({ where: { id: userId } })) as MemberRow | null;
         const customerIds = new Set(
           [member?.stripeCustomerId, ...records.map((r) => r.stripe_customer_id)].filter(
             (id): id is string => typeof id === 'string' && id !== ''
@@ -466,7 +449,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         }
         // Should a later step of the deletion fail, the account must not point at a deleted customer.
         if (member?.stripeCustomerId) {
-          await strapi.db.query(USER_UID).update({ where: { id: userId }, data: { stripeCustomerId: null } });
+          await strapi.db.query(UID.user).update({ where: { id: userId }, data: { stripeCustomerId: null } });
         }
         return { canceled, removed: records.length, customersDeleted: customerIds.size };
       });

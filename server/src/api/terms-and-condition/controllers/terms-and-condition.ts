@@ -1,3 +1,4 @@
 import { factories } from '@strapi/strapi';
+import { UID } from '../../../content-types';
 
-export default factories.createCoreController('api::terms-and-condition.terms-and-condition');
+export default factories.createCoreController(UID.termsAndCondition);

@@ -1,6 +1,7 @@
 import { factories } from '@strapi/strapi';
+import { UID } from '../../../content-types';
 
 // GET /api/terms-and-condition only; editors change the text in the admin panel.
-export default factories.createCoreRouter('api::terms-and-condition.terms-and-condition', {
+export default factories.createCoreRouter(UID.termsAndCondition, {
   only: ['find'],
 });

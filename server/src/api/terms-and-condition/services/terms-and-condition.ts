@@ -1,3 +1,4 @@
 import { factories } from '@strapi/strapi';
+import { UID } from '../../../content-types';
 
-export default factories.createCoreService('api::terms-and-condition.terms-and-condition');
+export default factories.createCoreService(UID.termsAndCondition);

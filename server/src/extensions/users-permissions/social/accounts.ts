@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { USERNAME_LIMITS, usernameBase, usernameTaken } from '../../../security/identifiers';
+import { USERNAME_LENGTH } from '../../../contract/fieldRules';
+import { usernameBase, usernameTaken } from '../../../security/identifiers';
 import { errors } from '@strapi/utils';
-import { PROVIDER_LABELS, type SocialProvider } from './settings';
-
-const USER_UID = 'plugin::users-permissions.user';
+import type { SocialProvider } from '../../../contract/social';
+import { PROVIDER_LABELS } from './settings';
+import { UID } from '../../../content-types';
 
 interface UserRow {
   id: number;
@@ -56,7 +57,7 @@ export function findOrCreateSocialUser(strapi: Core.Strapi, provider: SocialProv
 }
 
 async function resolveUser(strapi: Core.Strapi, provider: SocialProvider, email: string): Promise<UserRow> {
-  const users = strapi.db.query(USER_UID);
+  const users = strapi.db.query(UID.user);
   const sameEmail = (await users.findMany({ where: { email: { $eqi: email } }, orderBy: { id: 'asc' } })) as UserRow[];
   const own = sameEmail.find((user) => user.provider === provider);
   if (own) {
@@ -71,7 +72,7 @@ async function resolveUser(strapi: Core.Strapi, provider: SocialProvider, email:
   }
 
   const role = await strapi.db
-    .query('plugin::users-permissions.role')
+    .query(UID.role)
     .findOne({ where: { type: advanced.default_role || 'authenticated' } });
   if (!role) throw new errors.ApplicationError('The default role for new accounts is missing.');
 
@@ -90,7 +91,7 @@ async function resolveUser(strapi: Core.Strapi, provider: SocialProvider, email:
 /** The e-mail's local part, cleaned; a numeric suffix when it is too short or already taken. */
 async function uniqueUsername(strapi: Core.Strapi, email: string): Promise<string> {
   // Room for a 4-digit or "-xxxxxxxx" suffix within the 30-character limit.
-  const base = usernameBase(email.toLowerCase(), USERNAME_LIMITS.max - 9);
+  const base = usernameBase(email.toLowerCase(), USERNAME_LENGTH.max - 9);
   const taken = (candidate: string) => usernameTaken(strapi, candidate);
 
   if (!(await taken(base))) return base;

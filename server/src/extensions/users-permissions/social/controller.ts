@@ -1,16 +1,15 @@
 import type { Core } from '@strapi/strapi';
-import type { Context, Next } from 'koa';
+import type { NextMiddleware as Next, RequestContext as Ctx } from '../../../request-context';
 import { errors } from '@strapi/utils';
 import { findOrCreateSocialUser } from './accounts';
 import { FACEBOOK_MESSAGES, checkState, facebookIdentity, forgetState, startAuthorization } from './facebook';
 import { InvalidTokenError, ProviderUnavailableError, verifyAppleIdToken, verifyGoogleIdToken } from './id-token';
-import { NOT_SET_UP, PROVIDER_LABELS, isEnabled, isSocialProvider, socialSettings, type SocialProvider } from './settings';
+import type { SocialProvider } from '../../../contract/social';
+import { NOT_SET_UP, PROVIDER_LABELS, isEnabled, isSocialProvider, socialSettings } from './settings';
+import { UID } from '../../../content-types';
 
-type Ctx = Context;
 type Controller = Record<string, (ctx: Ctx, next?: Next) => unknown>;
 type ControllerFactory = (deps: { strapi: Core.Strapi }) => Controller;
-
-const USER_UID = 'plugin::users-permissions.user';
 
 /** ?x=… as one string ('' when absent or repeated). */
 const queryString = (ctx: Ctx, name: string): string => {
@@ -52,7 +51,7 @@ export function withSocialSignIn(createAuthController: ControllerFactory): Contr
     const signIn = async (ctx: Ctx, provider: SocialProvider, email: string) => {
       const user = await findOrCreateSocialUser(strapi, provider, email);
       const jwt = strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
-      const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(USER_UID), { auth: ctx.state.auth });
+      const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(UID.user), { auth: ctx.state.auth });
       ctx.send({ jwt, user: sanitized });
     };
 

@@ -1,7 +1,6 @@
 import type { Core } from '@strapi/strapi';
+import { SOCIAL_PROVIDERS, type SocialConfig, type SocialProvider } from '../../../contract/social';
 
-export type SocialProvider = 'google' | 'apple' | 'facebook';
-export const SOCIAL_PROVIDERS: readonly SocialProvider[] = ['google', 'apple', 'facebook'];
 
 export const isSocialProvider = (value: unknown): value is SocialProvider =>
   typeof value === 'string' && (SOCIAL_PROVIDERS as readonly string[]).includes(value);
@@ -40,7 +39,7 @@ export function isEnabled(settings: SocialSettings, provider: SocialProvider): b
 }
 
 /** The answer of GET /api/social/config: only public values (never the Facebook app secret). */
-export function publicSocialConfig(settings: SocialSettings) {
+export function publicSocialConfig(settings: SocialSettings): SocialConfig {
   const google = isEnabled(settings, 'google');
   const apple = isEnabled(settings, 'apple');
   return {

@@ -1,4 +1,5 @@
-/** SPEC §3 entities as the API sends them. */
+/** SPEC §3 entities as GET /api/users/me?populate=* sends them, and the PUT /api/users/{id} payloads. */
+
 export type Media = {
   id: number;
   name: string;
@@ -17,12 +18,16 @@ export type Media = {
   provider_metadata: unknown;
 };
 
+export type Gender = 'Male' | 'Female';
+export type DietPreference = 'Carnivore' | 'Ketovore';
+export type GoalReminder = 'daily' | 'weekly';
+
 export type BmiRecord = {
   id: number;
   currentWeight: number | null;
   idealBmiWeight: string | null;
   height: number | null;
-  Gender: 'Male' | 'Female' | null;
+  Gender: Gender | null;
   date_of_birth: string | null;
 };
 
@@ -39,17 +44,18 @@ export type User = {
   createdAt: string;
   updatedAt: string;
   publishedAt: string | null;
-  diet_preference: 'Carnivore' | 'Ketovore' | null;
+  diet_preference: DietPreference | null;
   stripeCustomerId: string | null;
   ingredients: Ingredient[];
   goal_weight: number | null;
-  goal_reminder: 'daily' | 'weekly' | null;
+  goal_reminder: GoalReminder | null;
   personal_goal_note: string | null;
   bmi: BmiRecord | null;
   profile_picture: Media | null;
 };
 
-export type AuthResponse = { jwt: string; user: Pick<User, 'id' | 'createdAt'> & Partial<User> };
+/** The bmi component as the Information section sends it. */
+export type BmiUpdate = { currentWeight: number; height: number; Gender: Gender; date_of_birth: string | null; idealBmiWeight: string };
 
 /** SPEC §7 PUT /api/users/{userId} payloads, one per profile section. */
 export type ProfileUpdate =
@@ -58,13 +64,19 @@ export type ProfileUpdate =
       values: {
         username: string;
         email: string;
-        bmi: { currentWeight: number; height: number; Gender: 'Male' | 'Female'; date_of_birth: string | null; idealBmiWeight: string };
+        bmi: BmiUpdate;
         /** Sent only with a changed e-mail: the server asks for it then. */
         currentPassword?: string;
       };
     }
-  | { section: 'diet'; values: { diet_preference: 'Carnivore' | 'Ketovore' } }
+  | { section: 'diet'; values: { diet_preference: DietPreference } }
   | { section: 'interests'; values: { ingredients: number[] } }
-  | { section: 'goals'; values: { goal_weight: number; goal_reminder: 'daily' | 'weekly'; personal_goal_note: string } };
+  | { section: 'goals'; values: { goal_weight: number; goal_reminder: GoalReminder; personal_goal_note: string } };
 
 export type ProfileSection = ProfileUpdate['section'];
+
+/** The members' content type, as POST /api/upload names it. */
+export const USER_CONTENT_TYPE = 'plugin::users-permissions.user';
+
+/** The POST /api/upload form fields that make a file the member's profile picture. */
+export const PROFILE_PICTURE_UPLOAD = { ref: USER_CONTENT_TYPE, field: 'profile_picture' } as const;
