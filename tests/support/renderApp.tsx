@@ -72,7 +72,9 @@ function createTestApp(
     },
   });
   // A finished test's app must not react to the next test's storage events or answer its 401s.
-  onTestFinished(() => auth.stop());
+  onTestFinished(() => {
+    auth.stop();
+  });
   return { auth, router, registerCalls, loginCalls };
 }
 

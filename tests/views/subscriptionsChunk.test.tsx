@@ -31,6 +31,7 @@ describe('the Subscriptions tab chunk (SPEC §7: 120-second time-out)', () => {
     await settle(() => screen.getByRole('alert'));
     expect(screen.getByRole('alert').textContent).toBe('This page took too long to load.');
 
+    // From here the loader has time enough: real timers let React reveal the tab as it does in a browser.
     vi.useRealTimers();
     chunk.arrive();
     await page.user.click(screen.getByRole('button', { name: 'Retry' }));

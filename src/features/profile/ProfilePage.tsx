@@ -1,7 +1,7 @@
-import { Suspense, useState } from 'react';
-import { CatchBoundary, Link, getRouteApi, type ErrorComponentProps } from '@tanstack/react-router';
+import { Suspense, useMemo, useState } from 'react';
+import { CatchBoundary, Link, getRouteApi } from '@tanstack/react-router';
 import { errorMessage } from '../../api/errors';
-import { lazyPage } from '../../app/lazyPage';
+import { lazyChunk } from '../../app/lazyPage';
 import type { User } from '../../../server/src/contract/users';
 import { DietTab } from './DietTab';
 import { FaqsTab } from './FaqsTab';
@@ -15,24 +15,37 @@ import { usePageHead } from '../../app/usePageHead';
 
 const profileRoute = getRouteApi('/profile');
 
-// Payment code (and Stripe.js) load only when the Subscriptions tab is opened, under the routes' 120 s loader.
-const SubscriptionsTab = lazyPage(() => import('../subscriptions/SubscriptionsTab'), 'SubscriptionsTab');
-
-/** The tab's chunk failed or timed out: say so in the tab, and Retry loads it again. */
-function TabChunkError({ error, reset }: ErrorComponentProps) {
-  const retry = () => {
-    void SubscriptionsTab.preload?.();
-    reset();
-  };
+/** The tab's chunk failed or timed out: say so in the tab; Retry loads it again. */
+function TabChunkError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   return (
     <section className="profile-card">
       <p role="alert" className="alert alert--error">
         {errorMessage(error, 'This page could not be loaded.')}
       </p>
-      <button type="button" className="button" onClick={retry}>
+      <button type="button" className="button" onClick={onRetry}>
         Retry
       </button>
     </section>
+  );
+}
+
+// Payment code (and Stripe.js) load only when the Subscriptions tab is opened, under the pages' 120 s loader.
+function SubscriptionsPanel() {
+  const [attempt, setAttempt] = useState(0);
+  const SubscriptionsTab = useMemo(
+    () => lazyChunk(() => import('../subscriptions/SubscriptionsTab'), 'SubscriptionsTab'),
+    // A failed chunk load stays failed (React caches it): each Retry makes a new loader.
+    [attempt],
+  );
+  return (
+    <CatchBoundary
+      getResetKey={() => attempt}
+      errorComponent={({ error }) => <TabChunkError error={error} onRetry={() => setAttempt((count) => count + 1)} />}
+    >
+      <Suspense fallback={<p>Loading subscriptions…</p>}>
+        <SubscriptionsTab />
+      </Suspense>
+    </CatchBoundary>
   );
 }
 
@@ -51,13 +64,7 @@ function TabPanel({ tab, user }: { tab: ProfileTabId; user: User }) {
     case 'support':
       return <SupportTab />;
     case 'subscriptions':
-      return (
-        <CatchBoundary getResetKey={() => 'subscriptions'} errorComponent={TabChunkError}>
-          <Suspense fallback={<p>Loading subscriptions…</p>}>
-            <SubscriptionsTab />
-          </Suspense>
-        </CatchBoundary>
-      );
+      return <SubscriptionsPanel />;
   }
 }
 
