@@ -47,6 +47,7 @@ export const firstRunBmiMachine = setup({
       updateProfile(input.userId, input.update, { signal }),
     ),
   },
+  // Stryker disable next-line ObjectLiteral: a placeholder the app provides; XState skips a missing action the same way.
   actions: {
     navigate: (_, _request: NavigationRequest) => {},
   },
@@ -80,6 +81,7 @@ export const firstRunBmiMachine = setup({
     saving: {
       tags: ['busy'],
       invoke: {
+        // Stryker disable next-line StringLiteral: nothing looks the invoked actor up by its id.
         id: 'updateProfile',
         src: 'updateProfile',
         input: ({ context, event }) => {

@@ -122,11 +122,29 @@ describe('registration and login', () => {
 });
 
 describe('GET /api/users/me', () => {
-  // Strapi answers a missing token on a non-public action with 403 (public role), not 401.
+  // SPEC §6: a profile call without a token gives 'Not authenticated' (Strapi alone would answer the public role's 403).
   it('refuses a request without a token', async () => {
     const res = await request<ApiError>(app.baseUrl, 'GET', '/api/users/me?populate=*');
-    expect(res.status).toBe(403);
-    expect(res.body.error.name).toBe('ForbiddenError');
+    expect(res.status).toBe(401);
+    expect(res.body.error).toMatchObject({ name: 'UnauthorizedError', message: 'Not authenticated' });
+  });
+
+  it("answers 'Not authenticated' to every other member call without a token, and changes nothing", async () => {
+    const before = await request<{ username: string }>(app.baseUrl, 'GET', '/api/users/me', { token: alice.jwt });
+    const calls: [string, string, unknown?][] = [
+      ['PUT', `/api/users/${alice.user.id}`, { username: 'taken-over' }],
+      ['POST', '/api/auth/change-password', { currentPassword: 'x', password: 'y1234567', passwordConfirmation: 'y1234567' }],
+      ['GET', '/api/subscriptions/current'],
+      ['POST', '/api/subscriptions', { priceId: 'price_x' }],
+      ['POST', '/api/subscriptions/cancel'],
+      ['POST', '/api/auth/logout-all'],
+    ];
+    for (const [method, path, body] of calls) {
+      const res = await request<ApiError>(app.baseUrl, method, path, body === undefined ? {} : { body });
+      expect([res.status, res.body.error?.message], `${method} ${path}`).toEqual([401, 'Not authenticated']);
+    }
+    const after = await request<{ username: string }>(app.baseUrl, 'GET', '/api/users/me', { token: alice.jwt });
+    expect(after.body.username).toBe(before.body.username);
   });
 
   it('answers 401 for an invalid or expired token', async () => {
@@ -192,7 +210,7 @@ describe('role permissions', () => {
   it('lets nobody list users; public cannot read /users/me', async () => {
     expect((await request(app.baseUrl, 'GET', '/api/users')).status).toBe(403);
     expect((await request(app.baseUrl, 'GET', `/api/users/${alice.user.id}`)).status).toBe(403);
-    expect((await request(app.baseUrl, 'GET', '/api/users/me')).status).toBe(403);
+    expect((await request(app.baseUrl, 'GET', '/api/users/me')).status).toBe(401);
     expect((await request(app.baseUrl, 'GET', '/api/users', { token: alice.jwt })).status).toBe(403);
     expect((await request(app.baseUrl, 'GET', `/api/users/${alice.user.id}`, { token: alice.jwt })).status).toBe(403);
     expect((await request(app.baseUrl, 'GET', '/api/users/me', { token: alice.jwt })).status).toBe(200);

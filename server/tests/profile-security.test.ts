@@ -135,7 +135,8 @@ describe('GET /api/users/me?populate=*', () => {
 describe('PUT /api/users/:id — who', () => {
   it('refuses a visitor without a token', async () => {
     const res = await put(null, alice.id, { diet_preference: 'Ketovore' });
-    expect(res.status).toBe(403);
+    expect(res.status).toBe(401);
+    expect(res.body.error.message).toBe('Not authenticated');
     expect((await stored(alice.id)).diet_preference).toBe('Carnivore');
   });
 
@@ -556,7 +557,8 @@ describe('POST /api/auth/change-password', () => {
 
   it('refuses a visitor', async () => {
     const res = await change(null, { currentPassword: bob.password, password: 'brand-new-1', passwordConfirmation: 'brand-new-1' });
-    expect(res.status).toBe(403);
+    expect(res.status).toBe(401);
+    expect(res.body.error.message).toBe('Not authenticated');
   });
 
   it('changes the password: the new one logs in, the old one no longer does', async () => {

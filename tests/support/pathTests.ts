@@ -20,6 +20,8 @@ export type FlowPathTest<Page> = {
   flow: string;
   /** The production machine whose every transition the replays must take. */
   machine: AnyStateMachine;
+  /** More production machines the replays must take every transition of, e.g. the parent that invokes `machine`. */
+  alsoMachines?: readonly AnyStateMachine[];
   /** The test model: it must not import the production machine. */
   model: AnyStateMachine;
   /** Renders the app with the production machine (doubles provided) and reports its flow actor to `inspect`. */
@@ -105,7 +107,11 @@ export async function replayPath<Page>(test: FlowPathTest<Page>, path: ModelPath
  */
 export function definePathTests<Page>(test: FlowPathTest<Page>): void {
   const paths = modelPaths(test.model);
-  const recorder = transitionRecorder(test.machine);
+  const machines = [test.machine, ...(test.alsoMachines ?? [])];
+  const recorders = machines.map((machine) => transitionRecorder(machine));
+  const recorder = {
+    inspect: (inspection: InspectionEvent) => recorders.forEach(({ inspect }) => inspect(inspection)),
+  };
 
   it(`${test.flow} model: every state has a screen, every event a performer, every transition a path`, () => {
     expect(modelProblems(test, paths)).toEqual([]);
@@ -116,7 +122,9 @@ export function definePathTests<Page>(test: FlowPathTest<Page>): void {
   );
 
   it(`${test.flow}: the replays take every transition of the production machine`, () => {
-    const untaken = untakenTransitions(test.flow, test.machine, recorder.taken);
+    const untaken = machines.flatMap((machine, index) =>
+      untakenTransitions(index === 0 ? test.flow : `${test.flow} › ${machine.id}`, machine, recorders[index].taken),
+    );
     if (untaken.length > 0) throw new Error(untaken.join('\n'));
   });
 }

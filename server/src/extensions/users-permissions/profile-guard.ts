@@ -3,6 +3,7 @@ import { checkProfileUpdate, changePasswordBodyError, profileMessages, type Rule
 import type { NextMiddleware, RequestContext } from '../../request-context';
 import { usernameTaken } from '../../security/identifiers';
 import { UID } from '../../content-types';
+import { memberOnlyAuth } from '../../api/account/auth/bearer-required';
 
 /**
  * Route wiring of the guards of the member-facing users-permissions routes (see README "Profile");
@@ -143,5 +144,11 @@ export function applyProfileGuards(plugin: { routes: Record<string, unknown> }):
     if (!route) throw new Error(`profile-guard: users-permissions route ${handler} not found`);
     route.config = route.config ?? {};
     route.config.middlewares = [...(route.config.middlewares ?? []), guard];
+  }
+  // SPEC §6: a profile call without a token is answered 401 'Not authenticated', not the public role's 403.
+  for (const handler of ['user.me', 'user.update', 'auth.changePassword']) {
+    const route = routes.find((candidate) => candidate.handler === handler);
+    if (!route) throw new Error(`profile-guard: users-permissions route ${handler} not found`);
+    route.config = { ...route.config, auth: memberOnlyAuth() };
   }
 }

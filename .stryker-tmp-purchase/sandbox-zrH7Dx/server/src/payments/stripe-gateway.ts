@@ -1,0 +1,220 @@
+// @ts-nocheck
+import Stripe from 'stripe';
+import {
+  GatewayError,
+  type CreatedSubscription,
+  type CustomerInput,
+  type GatewaySubscription,
+  type PaymentGateway,
+  type WebhookEvent,
+} from './gateway';
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../contract/subscriptions';
+
+export interface StripeGatewayOptions {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  /** API host/port/protocol overrides (tests point the SDK at a local HTTP double). */
+  host?: string;
+  port?: number;
+  protocol?: 'http' | 'https';
+  /** Network retries of the SDK (its default when unset). */
+  maxNetworkRetries?: number;
+  /** Seconds a webhook signature's timestamp may be old (the SDK's default, 300, when unset). */
+  webhookTolerance?: number;
+}
+
+const toDate = (seconds: number | null | undefined): Date | null =>
+  typeof seconds === 'number' && Number.isFinite(seconds) ? new Date(seconds * 1000) : null;
+
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  value == null ? null : typeof value === 'string' ? value : value.id;
+
+const toStatus = (status: string): SubscriptionStatus =>
+  (SUBSCRIPTION_STATUSES as readonly string[]).includes(status) ? (status as SubscriptionStatus) : 'incomplete';
+
+/**
+ * Stripe object -> GatewaySubscription. Since API version 2025-03-31 (basil) the billing period
+ * lives on the subscription items (items.data[].current_period_end); older payloads carry
+ * current_period_end on the subscription itself, which is used as a fallback.
+ */
+export function mapStripeSubscription(subscription: Stripe.Subscription): GatewaySubscription {
+  const items = subscription.items?.data ?? [];
+  const legacyPeriodEnd = (subscription as unknown as { current_period_end?: number }).current_period_end;
+  const itemPeriodEnds = items.map((item) => item.current_period_end).filter((v): v is number => typeof v === 'number');
+  const periodEnd = itemPeriodEnds.length > 0 ? Math.min(...itemPeriodEnds) : legacyPeriodEnd;
+  return {
+    id: subscription.id,
+    customerId: idOf(subscription.customer as string | { id: string }) ?? '',
+    status: toStatus(subscription.status),
+    priceId: items[0]?.price?.id ?? null,
+    startDate: toDate(subscription.start_date),
+    currentPeriodEnd: toDate(periodEnd),
+    cancelAtPeriodEnd: Boolean(subscription.cancel_at_period_end) || subscription.cancel_at != null,
+    cancelAt: toDate(subscription.cancel_at) ?? (subscription.cancel_at_period_end ? toDate(periodEnd) : null),
+  };
+}
+
+/** The subscription an invoice belongs to: invoice.parent.subscription_details (basil+), else invoice.subscription. */
+function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
+  const fromParent = invoice.parent?.subscription_details?.subscription;
+  const legacy = (invoice as unknown as { subscription?: string | { id: string } | null }).subscription;
+  return idOf(fromParent as string | { id: string } | undefined) ?? idOf(legacy);
+}
+
+/** The client secret of the subscription's latest invoice, when latest_invoice.confirmation_secret was expanded. */
+function confirmationSecret(subscription: Stripe.Subscription): string | null {
+  const invoice = subscription.latest_invoice as Stripe.Invoice | string | null;
+  if (!invoice || typeof invoice !== 'object') return null;
+  return (
+    invoice.confirmation_secret?.client_secret ??
+    // pre-basil payload shape (latest_invoice.payment_intent expanded)
+    (invoice as unknown as { payment_intent?: { client_secret?: string } | null }).payment_intent?.client_secret ??
+    null
+  );
+}
+
+function translateError(error: unknown): GatewayError {
+  const e = error as { type?: string; message?: string; code?: string; statusCode?: number };
+  const message = e?.message || 'Stripe request failed';
+  switch (e?.type) {
+    case 'StripeCardError':
+      return new GatewayError('card', message, e.code, error);
+    case 'StripeInvalidRequestError':
+      return new GatewayError(
+        e.code === 'resource_missing' || e.statusCode === 404 ? 'not_found' : 'invalid_request',
+        message,
+        e.code,
+        error
+      );
+    default:
+      return new GatewayError('unavailable', message, e?.code, error);
+  }
+}
+
+export class StripeGateway implements PaymentGateway {
+  readonly mode = 'stripe' as const;
+  readonly publishableKey: string;
+  /** The SDK client (exposed for tests and for webhooks.generateTestHeaderString). */
+  readonly stripe: Stripe;
+  private readonly webhookSecret: string;
+  private readonly webhookTolerance?: number;
+
+  constructor(options: StripeGatewayOptions) {
+    this.publishableKey = options.publishableKey;
+    this.webhookSecret = options.webhookSecret;
+    this.webhookTolerance = options.webhookTolerance;
+    this.stripe = new Stripe(options.secretKey, {
+      // The SDK pins its own API version (2026-10-28.endive for stripe 23.1.0); the mapping
+      // above reads that version's shapes (and the pre-2025 fields as fallbacks).
+      telemetry: false,
+      appInfo: { name: 'carnivo-server' },
+      ...(options.host ? { host: options.host } : {}),
+      ...(options.port ? { port: options.port } : {}),
+      ...(options.protocol ? { protocol: options.protocol } : {}),
+      ...(options.maxNetworkRetries !== undefined ? { maxNetworkRetries: options.maxNetworkRetries } : {}),
+    });
+  }
+
+  private async call<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      throw translateError(error);
+    }
+  }
+
+  async createCustomer(input: CustomerInput): Promise<{ customerId: string }> {
+    const customer = await this.call(() =>
+      this.stripe.customers.create(
+        {
+          email: input.email,
+          name: input.username,
+          metadata: { userId: String(input.userId), userDocumentId: input.userDocumentId },
+        },
+        { idempotencyKey: `carnivo-customer-${input.userDocumentId}` }
+      )
+    );
+    return { customerId: customer.id };
+  }
+
+  async createSubscription(customerId: string, priceId: string): Promise<CreatedSubscription> {
+    const subscription = await this.call(() =>
+      this.stripe.subscriptions.create({
+        customer: customerId,
+        items: [{ price: priceId }],
+        // The first invoice stays open until the browser confirms its payment (confirmCardPayment).
+        payment_behavior: 'default_incomplete',
+        payment_settings: { save_default_payment_method: 'on_subscription', payment_method_types: ['card'] },
+        // Since API 2025-03-31 the invoice no longer carries payment_intent; its
+        // confirmation_secret holds the PaymentIntent's client_secret.
+        expand: ['latest_invoice.confirmation_secret'],
+      })
+    );
+    const clientSecret = confirmationSecret(subscription);
+    const mapped = mapStripeSubscription(subscription);
+    return {
+      subscriptionId: mapped.id,
+      clientSecret,
+      status: mapped.status,
+      currentPeriodEnd: mapped.currentPeriodEnd,
+      subscription: mapped,
+    };
+  }
+
+  async retrieveSubscription(subscriptionId: string): Promise<GatewaySubscription> {
+    return mapStripeSubscription(await this.call(() => this.stripe.subscriptions.retrieve(subscriptionId)));
+  }
+
+  async cancelAtPeriodEnd(subscriptionId: string): Promise<GatewaySubscription> {
+    return mapStripeSubscription(
+      await this.call(() => this.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true }))
+    );
+  }
+
+  async cancelNow(subscriptionId: string): Promise<GatewaySubscription> {
+    return mapStripeSubscription(await this.call(() => this.stripe.subscriptions.cancel(subscriptionId)));
+  }
+
+  async paymentSecret(subscriptionId: string): Promise<string | null> {
+    const subscription = await this.call(() =>
+      this.stripe.subscriptions.retrieve(subscriptionId, { expand: ['latest_invoice.confirmation_secret'] })
+    );
+    const invoice = subscription.latest_invoice;
+    const open = invoice && typeof invoice === 'object' ? invoice.status === 'open' : false;
+    return subscription.status === 'incomplete' && open ? confirmationSecret(subscription) : null;
+  }
+
+  async deleteCustomer(customerId: string): Promise<void> {
+    try {
+      // Stripe deletes the customer's saved cards and ends its subscriptions with it.
+      await this.call(() => this.stripe.customers.del(customerId));
+    } catch (error) {
+      // Already deleted (or never created in this account): nothing left to remove.
+      if (error instanceof GatewayError && error.kind === 'not_found') return;
+      throw error;
+    }
+  }
+
+  constructWebhookEvent(rawBody: string | Buffer, signatureHeader: string | undefined): WebhookEvent {
+    if (!signatureHeader) {
+      throw new GatewayError('signature', 'Missing Stripe-Signature header');
+    }
+    let event: Stripe.Event;
+    try {
+      event = this.stripe.webhooks.constructEvent(rawBody, signatureHeader, this.webhookSecret, this.webhookTolerance);
+    } catch (error) {
+      throw new GatewayError('signature', (error as Error).message || 'Invalid signature', undefined, error);
+    }
+    const object = event.data?.object as { object?: string } | undefined;
+    let subscription: GatewaySubscription | null = null;
+    let subscriptionId: string | null = null;
+    if (object?.object === 'subscription') {
+      subscription = mapStripeSubscription(object as unknown as Stripe.Subscription);
+      subscriptionId = subscription.id;
+    } else if (object?.object === 'invoice') {
+      subscriptionId = invoiceSubscriptionId(object as unknown as Stripe.Invoice);
+    }
+    return { id: event.id, type: event.type, created: event.created, subscription, subscriptionId };
+  }
+}

@@ -1,0 +1,18 @@
+// @ts-nocheck
+import type { AuthResponse, LoginPayload, RegisterPayload, RegisterResponse } from '../../server/src/contract/auth';
+import { apiRequest } from './client';
+
+type CallOptions = { signal?: AbortSignal };
+
+export const REGISTER_FALLBACK = 'Registration failed';
+export const LOGIN_FALLBACK = 'Login failed';
+
+/** POST /api/auth/local/register */
+export function register(payload: RegisterPayload, { signal }: CallOptions = {}): Promise<RegisterResponse> {
+  return apiRequest<RegisterResponse>('/api/auth/local/register', { method: 'POST', body: payload, fallback: REGISTER_FALLBACK, signal });
+}
+
+/** POST /api/auth/local */
+export function login(payload: LoginPayload, { signal }: CallOptions = {}): Promise<AuthResponse> {
+  return apiRequest<AuthResponse>('/api/auth/local', { method: 'POST', body: payload, fallback: LOGIN_FALLBACK, signal });
+}

@@ -1,0 +1,17 @@
+// @ts-nocheck
+import { Outlet } from '@tanstack/react-router';
+import { NavBar } from '../components/NavBar';
+
+export function RootLayout() {
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <NavBar />
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+// @ts-nocheck
+import { createActor, fromCallback } from 'xstate';
+import type { RouterHistory } from '@tanstack/react-router';
+import { authSessionMachine, type AuthEvent } from '../../machines/authSession.machine';
+import { configureApiClient } from '../api/client';
+import {
+  clearStoredSession,
+  readStoredSession,
+  watchStoredSession,
+  writeStoredSession,
+} from '../auth/browserSessionStore';
+import type { PrerenderedData } from '../prerender/prerenderedData';
+import type { Flows } from './flows';
+import { navigateTo } from './navigation';
+import { createAppRouter, type AppRouter, type FlowInspector } from './router';
+
+type AuthActors = Parameters<typeof authSessionMachine.provide>[0]['actors'];
+
+export type AppOptions = {
+  history?: RouterHistory;
+  /** Replaces the API actors (register, login) — tests pass deferred doubles here. */
+  actors?: AuthActors;
+  /** Replaces page-level flow machines — tests pass machines provided with doubles. */
+  flows?: Flows;
+  inspect?: FlowInspector;
+  /** What the server rendered the page with, when the HTML was prerendered. */
+  prerendered?: PrerenderedData;
+};
+
+/** Wires the auth machine to the browser (storage, router, API client) and builds the router. */
+export function createApp({ history, actors, flows, inspect, prerendered }: AppOptions = {}) {
+  let router: AppRouter | undefined;
+
+  const machine = authSessionMachine.provide({
+    actions: {
+      persistSession: (_, session) => writeStoredSession(session),
+      forgetSession: () => clearStoredSession(),
+      navigate: (_, request) => {
+        if (router) navigateTo(router, request);
+      },
+      revalidateRoutes: () => {
+        void router?.invalidate();
+      },
+    },
+    actors: {
+      watchSession: fromCallback<AuthEvent>(({ sendBack }) =>
+        watchStoredSession((session) => sendBack({ type: 'session.changed', session })),
+      ),
+      watchLocation: fromCallback<AuthEvent>(({ sendBack }) =>
+        router!.subscribe('onResolved', ({ toLocation, pathChanged }) => {
+          if (pathChanged) sendBack({ type: 'location.changed', pathname: toLocation.pathname });
+        }),
+      ),
+      ...actors,
+    },
+  });
+
+  const auth = createActor(machine, { input: { session: readStoredSession() }, inspect });
+  configureApiClient({
+    getToken: () => readStoredSession()?.jwt ?? null,
+    onUnauthorized: () => auth.send({ type: 'session.expired' }),
+  });
+  router = createAppRouter({ auth, flows: flows ?? {}, history, prerendered, inspect });
+  auth.start();
+  return { auth, router };
+}

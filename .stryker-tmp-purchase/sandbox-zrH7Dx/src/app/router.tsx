@@ -1,0 +1,240 @@
+// @ts-nocheck
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  redirect,
+  type RouterHistory,
+} from '@tanstack/react-router';
+import type { InspectionEvent, Observer } from 'xstate';
+import type { AuthActorRef } from '../../machines/authSession.machine';
+import { isProfileTab, type ProfileTabId } from '../features/profile/profileTabs';
+import type { AppPath } from '../lib/navigation';
+import { safeReturnPath } from '../lib/returnPath';
+import { lazyPage } from './lazyPage';
+import { RootLayout } from './RootLayout';
+import { RouteErrorView } from './RouteErrorView';
+import type { PrerenderedData } from '../prerender/prerenderedData';
+import type { Flows } from './flows';
+
+/** The Stately inspector's observer (development, opt-in): every flow actor reports to it. */
+export type FlowInspector = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+
+export type RouterContext = { auth: AuthActorRef; flows: Flows; prerendered?: PrerenderedData; inspect?: FlowInspector };
+
+function isLoggedIn(auth: AuthActorRef): boolean {
+  return auth.getSnapshot().matches('loggedIn');
+}
+
+/** Members-only pages: a visitor goes to /login, replacing the entry, with the attempted path as `from`. */
+function requireLogin({ context, location }: { context: RouterContext; location: { href: string } }) {
+  if (!isLoggedIn(context.auth)) {
+    throw redirect({ to: '/login', search: { from: location.href }, replace: true });
+  }
+}
+
+/** GET /api/users/me, loaded with the page that needs it rather than the first paint. */
+async function loadCurrentUser({ abortController }: { abortController: AbortController }) {
+  const { getCurrentUser } = await import('../api/users');
+  return getCurrentUser({ signal: abortController.signal });
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: RootLayout,
+});
+
+const indexRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  component: lazyPage(() => import('../features/marketing/LandingPage'), 'LandingPage'),
+});
+
+function marketingRoute<const TPath extends string, TModule extends Record<string, unknown>>(
+  path: TPath,
+  importer: () => Promise<TModule>,
+  exportName: keyof TModule & string,
+) {
+  return createRoute({ getParentRoute: () => rootRoute, path, component: lazyPage(importer, exportName) });
+}
+
+const aboutRoute = marketingRoute(
+  'about',
+  () => import('../features/marketing/AboutPage'),
+  'AboutPage',
+);
+const companyDetailsRoute = marketingRoute(
+  'company-details',
+  () => import('../features/marketing/CompanyDetailsPage'),
+  'CompanyDetailsPage',
+);
+const featuresRoute = marketingRoute(
+  'features',
+  () => import('../features/marketing/FeaturesPage'),
+  'FeaturesPage',
+);
+const contactRoute = marketingRoute(
+  'contact',
+  () => import('../features/marketing/ContactPage'),
+  'ContactPage',
+);
+const privacyPolicyRoute = marketingRoute(
+  'privacy-policy',
+  () => import('../features/legal/LegalPage'),
+  'PrivacyPolicyPage',
+);
+const termsRoute = marketingRoute(
+  'terms',
+  () => import('../features/legal/LegalPage'),
+  'TermsPage',
+);
+const refundPolicyRoute = marketingRoute(
+  'refund-policy',
+  () => import('../features/legal/LegalPage'),
+  'RefundPolicyPage',
+);
+
+const socialCallbackRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'auth/$provider/callback',
+  // The provider's answer: a code, or an error (possibly empty).
+  validateSearch: (search: Record<string, unknown>): { code?: string; state?: string; error?: string } => ({
+    code: typeof search.code === 'string' && search.code ? search.code : undefined,
+    state: typeof search.state === 'string' && search.state ? search.state : undefined,
+    error: search.error === undefined ? undefined : String(search.error),
+  }),
+  component: lazyPage(() => import('../features/auth/social/SocialCallbackPage'), 'SocialCallbackPage'),
+});
+
+type FromSearch = { from?: string };
+
+// Keys are always returned: the router keeps raw values for keys a validator omits.
+function validateFrom(search: Record<string, unknown>): FromSearch {
+  return { from: typeof search.from === 'string' && safeReturnPath(search.from, '') ? search.from : undefined };
+}
+
+const signUpRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'signup',
+  beforeLoad: ({ context }) => {
+    if (isLoggedIn(context.auth)) throw redirect({ to: '/profile', replace: true });
+  },
+  component: lazyPage(() => import('../features/auth/SignUpPage'), 'SignUpPage'),
+});
+
+const logInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'login',
+  validateSearch: validateFrom,
+  beforeLoad: ({ context, search }) => {
+    if (isLoggedIn(context.auth)) throw redirect({ href: safeReturnPath(search.from), replace: true });
+  },
+  component: lazyPage(() => import('../features/auth/LogInPage'), 'LogInPage'),
+});
+
+const resetPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'reset-password',
+  validateSearch: (search: Record<string, unknown>): { code?: string } => ({
+    code: typeof search.code === 'string' && search.code.trim() ? search.code.trim() : undefined,
+  }),
+  component: lazyPage(() => import('../features/account/ResetPasswordPage'), 'ResetPasswordPage'),
+});
+
+const deleteProfileRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'delete-profile',
+  component: lazyPage(() => import('../features/account/DeleteProfilePage'), 'DeleteProfilePage'),
+});
+
+const emailConfirmationRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'email-confirmation',
+  component: lazyPage(() => import('../pages/EmailConfirmedPage'), 'EmailConfirmedPage'),
+});
+
+const profileRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'profile',
+  validateSearch: (search: Record<string, unknown>): { tab?: ProfileTabId } => ({
+    tab: isProfileTab(search.tab) ? search.tab : undefined,
+  }),
+  beforeLoad: requireLogin,
+  loader: loadCurrentUser,
+  component: lazyPage(() => import('../features/profile/ProfilePage'), 'ProfilePage'),
+});
+
+const firstRunBmiRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'bmi',
+  beforeLoad: requireLogin,
+  loader: loadCurrentUser,
+  component: lazyPage(() => import('../features/profile/FirstRunBmiPage'), 'FirstRunBmiPage'),
+});
+
+// SPEC §2: any unknown path redirects to /.
+const unknownPathRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '$',
+  beforeLoad: () => {
+    throw redirect({ to: '/', replace: true });
+  },
+});
+
+const routeTree = rootRoute.addChildren([
+  indexRoute,
+  aboutRoute,
+  companyDetailsRoute,
+  signUpRoute,
+  logInRoute,
+  resetPasswordRoute,
+  featuresRoute,
+  emailConfirmationRoute,
+  profileRoute,
+  firstRunBmiRoute,
+  deleteProfileRoute,
+  socialCallbackRoute,
+  privacyPolicyRoute,
+  termsRoute,
+  refundPolicyRoute,
+  contactRoute,
+  unknownPathRoute,
+]);
+
+export function createAppRouter({
+  auth,
+  flows,
+  prerendered,
+  inspect,
+  history,
+  scrollRestoration = true,
+  isServer,
+}: RouterContext & {
+  history?: RouterHistory;
+  /** Off when prerendering: the server would inline a restoring script (the CSP allows no inline script). */
+  scrollRestoration?: boolean;
+  /** Set when prerendering, wherever that runs (tests render "server" HTML in jsdom). */
+  isServer?: boolean;
+}) {
+  return createRouter({
+    isServer,
+    routeTree,
+    history,
+    context: { auth, flows, prerendered, inspect },
+    defaultErrorComponent: RouteErrorView,
+    defaultPendingMs: 300,
+    scrollRestoration,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+// Machines name routes by AppPath: it must be exactly this route tree's paths, no more, no fewer.
+type SamePaths<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const appPathsMatchRouteTree: SamePaths<AppPath, keyof AppRouter['routesByPath']> = true;
+void appPathsMatchRouteTree;
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: AppRouter;
+  }
+}

@@ -1,0 +1,65 @@
+// @ts-nocheck
+import { useId, type FormEvent } from 'react';
+import { Link, getRouteApi } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { useAuthActor } from '../../app/appContext';
+import { pageTitle, site } from '../../config/site';
+import { AuthMessages } from './AuthMessages';
+import { formValues } from '../../components/form/formValues';
+import { PasswordField } from '../../components/form/PasswordField';
+import { safeReturnPath } from '../../lib/returnPath';
+import { SocialButtons } from './social/SocialButtons';
+import { usePageHead } from '../../app/usePageHead';
+import { useHydrated } from '../../app/useHydrated';
+
+const logInRoute = getRouteApi('/login');
+
+export function LogInPage() {
+  // Prerendered: until the app takes over, a submit would be a plain page request, so wait.
+  const hydrated = useHydrated();
+  usePageHead({ title: pageTitle('Log In'), description: `Log in to your ${site.brand} account.` });
+  const auth = useAuthActor();
+  const { from } = logInRoute.useSearch();
+  const loggingIn = useSelector(auth, (snapshot) => snapshot.matches({ loggedOut: 'loggingIn' }));
+  const identifierId = useId();
+  const rememberId = useId();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const { identifier, password } = formValues(event.currentTarget, ['identifier', 'password'] as const);
+    auth.send({ type: 'login.submitted', identifier, password, returnTo: from ?? '/' });
+  };
+
+  return (
+    <section className="auth-page">
+      <div className="auth-card">
+        <h1>Log In</h1>
+        <p className="auth-card__lead">Welcome back to {site.brand}.</p>
+        <AuthMessages auth={auth} />
+        <form method="post" onSubmit={submit} aria-busy={loggingIn}>
+          <div className="field">
+            <label htmlFor={identifierId}>Email or Username</label>
+            <input id={identifierId} name="identifier" autoComplete="username" required />
+          </div>
+          <PasswordField label="Password" name="password" autoComplete="current-password" required />
+          <div className="field field--inline">
+            <input id={rememberId} name="remember" type="checkbox" />
+            <label htmlFor={rememberId}>Remember Me</label>
+          </div>
+          <button type="submit" className="button button--primary button--block" disabled={loggingIn || !hydrated}>
+            {loggingIn ? 'Logging In...' : 'Log In'}
+          </button>
+        </form>
+        <div className="auth-card__divider">or</div>
+        <SocialButtons returnTo={safeReturnPath(from)} />
+        <p className="auth-card__links">
+          <Link to="/reset-password">Reset Password</Link>
+          <span>
+            New here? <Link to="/signup">Sign Up</Link>
+          </span>
+          <Link to="/">Back to Home</Link>
+        </p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+// @ts-nocheck
+import { useId, type FormEvent } from 'react';
+import { Link } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { useAuthActor } from '../../app/appContext';
+import { pageTitle, site } from '../../config/site';
+import { AuthMessages } from './AuthMessages';
+import { formValues } from '../../components/form/formValues';
+import { PasswordField } from '../../components/form/PasswordField';
+import { usePageHead } from '../../app/usePageHead';
+import { useHydrated } from '../../app/useHydrated';
+
+export function SignUpPage() {
+  // Prerendered: until the app takes over, a submit would be a plain page request, so wait.
+  const hydrated = useHydrated();
+  usePageHead({ title: pageTitle('Sign Up'), description: `Create your ${site.brand} account.` });
+  const auth = useAuthActor();
+  const signingUp = useSelector(auth, (snapshot) => snapshot.matches({ loggedOut: 'signingUp' }));
+  const usernameId = useId();
+  const emailId = useId();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    auth.send({ type: 'signup.submitted', ...formValues(event.currentTarget, ['username', 'email', 'password'] as const) });
+  };
+
+  return (
+    <section className="auth-page">
+      <div className="auth-card">
+        <h1>Sign Up</h1>
+        <p className="auth-card__lead">Create your {site.brand} account and start your carnivore journey.</p>
+        <AuthMessages auth={auth} />
+        <form method="post" onSubmit={submit} noValidate aria-busy={signingUp}>
+          <div className="field">
+            <label htmlFor={usernameId}>Username</label>
+            <input id={usernameId} name="username" autoComplete="username" />
+          </div>
+          <div className="field">
+            <label htmlFor={emailId}>Email</label>
+            <input id={emailId} name="email" type="email" autoComplete="email" />
+          </div>
+          <PasswordField label="Password" name="password" autoComplete="new-password" />
+          <button type="submit" className="button button--primary button--block" disabled={signingUp || !hydrated}>
+            {signingUp ? 'Signing Up...' : 'Sign Up'}
+          </button>
+        </form>
+        <div className="auth-card__divider">or</div>
+        <div className="social-buttons">
+          <button type="button" className="button button--social" disabled={!hydrated} onClick={() => window.alert('Google sign-up not implemented')}>
+            Google
+          </button>
+          <button type="button" className="button button--social" disabled={!hydrated} onClick={() => window.alert('Facebook sign-up not implemented')}>
+            Facebook
+          </button>
+        </div>
+        <p className="auth-card__links">
+          <Link to="/">Back to Home</Link>
+          <span>
+            Already a member? <Link to="/login">Log In</Link>
+          </span>
+        </p>
+      </div>
+    </section>
+  );
+}

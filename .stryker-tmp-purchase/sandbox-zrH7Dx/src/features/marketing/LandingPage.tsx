@@ -1,0 +1,174 @@
+// @ts-nocheck
+import { Link } from '@tanstack/react-router';
+import { Logo } from '../../components/Logo';
+import { site } from '../../config/site';
+import { FeatureScreenshot } from './FeatureScreenshot';
+import { Footer } from './Footer';
+import { StoreButtons } from './StoreButtons';
+import { STAT_ROTATION_MS, faqs, featureCategories, heroStats, testimonials, trustBadges } from './content';
+import { jsonLdText, landingStructuredData } from './structuredData';
+import { useRotatingIndex } from './useRotatingIndex';
+import { usePageHead } from '../../app/usePageHead';
+import { useHydrated } from '../../app/useHydrated';
+import '../../styles/marketing.css';
+
+function HeroStats() {
+  // Prerendered: the controls work once the app has taken the page over.
+  const hydrated = useHydrated();
+  const { index, select, running, reducedMotion, pausedByUser, togglePaused } = useRotatingIndex(
+    heroStats.length,
+    STAT_ROTATION_MS,
+  );
+  const stat = heroStats[index];
+  return (
+    <div className="hero-stats" data-rotating={running}>
+      {/* Screen readers get all three at once; the rotating display is for the eyes only. */}
+      <ul className="visually-hidden">
+        {heroStats.map(({ value, label }) => (
+          <li key={label}>
+            {value} {label}
+          </li>
+        ))}
+      </ul>
+      <div className="hero-stats__display" aria-hidden="true" data-testid="hero-stat">
+        <span key={index} className="hero-stats__item">
+          <span className="hero-stats__value">{stat.value}</span>
+          <span className="hero-stats__label">{stat.label}</span>
+        </span>
+      </div>
+      <div className="hero-stats__controls">
+        {heroStats.map(({ value, label }, position) => (
+          <button
+            key={label}
+            type="button"
+            className="hero-stats__dot"
+            disabled={!hydrated}
+            aria-label={`Show stat: ${value} ${label}`}
+            aria-pressed={position === index}
+            onClick={() => select(position)}
+          />
+        ))}
+        {!reducedMotion && (
+          <button type="button" className="hero-stats__pause" disabled={!hydrated} onClick={togglePaused}>
+            {pausedByUser ? 'Play stats' : 'Pause stats'}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function LandingPage() {
+  usePageHead({
+    title: `${site.brand} - Carnivore & Ketovore Diet App`,
+    description: `${site.brand} is the carnivore and ketovore diet app: ${site.figures.recipes} recipes, a meal planner with a diet calendar, elimination-diet, weight and BMI tracking. Free download, free ${site.figures.landingFreePlanDays}-day meal plan.`,
+    keywords:
+      'carnivore diet app, ketovore diet app, carnivore meal plan, carnivore recipes, elimination diet tracker, keto meal planner, BMI tracker, weight loss app',
+  });
+  const heroFeature = featureCategories[2].features[1];
+  return (
+    <div className="marketing">
+      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(landingStructuredData()) }} />
+      <section className="landing-hero">
+        <div className="landing-hero__inner">
+          <div className="landing-hero__text">
+            <Logo size={64} />
+            <h1>The diet app made for carnivore and ketovore eaters</h1>
+            <p className="landing-hero__subtitle">
+              {site.figures.recipes} meat-first recipes, a meal planner with a diet calendar, and trackers for weight,
+              digestion, mood and the foods that agree with you. All in {site.brand}.
+            </p>
+            <HeroStats />
+            <p className="promo-banner">
+              <strong>Free {site.figures.landingFreePlanDays}-day meal plan</strong> when you download {site.brand} today.
+            </p>
+            <div className="hero__actions landing-hero__actions">
+              <Link to="/signup" className="button button--primary">
+                Start Carnivore Journey
+              </Link>
+              <Link to="/features" className="button">
+                See all features
+              </Link>
+            </div>
+          </div>
+          <div className="landing-hero__phone">
+            <FeatureScreenshot feature={heroFeature} lazy={false} />
+          </div>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="landing-features">
+        <h2 id="landing-features" className="section__title">
+          Everything your carnivore diet needs
+        </h2>
+        <div className="category-grid">
+          {featureCategories.map((category) => (
+            <article key={category.id} className="category-card">
+              <h3>{category.title}</h3>
+              <p>{category.summary}</p>
+              <ul className="check-list">
+                {category.features.map((feature) => (
+                  <li key={feature.id}>{feature.title}</li>
+                ))}
+              </ul>
+            </article>
+          ))}
+        </div>
+        <p className="section__more">
+          <Link to="/features">Explore every feature</Link>
+        </p>
+      </section>
+
+      <section className="section section--tinted" aria-labelledby="landing-testimonials">
+        <h2 id="landing-testimonials" className="section__title">
+          What members say
+        </h2>
+        <div className="testimonial-grid">
+          {testimonials.map(({ quote, name, detail }) => (
+            <figure key={name} className="testimonial">
+              <blockquote>
+                <p>“{quote}”</p>
+              </blockquote>
+              <figcaption>
+                <strong>{name}</strong>
+                <span>{detail}</span>
+              </figcaption>
+            </figure>
+          ))}
+        </div>
+      </section>
+
+      <section className="section section--narrow" aria-labelledby="landing-faq">
+        <h2 id="landing-faq" className="section__title">
+          Frequently asked questions
+        </h2>
+        <div className="faq">
+          {faqs.map(({ question, answer }) => (
+            <details key={question} className="faq__item">
+              <summary>{question}</summary>
+              <p>{answer}</p>
+            </details>
+          ))}
+        </div>
+      </section>
+
+      <section className="section cta" aria-labelledby="landing-cta">
+        <h2 id="landing-cta">Start eating the way your body wants</h2>
+        <p>
+          Join {site.figures.users} members. Download {site.brand} for iPhone or Android and get your free{' '}
+          {site.figures.landingFreePlanDays}-day meal plan.
+        </p>
+        <ul className="trust-badges">
+          {trustBadges.map((badge) => (
+            <li key={badge}>
+              <span aria-hidden="true">✓</span> {badge}
+            </li>
+          ))}
+        </ul>
+        <StoreButtons className="store-buttons--center" />
+      </section>
+
+      <Footer variant="landing" />
+    </div>
+  );
+}

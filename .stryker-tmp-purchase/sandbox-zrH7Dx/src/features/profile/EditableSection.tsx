@@ -1,0 +1,65 @@
+// @ts-nocheck
+import type { FormEvent, ReactNode } from 'react';
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import { PROFILE_UPDATED_MESSAGE, type profileSectionMachine } from '../../../machines/profileSection.machine';
+import type { ProfileUpdate } from '../../../server/src/contract/users';
+import { FormMessages } from '../../components/form/FormMessages';
+
+export type SectionActor = ActorRefFrom<typeof profileSectionMachine>;
+
+type EditableSectionProps = {
+  title: string;
+  section: SectionActor;
+  /** What the saved values look like. */
+  view: ReactNode;
+  /** The form's fields, with the saved values as defaults. */
+  fields: ReactNode;
+  /** Reads the submitted form into the section's update. */
+  toUpdate: (form: HTMLFormElement) => ProfileUpdate;
+  editLabel?: string;
+};
+
+/** A profile section that is either viewed or edited (SPEC §4 Profile sections). */
+export function EditableSection({ title, section, view, fields, toUpdate, editLabel = 'Edit' }: EditableSectionProps) {
+  const editing = useSelector(section, (snapshot) => snapshot.matches('editing'));
+  const saving = useSelector(section, (snapshot) => snapshot.hasTag('busy'));
+  const saved = useSelector(section, (snapshot) => snapshot.hasTag('success'));
+  const error = useSelector(section, (snapshot) => snapshot.context.error);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    section.send({ type: 'save.submitted', update: toUpdate(event.currentTarget) });
+  };
+
+  return (
+    <section className="profile-card" aria-label={title}>
+      <header className="profile-card__header">
+        <h2>{title}</h2>
+      </header>
+      <FormMessages error={editing ? error : null} notice={saved ? PROFILE_UPDATED_MESSAGE : null} />
+      {editing ? (
+        <form className="profile-form" onSubmit={submit} noValidate aria-busy={saving}>
+          {fields}
+          <div className="profile-card__actions">
+            <button type="submit" className="button button--primary" disabled={saving}>
+              {saving ? 'Saving...' : 'Save'}
+            </button>
+            <button type="button" className="button" disabled={saving} onClick={() => section.send({ type: 'edit.cancelled' })}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <>
+          {view}
+          <div className="profile-card__actions">
+            <button type="button" className="button button--primary" onClick={() => section.send({ type: 'edit.started' })}>
+              {editLabel}
+            </button>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,141 @@
+// @ts-nocheck
+import { Suspense, useMemo, useState } from 'react';
+import { CatchBoundary, Link, getRouteApi } from '@tanstack/react-router';
+import { errorMessage } from '../../api/errors';
+import { lazyChunk } from '../../app/lazyPage';
+import type { User } from '../../../server/src/contract/users';
+import { DietTab } from './DietTab';
+import { FaqsTab } from './FaqsTab';
+import { GoalsTab } from './GoalsTab';
+import { InformationTab } from './InformationTab';
+import { InterestsTab } from './InterestsTab';
+import { bottomBarTabs, profileTabs, type ProfileTabId } from './profileTabs';
+import { SupportTab } from './support/SupportTab';
+import { pageTitle, site } from '../../config/site';
+import { usePageHead } from '../../app/usePageHead';
+
+const profileRoute = getRouteApi('/profile');
+
+/** The tab's chunk failed or timed out: say so in the tab; Retry loads it again. */
+function TabChunkError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  return (
+    <section className="profile-card">
+      <p role="alert" className="alert alert--error">
+        {errorMessage(error, 'This page could not be loaded.')}
+      </p>
+      <button type="button" className="button" onClick={onRetry}>
+        Retry
+      </button>
+    </section>
+  );
+}
+
+// Payment code (and Stripe.js) load only when the Subscriptions tab is opened, under the pages' 120 s loader.
+function SubscriptionsPanel() {
+  const [attempt, setAttempt] = useState(0);
+  const SubscriptionsTab = useMemo(
+    () => lazyChunk(() => import('../subscriptions/SubscriptionsTab'), 'SubscriptionsTab'),
+    // A failed chunk load stays failed (React caches it): each Retry makes a new loader.
+    [attempt],
+  );
+  return (
+    <CatchBoundary
+      getResetKey={() => attempt}
+      errorComponent={({ error }) => <TabChunkError error={error} onRetry={() => setAttempt((count) => count + 1)} />}
+    >
+      <Suspense fallback={<p>Loading subscriptions…</p>}>
+        <SubscriptionsTab />
+      </Suspense>
+    </CatchBoundary>
+  );
+}
+
+function TabPanel({ tab, user }: { tab: ProfileTabId; user: User }) {
+  switch (tab) {
+    case 'information':
+      return <InformationTab user={user} />;
+    case 'diet':
+      return <DietTab user={user} />;
+    case 'interests':
+      return <InterestsTab user={user} />;
+    case 'goals':
+      return <GoalsTab user={user} />;
+    case 'faqs':
+      return <FaqsTab />;
+    case 'support':
+      return <SupportTab />;
+    case 'subscriptions':
+      return <SubscriptionsPanel />;
+  }
+}
+
+function TabLinks({ active, ids, onNavigate }: { active: ProfileTabId; ids: readonly ProfileTabId[]; onNavigate?: () => void }) {
+  return (
+    <ul className="profile-tabs__list">
+      {profileTabs
+        .filter((tab) => ids.includes(tab.id))
+        .map((tab) => (
+          <li key={tab.id}>
+            <Link
+              to="/profile"
+              search={{ tab: tab.id }}
+              className={tab.id === active ? 'profile-tabs__link profile-tabs__link--active' : 'profile-tabs__link'}
+              aria-current={tab.id === active ? 'page' : undefined}
+              onClick={onNavigate}
+            >
+              {tab.label}
+            </Link>
+          </li>
+        ))}
+    </ul>
+  );
+}
+
+const allTabIds = profileTabs.map((tab) => tab.id);
+
+export function ProfilePage() {
+  usePageHead({ title: pageTitle('Profile'), description: `Your ${site.brand} profile, diet, goals and subscription.` });
+  const user = profileRoute.useLoaderData();
+  const { tab = 'information' } = profileRoute.useSearch();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const activeLabel = profileTabs.find((candidate) => candidate.id === tab)?.label;
+
+  return (
+    <div className="profile">
+      <aside className="profile__sidebar">
+        <p className="profile__greeting">
+          Hello, <strong>{user.username}</strong>
+        </p>
+        <nav aria-label="Profile sections">
+          <TabLinks active={tab} ids={allTabIds} />
+        </nav>
+      </aside>
+
+      <div className="profile__mobile-bar">
+        <button
+          type="button"
+          className="button"
+          aria-expanded={menuOpen}
+          aria-controls="profile-menu"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          {menuOpen ? 'Close sections' : 'All sections'}
+        </button>
+        <span className="profile__mobile-title">{activeLabel}</span>
+      </div>
+      {menuOpen && <div className="nav-backdrop profile__backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
+      <nav id="profile-menu" aria-label="All profile sections" className={menuOpen ? 'profile__drawer profile__drawer--open' : 'profile__drawer'}>
+        <TabLinks active={tab} ids={allTabIds} onNavigate={() => setMenuOpen(false)} />
+      </nav>
+
+      <div className="profile__content">
+        <h1 className="profile__title">Profile</h1>
+        <TabPanel key={tab} tab={tab} user={user} />
+      </div>
+
+      <nav aria-label="Profile quick links" className="profile__bottom-bar">
+        <TabLinks active={tab} ids={bottomBarTabs} />
+      </nav>
+    </div>
+  );
+}

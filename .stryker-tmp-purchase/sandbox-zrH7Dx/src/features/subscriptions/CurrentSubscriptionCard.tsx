@@ -1,0 +1,79 @@
+// @ts-nocheck
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import type { subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
+import type { CurrentSubscription } from '../../../server/src/contract/subscriptions';
+import { formatAmount, formatDate } from './format';
+import { Modal } from './Modal';
+
+export const PLAN_REMOVED = 'A plan no longer offered';
+
+/** Attempts whose first payment never succeeded: nothing to show or cancel. */
+const UNPAID_STATUSES = ['incomplete', 'incomplete_expired'];
+
+type CurrentSubscriptionCardProps = {
+  current: CurrentSubscription | null;
+  loading: boolean;
+  cancel: ActorRefFrom<typeof subscriptionCancelMachine>;
+};
+
+export function CurrentSubscriptionCard({ current, loading, cancel }: CurrentSubscriptionCardProps) {
+  const confirming = useSelector(cancel, (snapshot) => snapshot.hasTag('dialog'));
+  const cancelling = useSelector(cancel, (snapshot) => snapshot.hasTag('busy'));
+
+  if (!current) return <p>{loading ? 'Loading your subscription…' : 'You have no subscription yet.'}</p>;
+  if (UNPAID_STATUSES.includes(current.status)) {
+    return <p>Your last payment did not go through, so no subscription is active. Choose a plan to try again.</p>;
+  }
+
+  const active = current.status === 'active';
+  return (
+    <div className="subscription-card">
+      <p className="subscription-card__plan">
+        {current.plan ? (
+          <>
+            <strong>{current.plan.productName}</strong> · {formatAmount(current.plan.amount)} / {current.plan.interval}
+          </>
+        ) : (
+          // The plan was removed from sale and deleted; the subscription itself goes on.
+          <strong>{PLAN_REMOVED}</strong>
+        )}
+      </p>
+      <p>
+        Status:{' '}
+        <span className={active ? 'status status--active' : 'status status--inactive'}>{current.status}</span>
+      </p>
+      {current.startDate && <p>Started {formatDate(current.startDate)}</p>}
+      {current.cancel_at_period_end ? (
+        <p className="subscription-card__ending">
+          {current.currentPeriodEnd ? `Cancelling on ${formatDate(current.currentPeriodEnd)}` : 'Cancelling at the end of the billing period'}
+        </p>
+      ) : (
+        <>
+          {current.currentPeriodEnd && <p>Renews on {formatDate(current.currentPeriodEnd)}</p>}
+          <button type="button" className="button button--danger" onClick={() => cancel.send({ type: 'cancel.requested' })}>
+            Unsubscribe
+          </button>
+        </>
+      )}
+      {confirming && (
+        <Modal
+          title="Cancel Subscription"
+          role="alertdialog"
+          busy={cancelling}
+          onClose={() => cancel.send({ type: 'cancel.dismissed' })}
+          description={`Are you sure? Your access continues until the end of your billing period${current.currentPeriodEnd ? `, on ${formatDate(current.currentPeriodEnd)}` : ''}.`}
+        >
+          <div className="modal__actions">
+            <button type="button" className="button button--danger" disabled={cancelling} onClick={() => cancel.send({ type: 'cancel.confirmed' })}>
+              {cancelling ? 'Cancelling...' : 'Yes, Cancel'}
+            </button>
+            <button type="button" className="button" disabled={cancelling} onClick={() => cancel.send({ type: 'cancel.dismissed' })} autoFocus>
+              No, Keep Subscription
+            </button>
+          </div>
+        </Modal>
+      )}
+    </div>
+  );
+}

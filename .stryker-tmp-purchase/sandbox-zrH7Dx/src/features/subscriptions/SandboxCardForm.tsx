@@ -1,0 +1,45 @@
+// @ts-nocheck
+import { useId, type FormEvent } from 'react';
+import type { SandboxCard } from '../../../server/src/contract/subscriptions';
+import { formValues } from '../../components/form/formValues';
+
+type SandboxCardFormProps = { busy: boolean; onPay: (card: SandboxCard) => void; onCancel: () => void };
+
+/** The offline sandbox's stand-in for the card element: test cards only, nothing is charged. */
+export function SandboxCardForm({ busy, onPay, onCancel }: SandboxCardFormProps) {
+  const ids = { number: useId(), expiry: useId(), cvc: useId() };
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onPay(formValues(event.currentTarget, ['cardNumber', 'expiry', 'cvc'] as const));
+  };
+  return (
+    <form onSubmit={submit} noValidate aria-busy={busy}>
+      <p className="muted">
+        Sandbox mode: no real payment is made. Use card 4242 4242 4242 4242 to succeed or 4000 0000 0000 0002 to see a
+        decline, with any future expiry date and any CVC.
+      </p>
+      <div className="field">
+        <label htmlFor={ids.number}>Card number</label>
+        <input id={ids.number} name="cardNumber" inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" />
+      </div>
+      <div className="field-row">
+        <div className="field">
+          <label htmlFor={ids.expiry}>Expiry (MM/YY)</label>
+          <input id={ids.expiry} name="expiry" inputMode="numeric" autoComplete="cc-exp" placeholder="12/30" />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.cvc}>CVC</label>
+          <input id={ids.cvc} name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" />
+        </div>
+      </div>
+      <div className="modal__actions">
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {busy ? 'Processing...' : 'Pay Now'}
+        </button>
+        <button type="button" className="button" disabled={busy} onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,122 @@
+// @ts-nocheck
+import { useRouter } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { cancelledMessage, subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
+import { subscriptionOverviewMachine } from '../../../machines/subscriptionOverview.machine';
+import { SUBSCRIPTION_SUCCESS_MESSAGE, subscriptionPurchaseMachine } from '../../../machines/subscriptionPurchase.machine';
+import { subscriptionFlows, subscriptionsTabMachine } from '../../../machines/subscriptionsTab.machine';
+import { useFlows } from '../../app/appContext';
+import { useFlowActor } from '../../app/useFlowActor';
+import { FormMessages } from '../../components/form/FormMessages';
+import { CurrentSubscriptionCard } from './CurrentSubscriptionCard';
+import { formatAmount } from './format';
+import { Modal } from './Modal';
+import { SandboxCardForm } from './SandboxCardForm';
+import { StripeCardForm } from './StripeCardForm';
+
+type TabFlows = ReturnType<typeof subscriptionFlows>;
+const sameFlows = (a: TabFlows, b: TabFlows) => a.overview === b.overview && a.purchase === b.purchase && a.cancel === b.cancel;
+
+export function SubscriptionsTab() {
+  const flows = useFlows();
+  const router = useRouter();
+  const tab = useFlowActor(
+    subscriptionsTabMachine.provide({
+      actors: {
+        overview: flows.subscriptionOverview ?? subscriptionOverviewMachine,
+        purchase: flows.subscriptionPurchase ?? subscriptionPurchaseMachine,
+        cancel: flows.subscriptionCancel ?? subscriptionCancelMachine,
+      },
+      actions: { reloadProfile: () => void router.invalidate({ filter: (match) => match.routeId === '/profile' }) },
+    }),
+  );
+  const { overview, purchase, cancel } = useSelector(tab, subscriptionFlows, sameFlows);
+
+  const plans = useSelector(overview, (snapshot) => snapshot.context.plans);
+  const current = useSelector(overview, (snapshot) => snapshot.context.current);
+  const payments = useSelector(overview, (snapshot) => snapshot.context.payments);
+  const loadErrors = useSelector(overview, (snapshot) =>
+    [snapshot.context.plansError, snapshot.context.currentError, snapshot.context.paymentsError].filter((error) => error !== null),
+  );
+  const loading = useSelector(overview, (snapshot) => snapshot.hasTag('loading'));
+
+  const purchaseError = useSelector(purchase, (snapshot) => snapshot.context.error);
+  const purchased = useSelector(purchase, (snapshot) => snapshot.hasTag('success'));
+  const choosing = useSelector(purchase, (snapshot) => snapshot.matches('creating'));
+  const paymentOpen = useSelector(purchase, (snapshot) => snapshot.hasTag('dialog'));
+  const paying = useSelector(purchase, (snapshot) => snapshot.hasTag('dialog') && snapshot.hasTag('busy'));
+  const chosenPlan = useSelector(purchase, (snapshot) => snapshot.context.plan);
+
+  const cancelError = useSelector(cancel, (snapshot) => snapshot.context.error);
+  const cancelled = useSelector(cancel, (snapshot) => (snapshot.hasTag('success') ? cancelledMessage(snapshot.context.cancelAt) : null));
+
+  const dismissPayment = () => purchase.send({ type: 'payment.dismissed' });
+
+  return (
+    <section className="profile-card" aria-label="Subscriptions">
+      <h2>Subscriptions</h2>
+      {loadErrors.length > 0 && (
+        <div className="alert alert--error" role="alert">
+          {loadErrors.map((error) => (
+            <p key={error}>{error}</p>
+          ))}
+          <button type="button" className="button" onClick={() => overview.send({ type: 'overview.retried' })}>
+            Retry
+          </button>
+        </div>
+      )}
+      <FormMessages
+        error={purchaseError ?? cancelError}
+        notice={purchased ? SUBSCRIPTION_SUCCESS_MESSAGE : cancelled}
+      />
+
+      <h3>Your subscription</h3>
+      <CurrentSubscriptionCard current={current} loading={loading && !current} cancel={cancel} />
+
+      <h3>Plans</h3>
+      {plans.length === 0 && loading ? <p>Loading plans…</p> : null}
+      <ul className="plans">
+        {plans.map((plan) => (
+          <li key={plan.id} className={plan.is_active ? 'plan' : 'plan plan--inactive'}>
+            <h4>{plan.name}</h4>
+            <p className="plan__price">
+              {formatAmount(plan.amount)} <span>/ {plan.duration}</span>
+            </p>
+            {!plan.is_active && <p className="muted">No longer available</p>}
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={choosing || paymentOpen}
+              aria-label={`Subscribe to ${plan.name}`}
+              onClick={() => tab.send({ type: 'plan.chosen', plan })}
+            >
+              {choosing && chosenPlan?.id === plan.id ? 'Starting...' : 'Subscribe'}
+            </button>
+          </li>
+        ))}
+      </ul>
+
+      {paymentOpen && chosenPlan && (
+        <Modal title="Complete your subscription" busy={paying} onClose={dismissPayment}>
+          <p>
+            {chosenPlan.name}: <strong>{formatAmount(chosenPlan.amount)}</strong> per {chosenPlan.duration}, renewing until you cancel.
+          </p>
+          {payments?.mode === 'stripe' && payments.publishableKey ? (
+            <StripeCardForm
+              publishableKey={payments.publishableKey}
+              busy={paying}
+              onPay={(method) => purchase.send({ type: 'payment.submitted', method })}
+              onCancel={dismissPayment}
+            />
+          ) : (
+            <SandboxCardForm
+              busy={paying}
+              onPay={(card) => purchase.send({ type: 'payment.submitted', method: { kind: 'sandbox', card } })}
+              onCancel={dismissPayment}
+            />
+          )}
+        </Modal>
+      )}
+    </section>
+  );
+}

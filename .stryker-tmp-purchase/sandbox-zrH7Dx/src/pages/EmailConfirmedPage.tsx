@@ -1,0 +1,31 @@
+// @ts-nocheck
+import { Link } from '@tanstack/react-router';
+import { useIsLoggedIn } from '../app/appContext';
+import { pageTitle, site } from '../config/site';
+import { usePageHead } from '../app/usePageHead';
+
+export function EmailConfirmedPage() {
+  usePageHead({ title: pageTitle('Email Confirmed'), description: `Your ${site.brand} e-mail address is confirmed.` });
+  const loggedIn = useIsLoggedIn();
+  return (
+    <section className="page page--narrow confirmation">
+      <div className="confirmation__icon" aria-hidden="true">
+        ✓
+      </div>
+      <h1>Email Confirmed</h1>
+      <p>Your email address has been verified. Your account is ready to use.</p>
+      {loggedIn ? (
+        <Link to="/profile" className="button button--primary">
+          Go to Profile
+        </Link>
+      ) : (
+        <Link to="/login" className="button button--primary">
+          Log In Now
+        </Link>
+      )}
+      <p>
+        <Link to="/">Back to Home</Link>
+      </p>
+    </section>
+  );
+}

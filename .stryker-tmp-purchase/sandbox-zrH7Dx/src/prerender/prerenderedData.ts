@@ -1,0 +1,17 @@
+// @ts-nocheck
+import type { LegalDocument } from '../api/legal';
+import type { LegalDocumentKind } from '../lib/legalDocuments';
+
+/**
+ * What the server rendered a public page with, handed to the browser in the page (a JSON script)
+ * so the first client render is the same and needs no request: the legal text, for now.
+ */
+export type PrerenderedData = {
+  /** The route's own path the HTML was rendered for (e.g. /about, whatever case or slash was asked). */
+  path: string;
+  legal?: { kind: LegalDocumentKind; document: LegalDocument };
+};
+
+/** The id of the JSON script that carries PrerenderedData in a prerendered page (the server writes it: server/src/prerender/html.ts). */
+export const PRERENDERED_DATA_ID = 'carnivo-prerendered';
+

@@ -1,0 +1,95 @@
+// @ts-nocheck
+import { setup } from 'xstate';
+
+/**
+ * SPEC §4 Profile sections, §5 Profile Information save, §9: Edit Profile opens the form; Cancel
+ * shows the saved values again. Save checks the rules in the spec's order and shows the rule's
+ * message; a valid form saves ('Saving...'), then leaves edit mode with 'Profile updated
+ * successfully!' for 3 seconds and the reloaded profile, or stays in the form with the server's
+ * message. A changed e-mail asks for the current password; the server's newer username rules speak too.
+ */
+export const profileInformationModel = setup({
+  types: {
+    events: {} as
+      | { type: 'profile.opened' }
+      | { type: 'edit.started' }
+      | { type: 'edit.cancelled' }
+      | { type: 'save.blankUsername' }
+      | { type: 'save.shortUsername' }
+      | { type: 'save.badEmail' }
+      | { type: 'save.zeroHeight' }
+      | { type: 'save.shortHeight' }
+      | { type: 'save.heavyWeight' }
+      | { type: 'save.longUsername' }
+      | { type: 'save.usernameWithAt' }
+      | { type: 'save.newEmailNoPassword' }
+      | { type: 'save.valid' }
+      | { type: 'save.sameEmailOtherCase' }
+      | { type: 'save.newEmailWithPassword' }
+      | { type: 'server.saved' }
+      | { type: 'server.refused' }
+      | { type: 'server.wrongPassword' }
+      | { type: 'time.passed3s' },
+  },
+}).createMachine({
+  id: 'profileInformationModel',
+  initial: 'notOpened',
+  states: {
+    notOpened: { on: { 'profile.opened': 'viewing' } },
+    viewing: { on: { 'edit.started': 'editing' } },
+    editing: {
+      on: {
+        'edit.cancelled': 'viewing',
+        'save.blankUsername': 'invalid',
+        'save.shortUsername': 'invalid',
+        'save.badEmail': 'invalid',
+        'save.zeroHeight': 'invalid',
+        'save.shortHeight': 'invalid',
+        'save.heavyWeight': 'invalid',
+        'save.longUsername': 'invalid',
+        'save.usernameWithAt': 'invalid',
+        'save.newEmailNoPassword': 'invalid',
+        'save.valid': 'saving',
+        'save.sameEmailOtherCase': 'saving',
+        'save.newEmailWithPassword': 'saving',
+      },
+    },
+    /** The first broken rule's message; another invalid save shows its own. */
+    invalid: { on: { 'save.valid': 'saving', 'save.shortUsername': 'invalid', 'edit.cancelled': 'viewing' } },
+    saving: { on: { 'server.saved': 'saved', 'server.refused': 'refused', 'server.wrongPassword': 'refused' } },
+    /** Still in the form, with the server's message. */
+    refused: { on: { 'save.valid': 'saving', 'save.blankUsername': 'invalid', 'edit.cancelled': 'viewing' } },
+    saved: { on: { 'time.passed3s': 'viewing', 'edit.started': 'editing' } },
+  },
+});
+
+/**
+ * SPEC §2 Goals, §4 Profile sections, §5 Goals save, §9: as Information, with the one rule: a goal
+ * weight above 0 must be 30-300 kg ('Goal weight must be between 30-300 kg'); 0 means no goal.
+ */
+export const profileGoalsModel = setup({
+  types: {
+    events: {} as
+      | { type: 'profile.opened' }
+      | { type: 'edit.started' }
+      | { type: 'edit.cancelled' }
+      | { type: 'save.valid' }
+      | { type: 'save.noGoal' }
+      | { type: 'save.lightGoal' }
+      | { type: 'server.saved' }
+      | { type: 'server.refused' }
+      | { type: 'time.passed3s' },
+  },
+}).createMachine({
+  id: 'profileGoalsModel',
+  initial: 'notOpened',
+  states: {
+    notOpened: { on: { 'profile.opened': 'viewing' } },
+    viewing: { on: { 'edit.started': 'editing' } },
+    editing: { on: { 'edit.cancelled': 'viewing', 'save.valid': 'saving', 'save.noGoal': 'saving', 'save.lightGoal': 'invalid' } },
+    invalid: { on: { 'save.valid': 'saving', 'edit.cancelled': 'viewing' } },
+    saving: { on: { 'server.saved': 'saved', 'server.refused': 'refused' } },
+    refused: { on: { 'save.noGoal': 'saving', 'save.lightGoal': 'invalid', 'edit.cancelled': 'viewing' } },
+    saved: { on: { 'time.passed3s': 'viewing', 'edit.started': 'editing' } },
+  },
+});

@@ -1,0 +1,109 @@
+// @ts-nocheck
+import { onTestFinished } from 'vitest';
+import { render } from '@testing-library/react';
+import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
+import { fromPromise } from 'xstate';
+import type { AuthResponse, LoginPayload, RegisterPayload } from '../../server/src/contract/auth';
+import type { User } from '../../server/src/contract/users';
+import type { RegisterOutcome } from '../../machines/authSession.machine';
+import { createApp } from '../../src/app/createApp';
+import { prepareHydration } from '../../src/app/hydration';
+import type { Flows } from '../../src/app/flows';
+import type { FlowInspector } from '../../src/app/router';
+import type { PrerenderedData } from '../../src/prerender/prerenderedData';
+import { deferredCalls } from './deferred';
+
+export const sampleUser: User = {
+  id: 7,
+  documentId: 'doc7',
+  username: 'ribeye',
+  email: 'ribeye@example.com',
+  provider: 'local',
+  confirmed: true,
+  blocked: false,
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+  publishedAt: '2025-01-01T00:00:00.000Z',
+  diet_preference: 'Carnivore',
+  stripeCustomerId: null,
+  ingredients: [],
+  goal_weight: null,
+  goal_reminder: 'daily',
+  personal_goal_note: null,
+  bmi: null,
+  profile_picture: null,
+};
+
+/**
+ * A fake same-origin server for calls the router makes outside the auth machine
+ * (the profile loader). `refuseTokens` makes it answer 401 like an expired JWT.
+ */
+export function fakeServer() {
+  const server = {
+    refuseTokens: false,
+    requests: [] as string[],
+    fetch: async (input: RequestInfo | URL): Promise<Response> => {
+      const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
+      server.requests.push(url.pathname + url.search);
+      if (url.pathname === '/api/users/me') {
+        return server.refuseTokens
+          ? Response.json({ data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Missing or invalid credentials' } }, { status: 401 })
+          : Response.json(sampleUser);
+      }
+      return Response.json({ data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found' } }, { status: 404 });
+    },
+  };
+  return server;
+}
+
+function createTestApp(
+  path: string,
+  { flows, prerendered, inspect }: { flows?: Partial<Flows>; prerendered?: PrerenderedData; inspect?: FlowInspector },
+) {
+  const registerCalls = deferredCalls<RegisterPayload, RegisterOutcome>();
+  const loginCalls = deferredCalls<LoginPayload, AuthResponse>();
+  const { auth, router } = createApp({
+    history: createMemoryHistory({ initialEntries: [path] }),
+    flows,
+    prerendered,
+    inspect,
+    actors: {
+      register: fromPromise<RegisterOutcome, RegisterPayload>(({ input }) => registerCalls.handler(input)),
+      login: fromPromise<AuthResponse, LoginPayload>(({ input }) => loginCalls.handler(input)),
+    },
+  });
+  // A finished test's app must not react to the next test's storage events or answer its 401s.
+  onTestFinished(() => {
+    auth.stop();
+  });
+  return { auth, router, registerCalls, loginCalls };
+}
+
+/** Renders the real app at `path` with deferred doubles for the auth API. */
+export function renderApp(path = '/', options: { flows?: Partial<Flows>; inspect?: FlowInspector } = {}) {
+  const app = createTestApp(path, options);
+  const view = render(<RouterProvider router={app.router} />);
+  return { ...view, ...app };
+}
+
+/**
+ * Hydrates the real app over the HTML the server prerendered for `path` (src/entry-server.tsx), as
+ * the browser does. `mismatches` collects what React could not hydrate (it should stay empty).
+ */
+export async function hydrateApp(
+  path: string,
+  page: { html: string; data: PrerenderedData },
+  options: { flows?: Partial<Flows>; inspect?: FlowInspector } = {},
+) {
+  const app = createTestApp(path, { ...options, prerendered: page.data });
+  const container = document.body.appendChild(document.createElement('div'));
+  container.innerHTML = page.html;
+  if (!(await prepareHydration(app.router, page.data))) throw new Error(`${path} is not the page prerendered (${page.data.path})`);
+  const mismatches: unknown[] = [];
+  const view = render(<RouterProvider router={app.router} />, {
+    container,
+    hydrate: true,
+    onRecoverableError: (error) => mismatches.push(error),
+  });
+  return { ...view, ...app, mismatches };
+}

@@ -1,0 +1,75 @@
+// @ts-nocheck
+import { afterEach, describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { fromPromise } from 'xstate';
+import { authMessages } from '../../machines/authSession.machine';
+import { logoutAllDevicesMachine } from '../../machines/logoutAllDevices.machine';
+import { LOGOUT_ALL_FALLBACK } from '../../src/api/account';
+import { ApiError } from '../../src/api/errors';
+import { SESSION_KEYS } from '../../src/auth/session';
+import { logoutAllDevicesModel } from '../models/logoutAllDevices.model';
+import { deferredCalls } from '../support/deferred';
+import { definePathTests, see, type Inspect } from '../support/pathTests';
+import { renderProfile, restoreProfileHarness } from '../support/profileHarness';
+import { settle } from '../support/settle';
+
+const SERVER_REFUSAL = 'Too many requests, please try again later.';
+
+function openProfile(inspect: Inspect) {
+  const requests = deferredCalls<void, void>();
+  const logoutAllDevices = logoutAllDevicesMachine.provide({
+    actors: { logoutAllDevices: fromPromise<void>(() => requests.handler()) },
+  });
+  return { ...renderProfile('information', { logoutAllDevices }, {}, inspect), requests };
+}
+type Page = ReturnType<typeof openProfile>;
+const devicesGroup = () => within(screen.getByRole('region', { name: 'Password' })).getByRole('group', { name: 'All devices' });
+const nav = () => screen.getByRole('navigation', { name: 'Main' });
+
+async function expectStillLoggedIn(busy: boolean, alert: string | null) {
+  await see("the group 'All devices'", devicesGroup);
+  expect(within(nav()).getByRole('button', { name: 'Log Out' })).toBeTruthy();
+  expect(localStorage.getItem(SESSION_KEYS.jwt)).toBe('member-token');
+  const button = within(devicesGroup()).getByRole('button', { name: busy ? 'Logging out...' : 'Log out of all devices' }) as HTMLButtonElement;
+  expect(button.disabled).toBe(busy);
+  expect(within(devicesGroup()).queryByRole('alert')?.textContent ?? null).toBe(alert);
+}
+
+describe('logoutAllDevices: the spec model replayed against the profile password panel', () => {
+  afterEach(restoreProfileHarness);
+
+  it('uses the spec messages', () => {
+    expect(LOGOUT_ALL_FALLBACK).toBe('Failed to log out of all devices');
+    expect(authMessages.loggedOutEverywhere).toBe('You have been logged out of all devices.');
+  });
+
+  definePathTests<Page>({
+    flow: 'logoutAllDevices',
+    machine: logoutAllDevicesMachine,
+    model: logoutAllDevicesModel,
+    open: { 'profile.opened': openProfile },
+    perform: {
+      'logoutAll.requested': (page) => page.user.click(within(devicesGroup()).getByRole('button', { name: 'Log out of all devices' })),
+      'server.revokedAll': (page) => page.requests.last().settle.resolve(),
+      'server.refused': (page) => page.requests.last().settle.reject(new ApiError(SERVER_REFUSAL, 429)),
+      'server.failedWithoutMessage': (page) => page.requests.last().settle.reject(new ApiError('', 500)),
+    },
+    screens: {
+      ready: () => expectStillLoggedIn(false, null),
+      loggingOut: () => expectStillLoggedIn(true, null),
+      refused: () => expectStillLoggedIn(false, SERVER_REFUSAL),
+      failed: () => expectStillLoggedIn(false, 'Failed to log out of all devices'),
+      onLoginPage: async (page) => {
+        // Every token is revoked, this device's too: logged out, on /login with the notice.
+        await see('the /login page', () => expect(page.router.state.location.pathname).toBe('/login'));
+        await settle(() => expect(screen.getByRole('status').textContent).toBe('You have been logged out of all devices.'));
+        // The profile entry is replaced: Back does not return to a page that needs the revoked session.
+        expect(page.router.history.length).toBe(1);
+        expect(within(nav()).getByRole('link', { name: 'Log In' })).toBeTruthy();
+        expect(within(nav()).queryByRole('button', { name: 'Log Out' })).toBeNull();
+        expect(localStorage.getItem(SESSION_KEYS.jwt)).toBeNull();
+        expect(localStorage.getItem(SESSION_KEYS.userId)).toBeNull();
+      },
+    },
+  });
+});

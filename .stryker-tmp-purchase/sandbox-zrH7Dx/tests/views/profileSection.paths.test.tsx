@@ -1,0 +1,290 @@
+// @ts-nocheck
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, within } from '@testing-library/react';
+import { fromPromise } from 'xstate';
+import { PROFILE_UPDATED_MESSAGE, SUCCESS_MESSAGE_MS, profileSectionMachine } from '../../machines/profileSection.machine';
+import { ApiError } from '../../src/api/errors';
+import type { ProfileUpdate, User } from '../../server/src/contract/users';
+import { profileGoalsModel, profileInformationModel } from '../models/profileSection.model';
+import { deferredCalls } from '../support/deferred';
+import { definePathTests, see, type FlowPathTest, type Inspect } from '../support/pathTests';
+import { renderProfile, restoreProfileHarness } from '../support/profileHarness';
+import { settle } from '../support/settle';
+
+const UPDATED = 'Profile updated successfully!';
+const EMAIL_TAKEN = 'Email already taken';
+const WRONG_PASSWORD = 'The provided current password is invalid';
+
+type InformationValues = Extract<ProfileUpdate, { section: 'information' }>['values'];
+type InformationChange = { username?: string; email?: string; currentPassword?: string; height?: number; currentWeight?: number };
+const validInformation = { username: 'ribeye', email: 'ribeye@example.com', height: 170, currentWeight: 65, Gender: 'Female', date_of_birth: '1990-04-12' };
+
+/** Each Information save: what is typed and, for a refused one, the message (SPEC §5 and the server's username rules). */
+const informationSaves: Record<string, { change: InformationChange; message?: string }> = {
+  'save.blankUsername': { change: { username: '' }, message: 'Username is required' },
+  'save.shortUsername': { change: { username: 'ab' }, message: 'Username must be at least 3 characters' },
+  // Another address, so the password field shows (left empty); the format rule speaks first.
+  'save.badEmail': { change: { email: 'ribeye@', currentPassword: '' }, message: 'Invalid email format' },
+  'save.zeroHeight': { change: { height: 0 }, message: 'Height and weight must be positive' },
+  'save.shortHeight': { change: { height: 90 }, message: 'Height must be between 100-250 cm' },
+  'save.heavyWeight': { change: { currentWeight: 301 }, message: 'Weight must be between 30-300 kg' },
+  'save.longUsername': { change: { username: 'a'.repeat(31) }, message: 'Username must be at most 30 characters' },
+  'save.usernameWithAt': { change: { username: 'rib@eye' }, message: 'Username may only contain letters, digits, ".", "_" and "-"' },
+  'save.newEmailNoPassword': {
+    change: { email: 'tbone@example.com', currentPassword: '' },
+    message: 'Please enter your current password to change your email.',
+  },
+  'save.valid': { change: {} },
+  'save.sameEmailOtherCase': { change: { email: 'RIBEYE@example.com' } },
+  'save.newEmailWithPassword': { change: { email: 'tbone@example.com', currentPassword: 'secret123' } },
+};
+/** Each Goals save: the goal weight typed and, for a refused one, the message (SPEC §5). */
+const goalsSaves: Record<string, { goal: number; message?: string }> = {
+  'save.valid': { goal: 70 },
+  'save.noGoal': { goal: 0 },
+  'save.lightGoal': { goal: 25, message: 'Goal weight must be between 30-300 kg' },
+};
+
+type SectionName = 'Information' | 'Goals';
+const savedUser: Partial<User> = {
+  username: 'tbone',
+  bmi: { id: 1, currentWeight: 80, height: 180, Gender: 'Male', date_of_birth: '1985-01-02', idealBmiWeight: '72.9' },
+  goal_weight: 75,
+};
+
+function openSection(section: SectionName, inspect?: Inspect, user: Partial<User> = {}) {
+  const saves = deferredCalls<{ userId: string; update: ProfileUpdate }, void>();
+  const profileSection = profileSectionMachine.provide({
+    actors: { updateProfile: fromPromise<void, { userId: string; update: ProfileUpdate }>(({ input }) => saves.handler(input)) },
+  });
+  const tab = section === 'Information' ? 'information' : 'goals';
+  return { ...renderProfile(tab, { profileSection }, { ...savedUser, ...user }, inspect), saves, section };
+}
+type Page = ReturnType<typeof openSection>;
+
+const card = (page: Page) => screen.getByRole('region', { name: page.section });
+const editLabel = (page: Page) => (page.section === 'Information' ? 'Edit Profile' : 'Edit Goals');
+const currentPasswordField = () => screen.queryByLabelText('Current password', { selector: 'input' }) as HTMLInputElement | null;
+// The server compares addresses trimmed and case-insensitively.
+const isNewAddress = (typed: string, saved: string) => typed.trim().toLowerCase() !== saved.trim().toLowerCase();
+
+async function fillField(page: Page, label: string, value: string) {
+  const field = screen.getByLabelText(label, { selector: 'input, select, textarea' });
+  if (field instanceof HTMLSelectElement) {
+    await page.user.selectOptions(field, value);
+    return;
+  }
+  await page.user.clear(field);
+  if (value) await page.user.type(field, value);
+}
+
+async function saveInformation(page: Page, change: InformationChange) {
+  const values = { ...validInformation, ...change };
+  await fillField(page, 'Username', values.username);
+  await fillField(page, 'Email', values.email);
+  // The field shows exactly when the typed address differs from the saved one.
+  expect(currentPasswordField() !== null).toBe(change.currentPassword !== undefined);
+  if (change.currentPassword !== undefined) await fillField(page, 'Current password', change.currentPassword);
+  await fillField(page, 'Date of Birth', values.date_of_birth);
+  await fillField(page, 'Gender', values.Gender);
+  await fillField(page, 'Height (cm)', String(values.height));
+  await fillField(page, 'Weight (kg)', String(values.currentWeight));
+  await page.user.click(within(card(page)).getByRole('button', { name: 'Save' }));
+}
+
+async function saveGoals(page: Page, goal: number) {
+  await fillField(page, 'Goal Weight (kg)', String(goal));
+  await fillField(page, 'Personal Note', 'Fit into my old jeans');
+  await fillField(page, 'Reminder Frequency', 'weekly');
+  await page.user.click(within(card(page)).getByRole('button', { name: 'Save' }));
+}
+
+async function expectForm(page: Page, expected: { busy?: boolean; alert?: string }) {
+  await see(`the region '${page.section}'`, () => card(page));
+  const busy = expected.busy ?? false;
+  await see(busy ? "the button 'Saving...' disabled" : "the button 'Save' enabled", () =>
+    expect((within(card(page)).getByRole('button', { name: busy ? 'Saving...' : 'Save' }) as HTMLButtonElement).disabled).toBe(busy),
+  );
+  expect((within(card(page)).getByRole('button', { name: 'Cancel' }) as HTMLButtonElement).disabled).toBe(busy);
+  await see(expected.alert ? `the alert '${expected.alert}'` : 'no alert', () =>
+    expect(within(card(page)).queryByRole('alert')?.textContent ?? null).toBe(expected.alert ?? null),
+  );
+  if (page.section === 'Information') {
+    const typed = (screen.getByLabelText('Email', { selector: 'input' }) as HTMLInputElement).value;
+    const password = currentPasswordField();
+    expect(password !== null).toBe(isNewAddress(typed, page.server.user.email));
+    if (password) {
+      expect(password.type).toBe('password');
+      expect(password.autocomplete).toBe('current-password');
+    }
+  }
+}
+
+async function expectViewing(page: Page, notice: string | null) {
+  await see(`the region '${page.section}'`, () => card(page));
+  await see('no form', () => expect(within(card(page)).queryByRole('button', { name: 'Save' })).toBeNull());
+  await see(notice ? `the notice '${notice}'` : 'no notice', () =>
+    expect(within(card(page)).queryByRole('status')?.textContent ?? null).toBe(notice),
+  );
+  expect(within(card(page)).queryByRole('alert')).toBeNull();
+}
+
+const savedGoal = (user: User) => (user.goal_weight ? `${user.goal_weight} kg` : 'Not set');
+
+/** Cancelling shows the saved values again, not what was typed; the form opens afresh. */
+async function expectSavedValuesAgain(page: Page) {
+  const saved = page.section === 'Information' ? page.server.user.username : savedGoal(page.server.user);
+  expect(within(card(page)).getByText(saved)).toBeTruthy();
+  await page.user.click(within(card(page)).getByRole('button', { name: editLabel(page) }));
+  const field = screen.getByLabelText(page.section === 'Information' ? 'Username' : 'Goal Weight (kg)') as HTMLInputElement;
+  expect(field.value).toBe(page.section === 'Information' ? page.server.user.username : String(page.server.user.goal_weight ?? ''));
+  if (page.section === 'Information') {
+    // The saved address again, so no password; a new address asks afresh, with nothing kept from before.
+    expect((screen.getByLabelText('Email', { selector: 'input' }) as HTMLInputElement).value).toBe(page.server.user.email);
+    expect(currentPasswordField()).toBeNull();
+    await fillField(page, 'Email', 'someone.else@example.com');
+    expect(currentPasswordField()?.value).toBe('');
+  }
+  await page.user.click(within(card(page)).getByRole('button', { name: 'Cancel' }));
+}
+
+/** The common performers and screens; each section adds its saves and messages. */
+function sectionPathTest<Model extends FlowPathTest<Page>['model']>(
+  section: SectionName,
+  model: Model,
+  saves: Record<string, (page: Page) => Promise<void>>,
+  messages: Record<string, string | undefined>,
+  refusals: Record<string, string>,
+): FlowPathTest<Page> {
+  const messageFor = (via: string) => {
+    const message = messages[via] ?? refusals[via];
+    if (!message) throw new Error(`no message for ${via}`);
+    return message;
+  };
+  return {
+    flow: `profileSection (${section})`,
+    machine: profileSectionMachine,
+    model,
+    open: { 'profile.opened': (inspect) => openSection(section, inspect) },
+    perform: {
+      ...saves,
+      'edit.started': (page) => page.user.click(within(card(page)).getByRole('button', { name: editLabel(page) })),
+      'edit.cancelled': (page) => page.user.click(within(card(page)).getByRole('button', { name: 'Cancel' })),
+      'server.saved': (page) => {
+        const { update } = page.saves.last().input;
+        if (update.section === 'information') {
+          const { currentPassword: _never, ...values } = update.values;
+          page.server.user = { ...page.server.user, ...values, email: values.email.toLowerCase(), bmi: { id: 1, ...values.bmi } };
+        } else if (update.section === 'goals') {
+          page.server.user = { ...page.server.user, ...update.values };
+        }
+        page.saves.last().settle.resolve();
+      },
+      ...Object.fromEntries(
+        Object.entries(refusals).map(([type, message]) => [type, (page: Page) => page.saves.last().settle.reject(new ApiError(message, 400))]),
+      ),
+      'time.passed3s': async (page) => {
+        await act(() => vi.advanceTimersByTimeAsync(2999));
+        expect(within(card(page)).getByRole('status').textContent).toBe(UPDATED);
+        await act(() => vi.advanceTimersByTimeAsync(1));
+      },
+    },
+    screens: {
+      viewing: async (page, { via }) => {
+        await expectViewing(page, null);
+        if (via === 'edit.cancelled') await expectSavedValuesAgain(page);
+      },
+      editing: (page) => expectForm(page, {}),
+      invalid: async (page, { via }) => {
+        await expectForm(page, { alert: messageFor(via) });
+        // Refused by the form: the last save sent (if any) was before this one.
+        expect(page.saves.calls.every(({ settle }) => settle !== undefined)).toBe(true);
+      },
+      saving: (page) => expectForm(page, { busy: true }),
+      refused: (page, { via }) => expectForm(page, { alert: messageFor(via) }),
+      saved: async (page) => {
+        await expectViewing(page, UPDATED);
+        // The profile reloads and shows what was saved.
+        const { update } = page.saves.last().input;
+        const shown = update.section === 'information' ? update.values.username : savedGoal(page.server.user);
+        await see(`the saved '${shown}'`, () => within(card(page)).getByText(shown));
+        if (update.section === 'information') expect(within(card(page)).getByText(page.server.user.email)).toBeTruthy();
+        expect(page.server.profileLoads).toBeGreaterThanOrEqual(2);
+      },
+    },
+  };
+}
+
+describe('profileSection: the spec models replayed against the Information and Goals tabs', () => {
+  afterEach(restoreProfileHarness);
+
+  it('uses the spec delay and message', () => {
+    expect(SUCCESS_MESSAGE_MS).toBe(3000);
+    expect(PROFILE_UPDATED_MESSAGE).toBe(UPDATED);
+  });
+
+  describe('Information', () => {
+    definePathTests<Page>(
+      sectionPathTest(
+        'Information',
+        profileInformationModel,
+        Object.fromEntries(Object.entries(informationSaves).map(([type, { change }]) => [type, (page: Page) => saveInformation(page, change)])),
+        Object.fromEntries(Object.entries(informationSaves).map(([type, { message }]) => [type, message])),
+        { 'server.refused': EMAIL_TAKEN, 'server.wrongPassword': WRONG_PASSWORD },
+      ),
+    );
+  });
+
+  describe('Goals', () => {
+    definePathTests<Page>(
+      sectionPathTest(
+        'Goals',
+        profileGoalsModel,
+        Object.fromEntries(Object.entries(goalsSaves).map(([type, { goal }]) => [type, (page: Page) => saveGoals(page, goal)])),
+        Object.fromEntries(Object.entries(goalsSaves).map(([type, { message }]) => [type, message])),
+        { 'server.refused': 'Goal weight must be between 30-300 kg' },
+      ),
+    );
+  });
+
+  it('sends the current password only with a changed e-mail, and keeps it nowhere', async () => {
+    const page = openSection('Information');
+    await settle(() => card(page));
+    await page.user.click(within(card(page)).getByRole('button', { name: 'Edit Profile' }));
+    await saveInformation(page, { email: 'tbone@example.com', currentPassword: 'secret123' });
+    expect(page.saves.last().input.update).toMatchObject({ values: { email: 'tbone@example.com', currentPassword: 'secret123' } });
+    page.saves.last().settle.reject(new ApiError(WRONG_PASSWORD, 400));
+    await settle(() => expect(within(card(page)).getByRole('alert').textContent).toBe(WRONG_PASSWORD));
+    // Back to the saved address (another case): no password asked, none sent.
+    await saveInformation(page, { email: ' RIBEYE@example.com ' });
+    expect(page.saves.last().input.update.values).not.toHaveProperty('currentPassword');
+    expect(page.saves.last().input.update).toMatchObject({ values: { email: 'RIBEYE@example.com' } });
+    expect(JSON.stringify(localStorage)).not.toContain('secret123');
+  });
+
+  it('saves a new e-mail with the password; the form opens again with neither asked nor kept', async () => {
+    const page = openSection('Information');
+    await settle(() => card(page));
+    await page.user.click(within(card(page)).getByRole('button', { name: 'Edit Profile' }));
+    await saveInformation(page, { email: 'tbone@example.com', currentPassword: 'secret123' });
+    page.server.user = { ...page.server.user, email: 'tbone@example.com' };
+    page.saves.last().settle.resolve();
+    await settle(() => expect(within(card(page)).getByRole('status').textContent).toBe(UPDATED));
+    await settle(() => expect(within(card(page)).getByText('tbone@example.com')).toBeTruthy());
+    await page.user.click(within(card(page)).getByRole('button', { name: 'Edit Profile' }));
+    expect(currentPasswordField()).toBeNull();
+    await fillField(page, 'Email', 'porterhouse@example.com');
+    expect(currentPasswordField()?.value).toBe('');
+  });
+
+  it('asks no password of an account that signs in with Google, Apple or Facebook; the server explains', async () => {
+    const page = openSection('Information', undefined, { provider: 'google' });
+    await settle(() => card(page));
+    await page.user.click(within(card(page)).getByRole('button', { name: 'Edit Profile' }));
+    await saveInformation(page, { email: 'tbone@example.com' });
+    expect(page.saves.last().input.update.values).not.toHaveProperty('currentPassword');
+    const refusal = 'Your email cannot be changed because this account signs in with Google, Apple or Facebook.';
+    page.saves.last().settle.reject(new ApiError(refusal, 400));
+    await settle(() => expect(within(card(page)).getByRole('alert').textContent).toBe(refusal));
+  });
+});

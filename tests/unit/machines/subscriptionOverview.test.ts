@@ -1,0 +1,182 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor } from 'xstate';
+import { getCurrentSubscription, getPaymentsConfig, getSubscriptionPlans } from '../../../src/api/subscriptions';
+import { subscriptionOverviewMachine } from '../../../machines/subscriptionOverview.machine';
+import type { CurrentSubscription, PaymentsConfig, SubscriptionPlan } from '../../../server/src/contract/subscriptions';
+import { deferredCalls } from '../../support/deferred';
+import { activeSubscription, monthlyPlan, sandboxPayments } from '../../support/subscriptionFixtures';
+import { nextTick } from './machineTestKit';
+
+vi.mock('../../../src/api/subscriptions', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../src/api/subscriptions')>()),
+  getSubscriptionPlans: vi.fn(),
+  getCurrentSubscription: vi.fn(),
+  getPaymentsConfig: vi.fn(),
+}));
+
+type CallOptions = { signal?: AbortSignal };
+let plans: ReturnType<typeof deferredCalls<CallOptions, SubscriptionPlan[]>>;
+let current: ReturnType<typeof deferredCalls<CallOptions, CurrentSubscription | null>>;
+let payments: ReturnType<typeof deferredCalls<CallOptions, PaymentsConfig>>;
+
+beforeEach(() => {
+  plans = deferredCalls();
+  current = deferredCalls();
+  payments = deferredCalls();
+  vi.mocked(getSubscriptionPlans).mockReset().mockImplementation(plans.handler);
+  vi.mocked(getCurrentSubscription).mockReset().mockImplementation(current.handler);
+  vi.mocked(getPaymentsConfig).mockReset().mockImplementation(payments.handler);
+});
+
+function start() {
+  return createActor(subscriptionOverviewMachine).start();
+}
+
+async function loadAll() {
+  const actor = start();
+  plans.last().settle.resolve([monthlyPlan]);
+  current.last().settle.resolve(activeSubscription);
+  payments.last().settle.resolve(sandboxPayments);
+  await nextTick();
+  return actor;
+}
+
+const callCounts = () => [plans.calls.length, current.calls.length, payments.calls.length];
+
+describe('subscriptionOverview (SPEC §2 Subscriptions tab, §7, §8)', () => {
+  it('loads plans, the current subscription and the payment mode side by side, each with its own signal', () => {
+    const actor = start();
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.value).toEqual({ plans: 'loading', current: 'loading', payments: 'loading' });
+    expect(snapshot.hasTag('loading')).toBe(true);
+    expect(snapshot.context).toEqual({ plans: [], current: null, payments: null, plansError: null, currentError: null, paymentsError: null });
+    expect(plans.last().input).toEqual({ signal: expect.any(AbortSignal) });
+    expect(current.last().input).toEqual({ signal: expect.any(AbortSignal) });
+    expect(payments.last().input).toEqual({ signal: expect.any(AbortSignal) });
+    // The path tests settle each call by its done and error events, which carry these names.
+    expect(Object.keys(snapshot.children).sort()).toEqual(['loadCurrent', 'loadPayments', 'loadPlans']);
+  });
+
+  it('keeps the loading tag while any one of the three is still loading', async () => {
+    for (const pending of [plans, current, payments]) {
+      const actor = start();
+      if (pending !== plans) plans.last().settle.resolve([monthlyPlan]);
+      if (pending !== current) current.last().settle.resolve(null);
+      if (pending !== payments) payments.last().settle.resolve(sandboxPayments);
+      await nextTick();
+      expect(actor.getSnapshot().hasTag('loading')).toBe(true);
+      pending.last().settle.reject(new Error('down'));
+      await nextTick();
+      expect(actor.getSnapshot().hasTag('loading')).toBe(false);
+    }
+  });
+
+  it('holds what the server answered once all three arrive', async () => {
+    const actor = await loadAll();
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.value).toEqual({ plans: 'loaded', current: 'loaded', payments: 'ready' });
+    expect(snapshot.hasTag('loading')).toBe(false);
+    expect(snapshot.context).toEqual({
+      plans: [monthlyPlan],
+      current: activeSubscription,
+      payments: sandboxPayments,
+      plansError: null,
+      currentError: null,
+      paymentsError: null,
+    });
+  });
+
+  it("shows each failure on its own: the server's message, else 'Failed to load subscription plans', 'Failed to load current subscription', 'Payments are unavailable right now.'", async () => {
+    const actor = start();
+    plans.last().settle.reject(new Error('Failed to load subscription plans: 503'));
+    current.last().settle.reject(new Error(''));
+    payments.last().settle.resolve(sandboxPayments);
+    await nextTick();
+    expect(actor.getSnapshot().value).toEqual({ plans: 'failed', current: 'failed', payments: 'ready' });
+    expect(actor.getSnapshot().context).toMatchObject({
+      plansError: 'Failed to load subscription plans: 503',
+      currentError: 'Failed to load current subscription',
+      paymentsError: null,
+    });
+
+    const other = start();
+    plans.last().settle.reject(new Error(''));
+    current.last().settle.resolve(null);
+    payments.last().settle.reject(new Error(''));
+    await nextTick();
+    expect(other.getSnapshot().value).toEqual({ plans: 'failed', current: 'loaded', payments: 'failed' });
+    expect(other.getSnapshot().context).toMatchObject({
+      plansError: 'Failed to load subscription plans',
+      currentError: null,
+      paymentsError: 'Payments are unavailable right now.',
+    });
+
+    const third = start();
+    plans.last().settle.resolve([]);
+    current.last().settle.resolve(null);
+    payments.last().settle.reject(new Error('Payments are switched off'));
+    await nextTick();
+    expect(third.getSnapshot().context.paymentsError).toBe('Payments are switched off');
+  });
+
+  it('reloads the current subscription when a purchase or cancellation changed it', async () => {
+    const actor = await loadAll();
+    actor.send({ type: 'subscription.changed' });
+    expect(actor.getSnapshot().matches({ current: 'loading' })).toBe(true);
+    expect(actor.getSnapshot().hasTag('loading')).toBe(true);
+    expect(current.calls).toHaveLength(2);
+    expect(current.last().input).toEqual({ signal: expect.any(AbortSignal) });
+
+    const cancelling = { ...activeSubscription, cancel_at_period_end: true };
+    plans.last().settle.resolve([monthlyPlan]);
+    payments.last().settle.resolve(sandboxPayments);
+    current.last().settle.resolve(cancelling);
+    await nextTick();
+    expect(actor.getSnapshot().value).toEqual({ plans: 'loaded', current: 'loaded', payments: 'ready' });
+    expect(actor.getSnapshot().context.current).toEqual(cancelling);
+  });
+
+  // Known bug, reported: the root-level transition to '.current.loading' exits and re-enters every parallel
+  // region, so plans and the payment mode are fetched again too. Moving it onto the `current` region fixes it.
+  it.fails('leaves plans and the payment mode loaded when the current subscription changed', async () => {
+    const actor = await loadAll();
+    actor.send({ type: 'subscription.changed' });
+    expect(actor.getSnapshot().value).toEqual({ plans: 'loaded', current: 'loading', payments: 'ready' });
+    expect(callCounts()).toEqual([1, 2, 1]);
+  });
+
+  it('ignores Retry when nothing failed', async () => {
+    const actor = await loadAll();
+    actor.send({ type: 'overview.retried' });
+    expect(actor.getSnapshot().value).toEqual({ plans: 'loaded', current: 'loaded', payments: 'ready' });
+    expect(callCounts()).toEqual([1, 1, 1]);
+  });
+
+  it.each([
+    ['plans', 0],
+    ['current subscription', 1],
+    ['payment mode', 2],
+  ])('Retry after only the %s failed loads all three again and clears the error on success', async (_, failing) => {
+    const actor = start();
+    const failure = new Error('');
+    if (failing === 0) plans.last().settle.reject(failure);
+    else plans.last().settle.resolve([monthlyPlan]);
+    if (failing === 1) current.last().settle.reject(failure);
+    else current.last().settle.resolve(activeSubscription);
+    if (failing === 2) payments.last().settle.reject(failure);
+    else payments.last().settle.resolve(sandboxPayments);
+    await nextTick();
+    expect(actor.getSnapshot().hasTag('loading')).toBe(false);
+
+    actor.send({ type: 'overview.retried' });
+    expect(actor.getSnapshot().value).toEqual({ plans: 'loading', current: 'loading', payments: 'loading' });
+    expect(callCounts()).toEqual([2, 2, 2]);
+
+    plans.last().settle.resolve([monthlyPlan]);
+    current.last().settle.resolve(null);
+    payments.last().settle.resolve(sandboxPayments);
+    await nextTick();
+    expect(actor.getSnapshot().value).toEqual({ plans: 'loaded', current: 'loaded', payments: 'ready' });
+    expect(actor.getSnapshot().context).toMatchObject({ current: null, plansError: null, currentError: null, paymentsError: null });
+  });
+});

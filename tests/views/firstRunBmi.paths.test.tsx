@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, vi } from 'vitest';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fromPromise } from 'xstate';
+import { firstRunBmiMachine } from '../../machines/firstRunBmi.machine';
+import { ApiError } from '../../src/api/errors';
+import type { ProfileUpdate } from '../../server/src/contract/users';
+import { SESSION_KEYS } from '../../src/auth/session';
+import { firstRunBmiModel } from '../models/firstRunBmi.model';
+import { deferredCalls } from '../support/deferred';
+import { definePathTests, see, type Inspect } from '../support/pathTests';
+import { fakeServer, renderApp } from '../support/renderApp';
+
+const SERVER_REFUSAL = 'bmi must be an object with currentWeight, height, Gender, date_of_birth and idealBmiWeight';
+type Fields = { height: string; weight: string };
+/** SPEC §5: what each invalid submission says, word for word as on the profile. */
+const invalidSubmissions: Record<string, Fields & { message: string }> = {
+  'bmi.submittedEmpty': { height: '', weight: '', message: 'Height and weight must be positive' },
+  'bmi.submittedShortHeight': { height: '90', weight: '80', message: 'Height must be between 100-250 cm' },
+  'bmi.submittedHeavyWeight': { height: '180', weight: '301', message: 'Weight must be between 30-300 kg' },
+};
+
+function openBmiPage(inspect: Inspect) {
+  vi.stubGlobal('fetch', fakeServer().fetch);
+  localStorage.setItem(SESSION_KEYS.jwt, 'new-member-token');
+  localStorage.setItem(SESSION_KEYS.userId, '7');
+  const saves = deferredCalls<{ userId: string; update: ProfileUpdate }, void>();
+  const firstRunBmi = firstRunBmiMachine.provide({
+    actors: { updateProfile: fromPromise(({ input }: { input: { userId: string; update: ProfileUpdate } }) => saves.handler(input)) },
+  });
+  return { ...renderApp('/bmi', { flows: { firstRunBmi }, inspect }), saves, user: userEvent.setup(), savesBefore: 0 };
+}
+type Page = ReturnType<typeof openBmiPage>;
+
+async function submit(page: Page, fields: Fields) {
+  page.savesBefore = page.saves.calls.length;
+  for (const [label, value] of [['Height (cm)', fields.height], ['Weight (kg)', fields.weight]]) {
+    await page.user.clear(screen.getByLabelText(label));
+    if (value) await page.user.type(screen.getByLabelText(label), value);
+  }
+  await page.user.click(screen.getByRole('button', { name: 'Save and continue' }));
+}
+
+async function expectForm(page: Page, expected: { busy?: boolean; alert?: string }) {
+  await see("the heading 'Welcome to Carnivo'", () => screen.getByRole('heading', { name: 'Welcome to Carnivo' }));
+  expect(page.router.state.location.pathname).toBe('/bmi');
+  const busy = expected.busy ?? false;
+  await see(busy ? "the button 'Saving...' disabled" : "the button 'Save and continue' enabled", () =>
+    expect((screen.getByRole('button', { name: busy ? 'Saving...' : 'Save and continue' }) as HTMLButtonElement).disabled).toBe(busy),
+  );
+  await see(expected.alert ? `the alert '${expected.alert}'` : 'no alert', () =>
+    expect(screen.queryByRole('alert')?.textContent ?? null).toBe(expected.alert ?? null),
+  );
+}
+
+describe('firstRunBmi: the spec model replayed against /bmi', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  definePathTests<Page>({
+    flow: 'firstRunBmi',
+    machine: firstRunBmiMachine,
+    model: firstRunBmiModel,
+    open: { 'page.opened': openBmiPage },
+    perform: {
+      'bmi.submittedEmpty': (page) => submit(page, invalidSubmissions['bmi.submittedEmpty']),
+      'bmi.submittedShortHeight': (page) => submit(page, invalidSubmissions['bmi.submittedShortHeight']),
+      'bmi.submittedHeavyWeight': (page) => submit(page, invalidSubmissions['bmi.submittedHeavyWeight']),
+      'bmi.submittedValid': async (page) => {
+        await page.user.selectOptions(screen.getByLabelText('Gender'), 'Female');
+        await page.user.clear(screen.getByLabelText('Date of Birth'));
+        await page.user.type(screen.getByLabelText('Date of Birth'), '1991-02-03');
+        await submit(page, { height: '180', weight: '80' });
+      },
+      'server.saved': (page) => page.saves.last().settle.resolve(),
+      'server.refused': (page) => page.saves.last().settle.reject(new ApiError(SERVER_REFUSAL, 400)),
+    },
+    screens: {
+      form: (page) => expectForm(page, {}),
+      invalid: async (page, { via }) => {
+        const message = invalidSubmissions[via]?.message;
+        if (!message) throw new Error(`no message for ${via}`);
+        await expectForm(page, { alert: message });
+        // Refused by the form: nothing was sent.
+        expect(page.saves.calls).toHaveLength(page.savesBefore);
+      },
+      saving: async (page) => {
+        await expectForm(page, { busy: true });
+        // Saved like the profile's Information section, with the member's username and e-mail.
+        expect(page.saves.calls).toHaveLength(page.savesBefore + 1);
+        expect(page.saves.last().input).toEqual({
+          userId: '7',
+          update: {
+            section: 'information',
+            values: {
+              username: 'ribeye',
+              email: 'ribeye@example.com',
+              bmi: { height: 180, currentWeight: 80, Gender: 'Female', date_of_birth: '1991-02-03', idealBmiWeight: '69.7' },
+            },
+          },
+        });
+      },
+      refused: (page) => expectForm(page, { alert: SERVER_REFUSAL }),
+      profilePage: async (page) => {
+        await see('the /profile page', () => expect(page.router.state.location.pathname).toBe('/profile'));
+        await see("the heading 'Profile'", () => screen.getByRole('heading', { name: 'Profile' }));
+      },
+    },
+  });
+});
