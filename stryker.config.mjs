@@ -39,7 +39,7 @@ const config = {
   concurrency: 2,
   tempDirName: '.stryker-tmp',
   // The sandbox needs the SPA sources and tests; the API client imports server/src/contract.
-  ignorePatterns: ['/server/*', '!/server/src', '/dist', '/dist-ssr', '/reports', '/test-results', '/.e2e', '/public', '/tests/e2e'],
+  ignorePatterns: ['/server/*', '!/server/src', '/dist', '/dist-ssr', '/reports', '/test-results', '/.e2e', '/public', '/tests/e2e', '/.stryker-tmp*'],
   // Stryker rewrites tsconfig paths that leave the sandbox through TypeScript's JS API, which TypeScript 7
   // no longer has; ours stay inside, so it is pointed at no file and skips that step.
   tsconfigFile: 'stryker-no-tsconfig.json',

@@ -1,10 +1,8 @@
 import type { AuthResponse, LoginPayload, RegisterPayload, RegisterResponse } from '../../server/src/contract/auth';
+import { LOGIN_FALLBACK, REGISTER_FALLBACK } from './authFallbacks';
 import { apiRequest } from './client';
 
 type CallOptions = { signal?: AbortSignal };
-
-export const REGISTER_FALLBACK = 'Registration failed';
-export const LOGIN_FALLBACK = 'Login failed';
 
 /** POST /api/auth/local/register */
 export function register(payload: RegisterPayload, { signal }: CallOptions = {}): Promise<RegisterResponse> {

@@ -1,18 +1,8 @@
 import type { $Fetch, FetchOptions } from 'ofetch';
 import { serverErrorMessage } from '../../server/src/contract/envelope';
 import { ApiError, isFetchError } from './errors';
+import { reportUnauthorized, storedToken } from './sessionHooks';
 
-type SessionHooks = {
-  getToken: () => string | null;
-  /** Called when the server refuses the token the browser holds now. */
-  onUnauthorized: () => void;
-};
-
-let sessionHooks: SessionHooks = { getToken: () => null, onUnauthorized: () => {} };
-
-export function configureApiClient(hooks: SessionHooks): void {
-  sessionHooks = hooks;
-}
 
 export const NO_TOKEN_MESSAGE = 'No token found';
 
@@ -29,8 +19,8 @@ function loadClient(): Promise<$Fetch> {
           if (response.status !== 401) return;
           const sent = new Headers(options.headers).get('Authorization');
           // A token replaced meanwhile (e.g. by a password change) was revoked on purpose; the session lives on.
-          const token = sessionHooks.getToken();
-          if (sent && token && sent === `Bearer ${token}`) sessionHooks.onUnauthorized();
+          const token = storedToken();
+          if (sent && token && sent === `Bearer ${token}`) reportUnauthorized();
         },
       }),
     (error: unknown) => {
@@ -110,7 +100,7 @@ function failure(error: unknown, call: ApiCall): ApiError {
 
 function authorization(call: ApiCall): Record<string, string> {
   if (!call.auth) return {};
-  const token = sessionHooks.getToken();
+  const token = storedToken();
   if (!token) throw failure(new ApiError(call.noTokenMessage ?? NO_TOKEN_MESSAGE, 401), call);
   return { Authorization: `Bearer ${token}` };
 }
@@ -119,7 +109,7 @@ function authorization(call: ApiCall): Record<string, string> {
  * The one request helper of src/api. Sends `path` on the site's origin; on failure rejects with an
  * ApiError carrying the spec's text for the call (or with the caller's own AbortError), after the
  * spec's console line when the call has one. A 401 for the token held now ends the session
- * (see configureApiClient).
+ * (see configureApiClient in sessionHooks.ts).
  */
 export async function apiRequest<Answer>(path: string, call: ApiCall): Promise<Answer>;
 export async function apiRequest<Answer, Result>(path: string, call: ApiCall & { read: Reader<Answer, Result> }): Promise<Result>;

@@ -1,7 +1,7 @@
 import { createActor, fromCallback } from 'xstate';
 import type { RouterHistory } from '@tanstack/react-router';
 import { authSessionMachine, type AuthEvent } from '../../machines/authSession.machine';
-import { configureApiClient } from '../api/client';
+import { configureApiClient } from '../api/sessionHooks';
 import {
   clearStoredSession,
   readStoredSession,

@@ -112,9 +112,11 @@ export function transitionRecorder(machine: AnyStateMachine) {
       const before = actor.snapshot;
       // An event's first microstep takes the transitions it selects; later ones with the same event are eventless.
       const eventful = before !== undefined && event !== actor.event && event.type !== 'xstate.init';
+      // Guarded `always` siblings may share a target (socialCallback's checking → failed): the snapshots
+      // can't tell which one ran, so use the transitions xstate reports for the microstep when it does.
       const transitions = eventful
         ? snapshot.machine.getTransitionData(before, event)
-        : eventlessTransitions(snapshot.machine, before, snapshot);
+        : (inspection._transitions ?? eventlessTransitions(snapshot.machine, before, snapshot));
       transitions.forEach((transition) => taken.add(transitionKey(transition)));
       actor.event = event;
     }

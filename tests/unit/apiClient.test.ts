@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LOGIN_FALLBACK, REGISTER_FALLBACK, login, register } from '../../src/api/auth';
-import { configureApiClient, NO_TOKEN_MESSAGE } from '../../src/api/client';
+import { login, register } from '../../src/api/auth';
+import { LOGIN_FALLBACK, REGISTER_FALLBACK } from '../../src/api/authFallbacks';
+import { NO_TOKEN_MESSAGE } from '../../src/api/client';
+import { configureApiClient } from '../../src/api/sessionHooks';
 import { ApiError } from '../../src/api/errors';
 import { connectCallback } from '../../src/api/social';
 import { CANCEL_FALLBACK, cancelSubscription, createSubscription, getSubscriptionPlans, PLANS_FALLBACK } from '../../src/api/subscriptions';

@@ -1,73 +1,78 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
-import { authMessages, authSessionMachine } from '../../machines/authSession.machine';
+import { fromPromise } from 'xstate';
+import { authSessionMachine } from '../../machines/authSession.machine';
+import { deleteAccountMachine } from '../../machines/deleteAccount.machine';
+import { logoutAllDevicesMachine } from '../../machines/logoutAllDevices.machine';
+import { passwordChangeMachine } from '../../machines/passwordChange.machine';
+import { passwordResetMachine } from '../../machines/passwordReset.machine';
+import { socialSignInMachine, type PopupProvider } from '../../machines/socialSignIn.machine';
 import { ApiError } from '../../src/api/errors';
-import { SESSION_KEYS } from '../../src/auth/session';
-import { describePath, leafStateIds, transitionCoveringPaths, type ModelPath } from '../support/modelPaths';
+import type { AuthResponse, ChangePasswordPayload, ResetPasswordPayload } from '../../server/src/contract/auth';
+import type { RegisterOutcome } from '../../machines/authSession.machine';
+import { SESSION_KEYS, type Session } from '../../src/auth/session';
+import { authSessionModel } from '../models/authSession.model';
+import { deferredCalls } from '../support/deferred';
+import { definePathTests, see, type Inspect } from '../support/pathTests';
 import { fakeServer, renderApp } from '../support/renderApp';
+import { settle } from '../support/settle';
 
-const authResponse = { jwt: 'jwt-from-server', user: { id: 7, createdAt: '2025-01-01T00:00:00.000Z' } };
-const otherTabSession = { jwt: 'jwt-other-tab', userId: '9' };
+const MEMBER: Session = { jwt: 'member-token', userId: '7' };
+const OTHER_TAB: Session = { jwt: 'jwt-other-tab', userId: '9' };
+const LOGIN_ANSWER: AuthResponse = { jwt: 'jwt-from-server', user: { id: 7, createdAt: '2025-01-01T00:00:00.000Z' } };
+const GOOGLE_ANSWER: AuthResponse = { jwt: 'jwt-google', user: { id: 12, createdAt: '2025-01-01T00:00:00.000Z' } };
+const RENEWED_TOKEN = 'jwt-after-password-change';
+const SIGN_UP_REFUSAL = 'Email or Username are already taken';
+const LOG_IN_REFUSAL = 'Invalid identifier or password';
+const PROVIDER_ERROR = 'access_denied';
 
-const events: AnyEventObject[] = [
-  { type: 'signup.submitted', username: '', email: '', password: '' },
-  { type: 'signup.submitted', username: 'ribeye', email: 'not-an-email', password: 'secret123' },
-  { type: 'signup.submitted', username: 'rib@eye', email: 'ribeye@example.com', password: 'secret123' },
-  { type: 'signup.submitted', username: 'ribeye', email: 'ribeye@example.com', password: 'secret123' },
-  { type: 'xstate.done.actor.register', output: authResponse },
-  // Under EMAIL_CONFIRMATION Strapi answers with the user only.
-  { type: 'xstate.done.actor.register', output: { user: authResponse.user } },
-  { type: 'xstate.error.actor.register', error: new ApiError('Email or Username are already taken', 400) },
-  { type: 'login.submitted', identifier: 'ribeye', password: 'secret123', returnTo: '/' },
-  { type: 'xstate.done.actor.login', output: authResponse },
-  { type: 'xstate.error.actor.login', error: new ApiError('Invalid identifier or password', 400) },
-  { type: 'location.changed', pathname: '/' },
-  { type: 'login.requested', notice: 'Social login failed' },
-  { type: 'logout' },
-  { type: 'session.expired' },
-  { type: 'account.deleted' },
-  { type: 'session.changed', session: null },
-  { type: 'session.changed', session: otherTabSession },
-  { type: 'session.started', response: { jwt: 'jwt-social', user: { id: 12, createdAt: '2025-01-01T00:00:00.000Z' } }, returnTo: '/' },
-  { type: 'session.tokenRenewed', jwt: 'jwt-after-password-change' },
-  { type: 'session.tokenRenewed', jwt: null },
-  { type: 'session.revokedEverywhere' },
-  { type: 'password.reset' },
-];
+type Input = { username: string; email: string; password: string };
+const signUps: Record<string, Input> = {
+  'signUp.submittedBlank': { username: '', email: 'ribeye@example.com', password: 'secret123' },
+  'signUp.submittedBadEmail': { username: 'ribeye', email: 'not-an-email', password: 'secret123' },
+  'signUp.submittedBadUsername': { username: 'rib@eye', email: 'ribeye@example.com', password: 'secret123' },
+  'signUp.submittedValid': { username: 'ribeye', email: 'ribeye@example.com', password: 'secret123' },
+};
 
-function describeEvent(event: AnyEventObject): string {
-  if (event.type === 'signup.submitted') {
-    if (!event.username) return 'signup.submitted(blank)';
-    if (!event.email.includes('@')) return 'signup.submitted(bad email)';
-    return event.username.includes('@') ? 'signup.submitted(bad username)' : 'signup.submitted(valid)';
-  }
-  if (event.type === 'session.tokenRenewed') return event.jwt ? 'session.tokenRenewed(new token)' : 'session.tokenRenewed(none)';
-  if (event.type === 'xstate.done.actor.register') return event.output.jwt ? 'register.done(session)' : 'register.done(confirm email)';
-  if (event.type === 'session.changed') return event.session ? 'session.changed(logged in)' : 'session.changed(logged out)';
-  return event.type;
+function openApp(inspect: Inspect) {
+  const server = fakeServer();
+  // Every other flow that ends or renews the session runs for real, on deferred API doubles.
+  const deletions = deferredCalls<void, void>();
+  const logoutsEverywhere = deferredCalls<void, void>();
+  const passwordChanges = deferredCalls<ChangePasswordPayload, string | null>();
+  const resets = deferredCalls<ResetPasswordPayload, void>();
+  const authorizations = deferredCalls<{ provider: PopupProvider }, string>();
+  const exchanges = deferredCalls<{ provider: PopupProvider; token: string }, AuthResponse>();
+  const flows = {
+    deleteAccount: deleteAccountMachine.provide({ actors: { deleteAccount: fromPromise<void>(() => deletions.handler()) } }),
+    logoutAllDevices: logoutAllDevicesMachine.provide({ actors: { logoutAllDevices: fromPromise<void>(() => logoutsEverywhere.handler()) } }),
+    passwordChange: passwordChangeMachine.provide({
+      actors: { changePassword: fromPromise<string | null, ChangePasswordPayload>(({ input }) => passwordChanges.handler(input)) },
+    }),
+    passwordReset: passwordResetMachine.provide({
+      actors: { resetPassword: fromPromise<void, ResetPasswordPayload>(({ input }) => resets.handler(input)) },
+    }),
+    socialSignIn: socialSignInMachine.provide({
+      actors: {
+        authorize: fromPromise(({ input }: { input: { provider: PopupProvider } }) => authorizations.handler(input)),
+        exchangeToken: fromPromise(({ input }: { input: { provider: PopupProvider; token: string } }) => exchanges.handler(input)),
+      },
+    }),
+  };
+  // The stubbed fetch answers the profile loader (and 401s once the server refuses the token).
+  vi.stubGlobal('fetch', server.fetch);
+  const app = renderApp('/', { flows, inspect });
+  return { ...app, server, deletions, logoutsEverywhere, passwordChanges, resets, authorizations, exchanges, session: null as Session | null };
 }
+type Page = ReturnType<typeof openApp>;
 
-// One replay per transition from each screen: which token is stored, the form state and the message showing.
-const paths = transitionCoveringPaths(authSessionMachine, {
-  events,
-  input: { session: null },
-  transitionKey: (state, event) =>
-    JSON.stringify([state.value, state.context.session?.jwt ?? null, state.context.error === null, state.context.notice, describeEvent(event)]),
-});
+const nav = () => screen.getByRole('navigation', { name: 'Main' });
+const currentPath = (page: Page) => page.router.state.location.pathname;
 
-type App = ReturnType<typeof renderApp>;
-type Server = ReturnType<typeof fakeServer>;
-
-function currentPath(app: App): string {
-  return app.router.state.location.pathname;
-}
-
-async function openPage(app: App, linkName: 'Log In' | 'Sign Up' | 'Home' | 'Profile', pathname: string) {
-  const nav = screen.getByRole('navigation', { name: 'Main' });
-  await userEvent.click(within(nav).getByRole('link', { name: linkName }));
-  await waitFor(() => expect(currentPath(app)).toBe(pathname));
+async function follow(page: Page, link: string, pathname: string) {
+  await userEvent.click(within(nav()).getByRole('link', { name: link }));
+  await see(`the page ${pathname}`, () => expect(currentPath(page)).toBe(pathname));
 }
 
 async function fill(label: string, value: string) {
@@ -76,7 +81,21 @@ async function fill(label: string, value: string) {
   if (value) await userEvent.type(input, value);
 }
 
-function setOtherTabStorage(session: { jwt: string; userId: string } | null) {
+async function submitSignUp(fields: Input) {
+  await fill('Username', fields.username);
+  await fill('Email', fields.email);
+  await fill('Password', fields.password);
+  await userEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
+}
+
+async function submitLogIn() {
+  await fill('Email or Username', 'ribeye');
+  await fill('Password', 'secret123');
+  await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
+}
+
+/** Another tab logs in or out: only the storage changes, and the browser says so. */
+function otherTab(session: Session | null) {
   if (session) {
     localStorage.setItem(SESSION_KEYS.jwt, session.jwt);
     localStorage.setItem(SESSION_KEYS.userId, session.userId);
@@ -87,163 +106,199 @@ function setOtherTabStorage(session: { jwt: string; userId: string } | null) {
   window.dispatchEvent(new StorageEvent('storage', { key: SESSION_KEYS.jwt }));
 }
 
-/** Performs one model event the way a person (or another tab, or the server) causes it. */
-async function perform(event: AnyEventObject, app: App, server: Server) {
-  switch (event.type) {
-    case 'signup.submitted': {
-      if (currentPath(app) !== '/signup') await openPage(app, 'Sign Up', '/signup');
-      await fill('Username', event.username);
-      await fill('Email', event.email);
-      await fill('Password', event.password);
-      await userEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
-      return;
-    }
-    case 'login.submitted': {
-      if (currentPath(app) !== '/login') await openPage(app, 'Log In', '/login');
-      await fill('Email or Username', event.identifier);
-      await fill('Password', event.password);
-      await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
-      return;
-    }
-    case 'xstate.done.actor.register':
-      app.registerCalls.last().settle.resolve(event.output);
-      return;
-    case 'xstate.error.actor.register':
-      app.registerCalls.last().settle.reject(event.error);
-      return;
-    case 'xstate.done.actor.login':
-      app.loginCalls.last().settle.resolve(event.output);
-      return;
-    case 'xstate.error.actor.login':
-      app.loginCalls.last().settle.reject(event.error);
-      return;
-    case 'location.changed':
-      // Leaving the page resets its form and drops the /login notice.
-      if (currentPath(app) === event.pathname) await app.router.navigate({ to: '/features' });
-      await openPage(app, 'Home', event.pathname);
-      return;
-    case 'login.requested':
-      // Sent by the social callback and account-deletion flows, replayed in their own tests.
-      app.auth.send({ type: 'login.requested', notice: event.notice });
-      return;
-    case 'logout':
-      await userEvent.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Log Out' }));
-      return;
-    case 'session.expired':
-      // The server refuses the stored token on the next authenticated call.
-      await openPage(app, 'Home', '/');
-      server.refuseTokens = true;
-      await userEvent.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Profile' }));
-      return;
-    case 'account.deleted':
-      // Sent by the account-deletion flow once the server has deleted the account.
-      app.auth.send({ type: 'account.deleted' });
-      return;
-    case 'session.changed':
-      setOtherTabStorage(event.session);
-      return;
-    case 'session.started':
-      // Sent by the social sign-in and callback flows, replayed in their own tests.
-      app.auth.send({ type: 'session.started', response: event.response, returnTo: event.returnTo });
-      return;
-    // Sent by the password change, log-out-of-all-devices and reset flows, replayed in their own tests.
-    case 'session.tokenRenewed':
-      app.auth.send({ type: 'session.tokenRenewed', jwt: event.jwt });
-      return;
-    case 'session.revokedEverywhere':
-      app.auth.send({ type: 'session.revokedEverywhere' });
-      return;
-    case 'password.reset':
-      // It comes from the Reset Password page, once the server has taken the new password.
-      await app.router.navigate({ to: '/reset-password' });
-      await screen.findByRole('heading', { name: 'Reset Password' });
-      app.auth.send({ type: 'password.reset' });
-      return;
-    default:
-      throw new Error(`No way to perform ${event.type}`);
+const passwordCard = () => screen.getByRole('region', { name: 'Password' });
+
+async function changePassword(page: Page, answer: string | null) {
+  await see("the region 'Password'", passwordCard);
+  await userEvent.click(within(passwordCard()).getByRole('button', { name: 'Change Password' }));
+  for (const [label, value] of [['Current Password', 'oldpass1'], ['New Password', 'newpass1'], ['Confirm New Password', 'newpass1']]) {
+    await userEvent.type(within(passwordCard()).getByLabelText(label, { selector: 'input' }), value);
   }
+  await userEvent.click(within(passwordCard()).getByRole('button', { name: 'Update Password' }));
+  page.passwordChanges.last().settle.resolve(answer);
 }
 
-/** Asserts what a person sees in `state`, reached by `event`. */
-async function expectScreen(app: App, state: AnyMachineSnapshot, event: AnyEventObject) {
-  const nav = screen.getByRole('navigation', { name: 'Main' });
-  if (state.matches('loggedIn')) {
-    // A redirect (e.g. away from /login) may still be re-rendering the bar: wait for all of it.
-    await waitFor(() => {
-      expect(within(nav).getByRole('button', { name: 'Log Out' })).toBeTruthy();
-      expect(within(nav).getByRole('link', { name: 'Profile' })).toBeTruthy();
-    });
-    expect(within(nav).queryByRole('link', { name: 'Log In' })).toBeNull();
-    expect(localStorage.getItem(SESSION_KEYS.jwt)).toBe(state.context.session.jwt);
-    expect(localStorage.getItem(SESSION_KEYS.userId)).toBe(state.context.session.userId);
-    return;
-  }
+async function expectLoggedIn(page: Page, pathname: string) {
+  await see(`the page ${pathname}`, () => expect(currentPath(page)).toBe(pathname));
+  // A redirect may still be re-rendering the bar: wait for all of it.
+  await see("the bar's 'Log Out' and 'Profile'", () => {
+    within(nav()).getByRole('button', { name: 'Log Out' });
+    within(nav()).getByRole('link', { name: 'Profile' });
+  });
+  expect(within(nav()).queryByRole('link', { name: 'Log In' })).toBeNull();
+  expect(within(nav()).queryByRole('link', { name: 'Sign Up' })).toBeNull();
+  expect(localStorage.getItem(SESSION_KEYS.jwt)).toBe(page.session?.jwt);
+  expect(localStorage.getItem(SESSION_KEYS.userId)).toBe(page.session?.userId);
+}
 
-  await waitFor(() => expect(within(nav).getByRole('link', { name: 'Log In' })).toBeTruthy());
-  expect(within(nav).getByRole('link', { name: 'Sign Up' })).toBeTruthy();
-  expect(within(nav).queryByRole('button', { name: 'Log Out' })).toBeNull();
+async function expectLoggedOut(page: Page, pathname: string) {
+  await see(`the page ${pathname}`, () => expect(currentPath(page)).toBe(pathname));
+  await see("the bar's 'Log In' and 'Sign Up'", () => {
+    within(nav()).getByRole('link', { name: 'Log In' });
+    within(nav()).getByRole('link', { name: 'Sign Up' });
+  });
+  expect(within(nav()).queryByRole('button', { name: 'Log Out' })).toBeNull();
+  expect(within(nav()).queryByRole('link', { name: 'Profile' })).toBeNull();
   expect(localStorage.getItem(SESSION_KEYS.jwt)).toBeNull();
-
-  if (state.matches({ loggedOut: 'signingUp' })) {
-    const busy = await screen.findByRole('button', { name: 'Signing Up...' });
-    expect((busy as HTMLButtonElement).disabled).toBe(true);
-  } else if (state.matches({ loggedOut: 'loggingIn' })) {
-    const busy = await screen.findByRole('button', { name: 'Logging In...' });
-    expect((busy as HTMLButtonElement).disabled).toBe(true);
-  } else if (state.matches({ loggedOut: 'failure' })) {
-    expect((await screen.findByRole('alert')).textContent).toBe(state.context.error);
-  } else {
-    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
-  }
-
-  const notices: Record<string, string> = {
-    'session.expired': authMessages.sessionExpired,
-    'account.deleted': authMessages.accountDeleted,
-    'session.revokedEverywhere': authMessages.loggedOutEverywhere,
-    'password.reset': authMessages.passwordReset,
-    // The password changed but no new token came: the old one is revoked, so the session is over.
-    'session.tokenRenewed': authMessages.sessionExpired,
-  };
-  const notice =
-    event.type === 'login.requested'
-      ? event.notice
-      : event.type === 'xstate.done.actor.register' && !event.output.jwt
-        ? authMessages.confirmEmail
-        : (notices[event.type] ?? null);
-  if (notice) {
-    expect((await screen.findByRole('status')).textContent).toBe(notice);
-    expect(currentPath(app)).toBe('/login');
-  }
+  expect(localStorage.getItem(SESSION_KEYS.userId)).toBeNull();
 }
 
-describe('authSession machine: model-based paths replayed against the app', () => {
-  it('covers every state and every transition of the machine', () => {
-    const reached = new Set(
-      paths.flatMap((path) => path.steps.flatMap(({ state }) => state._nodes.filter((node: { type: string }) => node.type === 'atomic').map((node: { id: string }) => node.id))),
-    );
-    const unreachable = leafStateIds(authSessionMachine).filter((id) => !reached.has(id) && !id.endsWith('.resolving'));
-    expect(unreachable).toEqual([]);
-    const eventTypes = new Set(paths.flatMap((path) => path.steps.slice(1).map((step) => step.event.type)));
-    expect([...eventTypes].sort()).toEqual([...new Set(events.map((event) => event.type))].sort());
-  });
+/** A form page: its heading, its button (busy or not), the alert and the green notice. */
+async function expectForm(
+  page: Page,
+  form: { pathname: '/signup' | '/login'; busy?: boolean; alert?: string; notice?: string },
+) {
+  await expectLoggedOut(page, form.pathname);
+  const [heading, idle, busy] = form.pathname === '/signup' ? ['Sign Up', 'Sign Up', 'Signing Up...'] : ['Log In', 'Log In', 'Logging In...'];
+  await see(`the heading '${heading}'`, () => screen.getByRole('heading', { level: 1, name: heading }));
+  const button = form.busy ? busy : idle;
+  await see(`the button '${button}' ${form.busy ? 'disabled' : 'enabled'}`, () =>
+    expect((screen.getByRole('button', { name: button }) as HTMLButtonElement).disabled).toBe(form.busy ?? false),
+  );
+  await see(form.alert ? `the alert '${form.alert}'` : 'no alert', () => expect(screen.queryByRole('alert')?.textContent ?? null).toBe(form.alert ?? null));
+  await see(form.notice ? `the notice '${form.notice}'` : 'no notice', () =>
+    expect(screen.queryByRole('status')?.textContent ?? null).toBe(form.notice ?? null),
+  );
+}
 
-  let server: Server;
-  beforeEach(() => {
-    server = fakeServer();
-    vi.stubGlobal('fetch', server.fetch);
-  });
+const expectNotice = (page: Page, notice: string) => expectForm(page, { pathname: '/login', notice });
+
+describe('authSession: the spec model replayed against the app', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
   });
 
-  it.each(paths.map((path): [string, ModelPath] => [describePath(path, describeEvent), path]))('%s', async (_name, path) => {
-    const app = renderApp('/');
-    await screen.findByRole('navigation', { name: 'Main' });
-    await expectScreen(app, path.steps[0].state, path.steps[0].event);
-    for (const step of path.steps.slice(1)) {
-      await perform(step.event, app, server);
-      await expectScreen(app, step.state, step.event);
-    }
-    expect(app.auth.getSnapshot().value).toEqual(path.state.value);
+  definePathTests<Page>({
+    flow: 'authSession',
+    machine: authSessionMachine,
+    model: authSessionModel,
+    open: {
+      'app.openedLoggedOut': openApp,
+      'app.openedLoggedIn': (inspect) => {
+        localStorage.setItem(SESSION_KEYS.jwt, MEMBER.jwt);
+        localStorage.setItem(SESSION_KEYS.userId, MEMBER.userId);
+        return { ...openApp(inspect), session: MEMBER };
+      },
+    },
+    perform: {
+      'signUp.opened': (page) => follow(page, 'Sign Up', '/signup'),
+      'logIn.opened': (page) => follow(page, 'Log In', '/login'),
+      'profile.openedLoggedOut': (page) => page.router.navigate({ to: '/profile' }),
+      'signUp.submittedBlank': () => submitSignUp(signUps['signUp.submittedBlank']),
+      'signUp.submittedBadEmail': () => submitSignUp(signUps['signUp.submittedBadEmail']),
+      'signUp.submittedBadUsername': () => submitSignUp(signUps['signUp.submittedBadUsername']),
+      'signUp.submittedValid': () => submitSignUp(signUps['signUp.submittedValid']),
+      'server.signedUp': (page) => {
+        // Made this moment: only a social sign-in sends a new account to /bmi.
+        page.registerCalls.last().settle.resolve({ jwt: 'jwt-new-member', user: { id: 8, createdAt: new Date().toISOString() } });
+        page.session = { jwt: 'jwt-new-member', userId: '8' };
+      },
+      'server.signedUpAwaitingConfirmation': (page) => {
+        // Strapi under e-mail confirmation answers with the user only.
+        const outcome: RegisterOutcome = { user: { id: 8, createdAt: new Date().toISOString() } };
+        page.registerCalls.last().settle.resolve(outcome);
+      },
+      'server.refusedSignUp': (page) => page.registerCalls.last().settle.reject(new ApiError(SIGN_UP_REFUSAL, 400)),
+      'server.failedSignUp': (page) => page.registerCalls.last().settle.reject(new ApiError('', 500)),
+      'logIn.submitted': () => submitLogIn(),
+      'server.loggedIn': (page) => {
+        page.loginCalls.last().settle.resolve(LOGIN_ANSWER);
+        page.session = { jwt: LOGIN_ANSWER.jwt, userId: String(LOGIN_ANSWER.user.id) };
+      },
+      'server.refusedLogIn': (page) => page.loginCalls.last().settle.reject(new ApiError(LOG_IN_REFUSAL, 400)),
+      'server.failedLogIn': (page) => page.loginCalls.last().settle.reject(new ApiError('', 500)),
+      'google.signedIn': async (page) => {
+        await userEvent.click(screen.getByRole('button', { name: 'Continue with Google' }));
+        page.authorizations.last().settle.resolve('google-id-token');
+        await settle(() => page.exchanges.last());
+        page.exchanges.last().settle.resolve(GOOGLE_ANSWER);
+        page.session = { jwt: GOOGLE_ANSWER.jwt, userId: String(GOOGLE_ANSWER.user.id) };
+      },
+      'logOut.clicked': (page) => {
+        page.session = null;
+        return userEvent.click(within(nav()).getByRole('button', { name: 'Log Out' }));
+      },
+      'otherTab.loggedIn': (page) => {
+        otherTab(OTHER_TAB);
+        page.session = OTHER_TAB;
+      },
+      'otherTab.loggedOut': (page) => {
+        otherTab(null);
+        page.session = null;
+      },
+      'profile.opened': (page) => follow(page, 'Profile', '/profile'),
+      'profile.openedTokenRefused': async (page) => {
+        // The server refuses the stored token on the next authenticated call.
+        page.server.refuseTokens = true;
+        await userEvent.click(within(nav()).getByRole('link', { name: 'Profile' }));
+      },
+      'account.deletedOnDeletePage': async (page) => {
+        await follow(page, 'Delete Account', '/delete-profile');
+        await userEvent.click(await screen.findByRole('button', { name: 'Delete My Account' }));
+        const dialog = screen.getByRole('alertdialog', { name: 'Confirm Account Deletion' });
+        await userEvent.click(within(dialog).getByRole('button', { name: 'Yes, Delete' }));
+        page.deletions.last().settle.resolve();
+      },
+      'allDevices.loggedOut': async (page) => {
+        await see("the group 'All devices'", () => within(passwordCard()).getByRole('group', { name: 'All devices' }));
+        const group = within(passwordCard()).getByRole('group', { name: 'All devices' });
+        await userEvent.click(within(group).getByRole('button', { name: 'Log out of all devices' }));
+        page.logoutsEverywhere.last().settle.resolve();
+      },
+      'password.changed': async (page) => {
+        await changePassword(page, RENEWED_TOKEN);
+        page.session = { jwt: RENEWED_TOKEN, userId: page.session?.userId ?? '' };
+      },
+      // The server revoked the old token but sent no new one.
+      'password.changedWithoutToken': (page) => changePassword(page, null),
+      'resetLink.followed': async (page) => {
+        await page.router.navigate({ to: '/reset-password', search: { code: 'code-from-email' } });
+        await fill('New Password', 'newpass1');
+        await fill('Confirm New Password', 'newpass1');
+        await userEvent.click(screen.getByRole('button', { name: 'Reset Password' }));
+        page.resets.last().settle.resolve();
+      },
+      'provider.returnedError': (page) => page.router.history.push(`/auth/facebook/callback?error=${PROVIDER_ERROR}`),
+    },
+    screens: {
+      visitorHome: (page) => expectLoggedOut(page, '/'),
+      signUpForm: (page) => expectForm(page, { pathname: '/signup' }),
+      signUpIncomplete: (page) => expectForm(page, { pathname: '/signup', alert: 'Please fill in all required fields.' }),
+      signUpBadEmail: (page) => expectForm(page, { pathname: '/signup', alert: 'Please enter a valid email address.' }),
+      signUpBadUsername: async (page) => {
+        await expectForm(page, { pathname: '/signup', alert: 'Username may only contain letters, digits, ".", "_" and "-"' });
+        expect(page.registerCalls.calls).toHaveLength(0);
+      },
+      signingUp: async (page) => {
+        await expectForm(page, { pathname: '/signup', busy: true });
+        expect(page.registerCalls.last().input).toEqual(signUps['signUp.submittedValid']);
+      },
+      signUpRefused: (page) => expectForm(page, { pathname: '/signup', alert: SIGN_UP_REFUSAL }),
+      signUpFailed: (page) => expectForm(page, { pathname: '/signup', alert: 'Registration failed' }),
+      logInForm: (page) => expectForm(page, { pathname: '/login' }),
+      logInForProfile: async (page) => {
+        await expectForm(page, { pathname: '/login' });
+        expect(page.router.state.location.search).toEqual({ from: '/profile' });
+      },
+      loggingIn: async (page) => {
+        await expectForm(page, { pathname: '/login', busy: true });
+        expect(page.loginCalls.last().input).toEqual({ identifier: 'ribeye', password: 'secret123' });
+      },
+      loggingInForProfile: (page) => expectForm(page, { pathname: '/login', busy: true }),
+      logInRefused: (page) => expectForm(page, { pathname: '/login', alert: LOG_IN_REFUSAL }),
+      logInFailed: (page) => expectForm(page, { pathname: '/login', alert: 'Login failed' }),
+      confirmEmailNotice: (page) =>
+        expectNotice(page, 'Your account has been created. Please confirm your email address using the link we sent you, then log in.'),
+      sessionExpiredNotice: (page) => expectNotice(page, 'Your session has expired. Please log in again.'),
+      accountDeletedNotice: (page) => expectNotice(page, 'Your account has been deleted successfully.'),
+      loggedOutEverywhereNotice: (page) => expectNotice(page, 'You have been logged out of all devices.'),
+      passwordResetNotice: (page) => expectNotice(page, 'Your password has been reset. You can now log in with your new password.'),
+      socialFailureNotice: (page) => expectNotice(page, PROVIDER_ERROR),
+      memberHome: (page) => expectLoggedIn(page, '/'),
+      memberProfile: async (page) => {
+        await expectLoggedIn(page, '/profile');
+        await see("the region 'Password'", passwordCard);
+      },
+    },
   });
 });

@@ -1,15 +1,15 @@
-import { describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fromPromise, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
-import { getShortestPaths } from 'xstate/graph';
+import { fromPromise } from 'xstate';
 import { legalDocumentMachine } from '../../machines/legalDocument.machine';
 import { ApiError } from '../../src/api/errors';
 import type { LegalDocument } from '../../src/api/legal';
-import { LEGAL_LAST_UPDATED, legalDocuments, type LegalDocumentKind } from '../../src/lib/legalDocuments';
-import { deferredCalls } from '../support/deferred';
-import { describePath, leafStateIds, transitionCoveringPaths, type ModelPath } from '../support/modelPaths';
+import { legalDocuments, type LegalDocumentKind } from '../../src/lib/legalDocuments';
 import { prerender } from '../../src/entry-server';
+import { legalDocumentModel } from '../models/legalDocument.model';
+import { deferredCalls } from '../support/deferred';
+import { definePathTests, see, type Inspect } from '../support/pathTests';
 import { hydrateApp, renderApp } from '../support/renderApp';
 
 const served: LegalDocument = {
@@ -20,136 +20,106 @@ const served: LegalDocument = {
 /** The text a prerendered page carries (a different title, so the screen shows which one it is). */
 const prerenderedText: LegalDocument = { ...served, title: 'Prerendered Title' };
 
-const events: AnyEventObject[] = [
-  { type: 'xstate.done.actor.fetchDocument', output: served },
-  { type: 'xstate.error.actor.fetchDocument', error: new ApiError('Internal Server Error', 500) },
-  { type: 'retry' },
-];
+/** SPEC §2 and §8, word for word. */
+const pages: Record<LegalDocumentKind, { name: string; error: string }> = {
+  privacyPolicy: { name: 'Privacy Policy', error: 'Failed to load Privacy Policy' },
+  terms: { name: 'Terms and Conditions', error: 'Failed to load Terms and Conditions' },
+  refundPolicy: { name: 'Refund Policy', error: 'Failed to load Refund Policy' },
+};
+const LAST_UPDATED = 'Last Updated: May 16, 2025';
 
-const kinds = Object.keys(legalDocuments) as LegalDocumentKind[];
-
-async function renderLegalPage(kind: LegalDocumentKind, prerendered?: LegalDocument) {
+async function openLegalPage(kind: LegalDocumentKind, inspect: Inspect, prerendered?: LegalDocument) {
+  // React reports the server's markup and failed loads on the console.
+  vi.spyOn(console, 'error').mockImplementation(() => {});
   const fetchCalls = deferredCalls<{ document: LegalDocumentKind }, LegalDocument>();
   const legalDocument = legalDocumentMachine.provide({
     actors: {
       fetchDocument: fromPromise<LegalDocument, { document: LegalDocumentKind }>(({ input }) => fetchCalls.handler(input)),
     },
   });
-  const spec = legalDocuments[kind];
-  if (!prerendered) return { ...renderApp(spec.route, { flows: { legalDocument } }), fetchCalls, mismatches: [] };
+  const { route, titleField } = legalDocuments[kind];
+  if (!prerendered) return { ...renderApp(route, { flows: { legalDocument }, inspect }), fetchCalls, mismatches: [] as unknown[] };
   // The page as the server renders it (the same entry the server's bundle is built from), then hydrated.
-  const page = await prerender(spec.route, async () => ({ [spec.titleField]: prerendered.title, Content: prerendered.content }));
-  if (!('html' in page)) throw new Error(`${spec.route} was not prerendered: ${JSON.stringify(page)}`);
-  return { ...(await hydrateApp(spec.route, page, { flows: { legalDocument } })), fetchCalls };
+  const page = await prerender(route, async () => ({ [titleField]: prerendered.title, Content: prerendered.content }));
+  if (!('html' in page)) throw new Error(`${route} was not prerendered: ${JSON.stringify(page)}`);
+  return { ...(await hydrateApp(route, page, { flows: { legalDocument }, inspect })), fetchCalls };
+}
+type Page = Awaited<ReturnType<typeof openLegalPage>>;
+
+const main = () => within(screen.getByRole('main'));
+
+/** What every legal page shows, in every state: its tab title and the way back home. */
+async function expectLegalPage(kind: LegalDocumentKind) {
+  await see(`the tab title 'Carnivo - ${pages[kind].name}'`, () => expect(document.title).toBe(`Carnivo - ${pages[kind].name}`));
+  await see("the link '← Back to Home'", () => expect(main().getByRole('link', { name: '← Back to Home' }).getAttribute('href')).toBe('/'));
 }
 
-type Page = Awaited<ReturnType<typeof renderLegalPage>>;
+async function expectLoading(kind: LegalDocumentKind, page: Page, requests: number) {
+  await expectLegalPage(kind);
+  await see("the status 'Loading...'", () => expect(main().getByRole('status').textContent).toBe('Loading...'));
+  expect(main().getByRole('heading', { level: 1 }).textContent).toBe(pages[kind].name);
+  expect(main().queryByRole('alert')).toBeNull();
+  expect(main().queryByText(LAST_UPDATED)).toBeNull();
+  expect(page.fetchCalls.calls.map((call) => call.input)).toEqual(Array(requests).fill({ document: kind }));
+}
 
-async function perform(event: AnyEventObject, page: Page) {
-  switch (event.type) {
-    case 'xstate.done.actor.fetchDocument':
-      page.fetchCalls.last().settle.resolve(event.output as LegalDocument);
-      return;
-    case 'xstate.error.actor.fetchDocument':
-      page.fetchCalls.last().settle.reject(event.error);
-      return;
-    case 'retry':
-      await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
-      return;
-    default:
-      throw new Error(`No way to perform ${event.type}`);
+async function expectText(kind: LegalDocumentKind, title: string) {
+  await expectLegalPage(kind);
+  await see(`the heading '${title}'`, () => main().getByRole('heading', { level: 1, name: title }));
+  main().getByText(LAST_UPDATED);
+  main().getByRole('heading', { level: 2, name: 'Section one' });
+  main().getByText('We keep your data for as long as your account exists.');
+  expect(main().getByRole('link', { name: 'Write to us' }).getAttribute('href')).toBe('mailto:support@carnivo.app');
+  expect(main().queryByRole('alert')).toBeNull();
+  expect(main().queryByRole('status')).toBeNull();
+}
+
+describe('legalDocument: the spec model replayed against the legal pages', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  for (const kind of Object.keys(pages) as LegalDocumentKind[]) {
+    const { route } = legalDocuments[kind];
+    describe(route, () => {
+      definePathTests<Page>({
+        flow: `legalDocument ${route}`,
+        machine: legalDocumentMachine,
+        model: legalDocumentModel,
+        open: {
+          'page.opened': (inspect) => openLegalPage(kind, inspect),
+          'page.openedPrerendered': (inspect) => openLegalPage(kind, inspect, prerenderedText),
+        },
+        perform: {
+          'server.served': (page) => page.fetchCalls.last().settle.resolve(served),
+          'server.failed': (page) => page.fetchCalls.last().settle.reject(new ApiError('Internal Server Error', 500)),
+          'retry.clicked': () => userEvent.click(main().getByRole('button', { name: 'Retry' })),
+        },
+        screens: {
+          loading: (page) => expectLoading(kind, page, 1),
+          reloading: (page) => expectLoading(kind, page, 2),
+          loaded: () => expectText(kind, served.title),
+          prerendered: async (page) => {
+            await expectText(kind, prerenderedText.title);
+            // The text came with the page and hydrated cleanly; nothing was asked of the server.
+            expect(page.fetchCalls.calls).toHaveLength(0);
+            expect(page.mismatches).toEqual([]);
+          },
+          failed: async () => {
+            await expectLegalPage(kind);
+            // The page's own text of SPEC §8, whatever the server said.
+            await see(`the alert '${pages[kind].error}'`, () => expect(main().getByRole('alert').textContent).toBe(pages[kind].error));
+            main().getByRole('button', { name: 'Retry' });
+            expect(main().queryByRole('status')).toBeNull();
+            expect(main().queryByText(LAST_UPDATED)).toBeNull();
+          },
+        },
+      });
+    });
   }
-}
-
-async function expectScreen(state: AnyMachineSnapshot, kind: LegalDocumentKind, page: Page) {
-  const spec = legalDocuments[kind];
-  const main = within(await screen.findByRole('main'));
-  await waitFor(() => expect(document.title).toBe(`Carnivo - ${spec.pageName}`));
-  expect(main.getByRole('link', { name: '← Back to Home' }).getAttribute('href')).toBe('/');
-  if (state.matches('loading')) {
-    await main.findByRole('status');
-    expect(main.getByRole('status').textContent).toBe('Loading...');
-    expect(main.getByRole('heading', { level: 1 }).textContent).toBe(spec.pageName);
-    expect(main.queryByRole('alert')).toBeNull();
-    expect(main.queryByText(LEGAL_LAST_UPDATED)).toBeNull();
-    expect(page.fetchCalls.last().input).toEqual({ document: kind });
-  } else if (state.matches('loaded')) {
-    await main.findByRole('heading', { level: 1, name: state.context.title });
-    // Prerendered: the text came with the page and hydrated cleanly; nothing was asked of the server.
-    if (state.context.title === prerenderedText.title) {
-      expect(page.fetchCalls.calls).toHaveLength(0);
-      expect(page.mismatches).toEqual([]);
-    }
-    main.getByText(LEGAL_LAST_UPDATED);
-    main.getByRole('heading', { level: 2, name: 'Section one' });
-    main.getByText('We keep your data for as long as your account exists.');
-    expect(main.getByRole('link', { name: 'Write to us' }).getAttribute('href')).toBe('mailto:support@carnivo.app');
-    expect(main.queryByRole('alert')).toBeNull();
-    expect(main.queryByRole('status')).toBeNull();
-  } else {
-    expect((await main.findByRole('alert')).textContent).toBe(spec.errorText);
-    expect(state.context.error).toBe(spec.errorText);
-    main.getByRole('button', { name: 'Retry' });
-    expect(main.queryByRole('status')).toBeNull();
-    expect(main.queryByText(LEGAL_LAST_UPDATED)).toBeNull();
-  }
-}
-
-describe('legalDocument machine: model-based paths replayed against the legal pages', () => {
-  // Two starts per page: reached inside the app (fetches), and prerendered (starts loaded).
-  const pathsByKind = kinds.flatMap((kind) =>
-    [undefined, prerenderedText].map(
-      (prerendered) =>
-        [
-          kind,
-          prerendered,
-          // A prerendered page rests where it starts (loaded): its one path is that first screen.
-          prerendered
-            ? getShortestPaths(legalDocumentMachine as AnyStateMachine, { events, input: { document: kind, prerendered } })
-            : transitionCoveringPaths(legalDocumentMachine, { events, input: { document: kind } }),
-        ] as const,
-    ),
-  );
-
-  it('reaches every state and takes every event', () => {
-    for (const kind of kinds) {
-      const paths = pathsByKind.filter(([pathKind]) => pathKind === kind).flatMap(([, , kindPaths]) => kindPaths);
-      const reached = new Set(paths.flatMap((path) => path.steps.flatMap(({ state }) => state._nodes.map((node: { id: string }) => node.id))));
-      expect(leafStateIds(legalDocumentMachine).filter((id) => !reached.has(id))).toEqual([]);
-      const taken = new Set(paths.flatMap((path) => path.steps.slice(1).map((step) => step.event.type)));
-      expect(events.map((event) => event.type).filter((type) => !taken.has(type))).toEqual([]);
-    }
-  });
-
-  it('uses the error texts of SPEC §8', () => {
-    expect(kinds.map((kind) => legalDocuments[kind].errorText)).toEqual([
-      'Failed to load Privacy Policy',
-      'Failed to load Terms and Conditions',
-      'Failed to load Refund Policy',
-    ]);
-  });
-
-  const cases = pathsByKind.flatMap(([kind, prerendered, paths]) =>
-    paths.map((path): [string, LegalDocumentKind, LegalDocument | undefined, ModelPath] => [
-      `${legalDocuments[kind].route}${prerendered ? ' (prerendered)' : ''}: ${describePath(path) || 'as served'}`,
-      kind,
-      prerendered,
-      path,
-    ]),
-  );
-
-  it.each(cases)('%s', async (_name, kind, prerendered, path) => {
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-    const page = await renderLegalPage(kind, prerendered);
-    await expectScreen(path.steps[0].state, kind, page);
-    for (const step of path.steps.slice(1)) {
-      await perform(step.event, page);
-      await expectScreen(step.state, kind, page);
-    }
-  });
 
   it('asks the server again on Retry and shows the second answer', async () => {
-    const page = await renderLegalPage('terms');
+    const page = await openLegalPage('terms', () => {});
     await screen.findByRole('status');
     page.fetchCalls.last().settle.reject(new ApiError('Bad Gateway', 502));
     await userEvent.click(await screen.findByRole('button', { name: 'Retry' }));

@@ -1,44 +1,26 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createActor, fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
-import { authSessionMachine } from '../../machines/authSession.machine';
+import { fromPromise } from 'xstate';
 import { socialSignInMachine, type PopupProvider } from '../../machines/socialSignIn.machine';
 import { ApiError } from '../../src/api/errors';
 import type { AuthResponse } from '../../server/src/contract/auth';
 import { SESSION_KEYS } from '../../src/auth/session';
 import { providerMessages } from '../../src/features/auth/social/providerClients';
+import { socialSignInModel } from '../models/socialSignIn.model';
 import { deferredCalls } from '../support/deferred';
-import { describePath, leafStateIds, transitionCoveringPaths, type ModelPath } from '../support/modelPaths';
+import { definePathTests, see, type Inspect } from '../support/pathTests';
 import { fakeServer, renderApp } from '../support/renderApp';
 
-const returningMember: AuthResponse = { jwt: 'jwt-returning', user: { id: 7, createdAt: '2024-03-01T10:00:00.000Z' } };
-const newMember = (): AuthResponse => ({ jwt: 'jwt-new', user: { id: 8, createdAt: new Date().toISOString() } });
-
-const events: AnyEventObject[] = [
-  { type: 'popup.requested', provider: 'google', returnTo: '/profile' },
-  { type: 'popup.requested', provider: 'apple', returnTo: '/profile' },
-  { type: 'redirect.requested', returnTo: '/profile' },
-  { type: 'xstate.done.actor.authorize', output: 'id-token-from-provider' },
-  { type: 'xstate.error.actor.authorize', error: new Error(providerMessages.googleCancelled) },
-  { type: 'xstate.done.actor.exchangeToken', output: returningMember, label: 'returning member' },
-  { type: 'xstate.done.actor.exchangeToken', output: { jwt: 'jwt-new', user: { id: 8, createdAt: 'just now' } }, label: 'new member' },
-  { type: 'xstate.error.actor.exchangeToken', error: new ApiError('Email is already taken.', 400) },
-  { type: 'xstate.done.actor.checkRedirectProvider' },
-  { type: 'xstate.error.actor.checkRedirectProvider', error: new Error(providerMessages.facebookNotSetUp) },
-];
-const describeEvent = (event: AnyEventObject) =>
-  event.type.endsWith('.requested') ? `${event.type}(${event.provider ?? 'facebook'})` : event.label ? `${event.type}(${event.label})` : event.type;
-const paths = transitionCoveringPaths(socialSignInMachine, {
-  events,
-  // The graph only computes snapshots: the auth actor the machine sends to is never started.
-  input: { auth: createActor(authSessionMachine, { input: { session: null } }) },
-  transitionKey: (state, event) => JSON.stringify([state.value, state.context.provider, state.context.error === null, describeEvent(event)]),
-});
-
+type Provider = PopupProvider | 'facebook';
+const ID_TOKEN = 'id-token-from-provider';
+const SERVER_REFUSAL = 'Email is already taken.';
+const FACEBOOK_NOT_SET_UP = 'Facebook sign-in is not set up on this site.';
+const RETURNING: AuthResponse = { jwt: 'jwt-returning', user: { id: 7, createdAt: '2024-03-01T10:00:00.000Z' } };
 const buttonNames = { google: 'Continue with Google', apple: 'Continue with Apple', facebook: 'Continue with Facebook' } as const;
 
-function harness() {
+function openLogIn(inspect: Inspect) {
+  vi.stubGlobal('fetch', fakeServer().fetch);
   const authorizations = deferredCalls<{ provider: PopupProvider }, string>();
   const exchanges = deferredCalls<{ provider: PopupProvider; token: string }, AuthResponse>();
   const checks = deferredCalls<void, void>();
@@ -52,91 +34,101 @@ function harness() {
     },
     actions: { saveReturnRoute: (_, returnTo) => saveReturnRoute(returnTo), redirectToProvider },
   });
-  const app = renderApp('/login?from=%2Fprofile', { flows: { socialSignIn } });
-  return { ...app, authorizations, exchanges, checks, saveReturnRoute, redirectToProvider };
+  // A visitor sent to /login from /profile.
+  const app = renderApp('/login?from=%2Fprofile', { flows: { socialSignIn }, inspect });
+  return { ...app, authorizations, exchanges, checks, saveReturnRoute, redirectToProvider, jwt: '' };
 }
-type Harness = ReturnType<typeof harness>;
+type Page = ReturnType<typeof openLogIn>;
 
-async function perform(event: AnyEventObject, page: Harness) {
-  switch (event.type) {
-    case 'popup.requested':
-      await userEvent.click(screen.getByRole('button', { name: buttonNames[event.provider as PopupProvider] }));
-      return;
-    case 'redirect.requested':
-      await userEvent.click(screen.getByRole('button', { name: buttonNames.facebook }));
-      return;
-    case 'xstate.done.actor.authorize':
-      page.authorizations.last().settle.resolve(event.output);
-      return;
-    case 'xstate.error.actor.authorize':
-      page.authorizations.last().settle.reject(event.error);
-      return;
-    case 'xstate.done.actor.exchangeToken':
-      page.exchanges.last().settle.resolve(event.label === 'new member' ? newMember() : event.output);
-      return;
-    case 'xstate.error.actor.exchangeToken':
-      page.exchanges.last().settle.reject(event.error);
-      return;
-    case 'xstate.done.actor.checkRedirectProvider':
-      page.checks.last().settle.resolve();
-      return;
-    case 'xstate.error.actor.checkRedirectProvider':
-      page.checks.last().settle.reject(event.error);
-      return;
-    default:
-      throw new Error(`No way to perform ${event.type}`);
-  }
-}
-
-async function expectScreen(state: AnyMachineSnapshot, event: AnyEventObject, page: Harness) {
-  if (state.matches('signedIn')) {
-    const target = event.label === 'new member' ? '/bmi' : '/profile';
-    await waitFor(() => expect(page.router.state.location.pathname).toBe(target));
-    expect(localStorage.getItem(SESSION_KEYS.jwt)).toBe(event.label === 'new member' ? 'jwt-new' : 'jwt-returning');
-    expect(page.exchanges.last().input).toEqual({ provider: state.context.provider, token: 'id-token-from-provider' });
-    return;
-  }
-  await screen.findByRole('heading', { name: 'Log In' });
-  const busy = state.hasTag('busy');
-  const active = busy ? (state.context.provider ?? 'facebook') : null;
-  await waitFor(() => {
+/** The Log In page's social buttons: the one connecting (all wait), and the alert. */
+async function expectButtons(page: Page, { connecting, alert }: { connecting?: Provider; alert?: string }) {
+  await see("the heading 'Log In'", () => screen.getByRole('heading', { name: 'Log In' }));
+  await see(connecting ? `'Connecting...' on ${buttonNames[connecting]}, all disabled` : 'the three buttons enabled', () => {
     for (const [provider, name] of Object.entries(buttonNames)) {
-      const button = screen.getByRole('button', { name: provider === active ? 'Connecting...' : name }) as HTMLButtonElement;
-      expect(button.disabled).toBe(busy);
+      const button = screen.getByRole('button', { name: provider === connecting ? 'Connecting...' : name }) as HTMLButtonElement;
+      expect(button.disabled).toBe(connecting !== undefined);
     }
   });
-  const alert = screen.queryByRole('alert');
-  expect(alert?.textContent ?? null).toBe(state.context.error);
-  if (state.matches('leaving')) {
-    expect(page.saveReturnRoute).toHaveBeenCalledWith('/profile');
-    expect(page.redirectToProvider).toHaveBeenCalledTimes(1);
-  } else {
-    expect(page.redirectToProvider).not.toHaveBeenCalled();
-  }
+  await see(alert ? `the alert '${alert}'` : 'no alert', () => expect(screen.queryByRole('alert')?.textContent ?? null).toBe(alert ?? null));
+  expect(localStorage.getItem(SESSION_KEYS.jwt)).toBeNull();
+  expect(page.redirectToProvider).not.toHaveBeenCalled();
 }
 
-describe('socialSignIn machine: model-based paths replayed against the Log In page', () => {
-  beforeEach(() => {
-    vi.stubGlobal('fetch', fakeServer().fetch);
-  });
+async function expectExchanging(page: Page, provider: PopupProvider) {
+  await expectButtons(page, { connecting: provider });
+  // The same label as while the popup is open: wait for the exchange itself.
+  await see('the ID token sent to the server', () => expect(page.exchanges.last().input).toEqual({ provider, token: ID_TOKEN }));
+}
+
+async function expectLoggedIn(page: Page, pathname: string) {
+  await see(`the page ${pathname}`, () => expect(page.router.state.location.pathname).toBe(pathname));
+  await see("the bar's 'Log Out'", () => within(screen.getByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Log Out' }));
+  expect(localStorage.getItem(SESSION_KEYS.jwt)).toBe(page.jwt);
+}
+
+describe('socialSignIn: the spec model replayed against the Log In page', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
   });
 
-  it('reaches every state and takes every event', () => {
-    const reached = new Set(paths.flatMap((path) => path.steps.flatMap(({ state }) => state._nodes.map((node: { id: string }) => node.id))));
-    expect(leafStateIds(socialSignInMachine).filter((id) => !reached.has(id))).toEqual([]);
-    const taken = new Set(paths.flatMap((path) => path.steps.slice(1).map((step) => describeEvent(step.event))));
-    expect(events.map(describeEvent).filter((name) => !taken.has(name))).toEqual([]);
-  });
-
-  it.each(paths.map((path): [string, ModelPath] => [describePath(path, describeEvent), path]))('%s', async (_name, path) => {
-    const page = harness();
-    await expectScreen(path.steps[0].state, path.steps[0].event, page);
-    for (const step of path.steps.slice(1)) {
-      await perform(step.event, page);
-      await expectScreen(step.state, step.event, page);
-    }
+  definePathTests<Page>({
+    flow: 'socialSignIn',
+    machine: socialSignInMachine,
+    model: socialSignInModel,
+    open: { 'page.opened': openLogIn },
+    perform: {
+      'google.clicked': () => userEvent.click(screen.getByRole('button', { name: buttonNames.google })),
+      'apple.clicked': () => userEvent.click(screen.getByRole('button', { name: buttonNames.apple })),
+      'facebook.clicked': () => userEvent.click(screen.getByRole('button', { name: buttonNames.facebook })),
+      'provider.gaveToken': (page) => page.authorizations.last().settle.resolve(ID_TOKEN),
+      'provider.cancelled': (page) => page.authorizations.last().settle.reject(new Error()),
+      'server.signedInReturning': (page) => {
+        page.exchanges.last().settle.resolve(RETURNING);
+        page.jwt = RETURNING.jwt;
+      },
+      'server.signedInNewAccount': (page) => {
+        page.exchanges.last().settle.resolve({ jwt: 'jwt-new', user: { id: 8, createdAt: new Date().toISOString() } });
+        page.jwt = 'jwt-new';
+      },
+      'server.refused': (page) => page.exchanges.last().settle.reject(new ApiError(SERVER_REFUSAL, 400)),
+      'server.failedWithoutMessage': (page) => page.exchanges.last().settle.reject(new ApiError('', 502)),
+      'facebook.ready': (page) => page.checks.last().settle.resolve(),
+      'facebook.notSetUp': (page) => page.checks.last().settle.reject(new Error(FACEBOOK_NOT_SET_UP)),
+    },
+    screens: {
+      ready: (page) => expectButtons(page, {}),
+      googlePopup: async (page) => {
+        await expectButtons(page, { connecting: 'google' });
+        expect(page.authorizations.last().input).toEqual({ provider: 'google' });
+      },
+      applePopup: async (page) => {
+        await expectButtons(page, { connecting: 'apple' });
+        expect(page.authorizations.last().input).toEqual({ provider: 'apple' });
+      },
+      googleExchanging: (page) => expectExchanging(page, 'google'),
+      appleExchanging: (page) => expectExchanging(page, 'apple'),
+      googleCancelled: (page) => expectButtons(page, { alert: 'Google Sign-In was canceled or failed' }),
+      appleCancelled: (page) => expectButtons(page, { alert: 'Apple Sign-In was canceled or failed' }),
+      googleRefused: (page) => expectButtons(page, { alert: SERVER_REFUSAL }),
+      googleFailed: (page) => expectButtons(page, { alert: 'Google Sign-In failed' }),
+      appleFailed: (page) => expectButtons(page, { alert: 'Apple Sign-In failed' }),
+      facebookChecking: async (page) => {
+        await expectButtons(page, { connecting: 'facebook' });
+        expect(page.saveReturnRoute).not.toHaveBeenCalled();
+      },
+      leftForFacebook: async (page) => {
+        // The buttons wait while the browser leaves for the server's connect endpoint.
+        await see('the return route saved and the browser sent to Facebook', () => {
+          expect(page.saveReturnRoute).toHaveBeenCalledWith('/profile');
+          expect(page.redirectToProvider).toHaveBeenCalledTimes(1);
+        });
+        expect((screen.getByRole('button', { name: 'Connecting...' }) as HTMLButtonElement).disabled).toBe(true);
+        expect(localStorage.getItem(SESSION_KEYS.jwt)).toBeNull();
+      },
+      facebookNotSetUp: (page) => expectButtons(page, { alert: FACEBOOK_NOT_SET_UP }),
+      loggedInAtFrom: (page) => expectLoggedIn(page, '/profile'),
+      loggedInAtBmi: (page) => expectLoggedIn(page, '/bmi'),
+    },
   });
 });
 

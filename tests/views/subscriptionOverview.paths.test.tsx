@@ -1,93 +1,144 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { screen, within } from '@testing-library/react';
-import { fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
+import { afterEach, describe, expect } from 'vitest';
+import { within } from '@testing-library/react';
 import { subscriptionOverviewMachine } from '../../machines/subscriptionOverview.machine';
+import { subscriptionsTabMachine } from '../../machines/subscriptionsTab.machine';
 import { ApiError } from '../../src/api/errors';
-import { CURRENT_FALLBACK, PLANS_FALLBACK } from '../../src/api/subscriptions';
-import type { CurrentSubscription, PaymentsConfig, SubscriptionPlan } from '../../server/src/contract/subscriptions';
-import { deferredCalls } from '../support/deferred';
-import { describePath, leafStateIds, transitionCoveringPaths, type ModelPath } from '../support/modelPaths';
-import { renderProfile, restoreProfileHarness } from '../support/profileHarness';
+import { subscriptionOverviewModel } from '../models/subscriptionOverview.model';
+import { definePathTests, see, type Inspect } from '../support/pathTests';
+import { restoreProfileHarness } from '../support/profileHarness';
 import { settle } from '../support/settle';
-import { activeSubscription, monthlyPlan, sandboxPayments } from '../support/subscriptionFixtures';
+import { activeSubscription, monthlyPlan, retiredPlan, sandboxPayments } from '../support/subscriptionFixtures';
+import { called, expectMessages, openSubscriptionsTab, paymentDialog, subscriptionsTab, type SubscriptionsTabPage } from '../support/subscriptionsTab';
 
-const events: AnyEventObject[] = [
-  { type: 'xstate.done.actor.loadPlans', output: [monthlyPlan] },
-  { type: 'xstate.error.actor.loadPlans', error: new ApiError(PLANS_FALLBACK, 500) },
-  { type: 'xstate.done.actor.loadCurrent', output: activeSubscription },
-  { type: 'xstate.error.actor.loadCurrent', error: new ApiError(CURRENT_FALLBACK, 500) },
-  { type: 'xstate.done.actor.loadPayments', output: sandboxPayments },
-  { type: 'xstate.error.actor.loadPayments', error: new ApiError('Payments are unavailable right now.', 503) },
-  { type: 'subscription.changed' },
-  { type: 'overview.retried' },
-];
-// One replay per (region states, event): the data each region holds is checked on every path.
-const paths = transitionCoveringPaths(subscriptionOverviewMachine, {
-  events,
-  transitionKey: (state, event) => JSON.stringify([state.value, event.type]),
+// SPEC §8: what the tab shows for each failed load (the payment mode's is the app's own).
+const PLANS_FAILED = 'Failed to load subscription plans';
+const CURRENT_FAILED = 'Failed to load current subscription';
+const PAYMENTS_FAILED = 'Payments are unavailable right now.';
+/** Which loads each server event fails, in the order the alert lists them. */
+const failures: Record<string, { plans?: string; current?: string; payments?: string }> = {
+  'server.plansFailed': { plans: PLANS_FAILED },
+  'server.subscriptionFailed': { current: CURRENT_FAILED },
+  'server.paymentsFailed': { payments: PAYMENTS_FAILED },
+  'server.allFailed': { plans: PLANS_FAILED, current: CURRENT_FAILED, payments: PAYMENTS_FAILED },
+};
+const messagesOf = (failed: (typeof failures)[string]) => [failed.plans, failed.current, failed.payments].filter((message) => message !== undefined);
+
+/** The tab, the loads' call counts before the last retry or purchase, and the messages of the last failure. */
+type Page = SubscriptionsTabPage & { loadsBefore: { plans: number; current: number; payments: number }; failedWith: string[] };
+
+async function open(inspect?: Inspect): Promise<Page> {
+  const page = { ...openSubscriptionsTab({ inspect, answerLoads: false }), loadsBefore: { plans: 0, current: 0, payments: 0 }, failedWith: [] };
+  // The tab's lazy chunk may take a while on a busy machine.
+  await settle(subscriptionsTab);
+  return page;
+}
+
+const tab = () => within(subscriptionsTab());
+const subscribeOffered = () => tab().queryByRole('button', { name: `Subscribe to ${monthlyPlan.name}` }) !== null;
+const countLoads = (page: Page) => ({
+  plans: page.loads.plans.calls.length,
+  current: page.loads.current.calls.length,
+  payments: page.loads.payments.calls.length,
 });
 
-function harness() {
-  const plans = deferredCalls<void, SubscriptionPlan[]>();
-  const current = deferredCalls<void, CurrentSubscription | null>();
-  const payments = deferredCalls<void, PaymentsConfig>();
-  const subscriptionOverview = subscriptionOverviewMachine.provide({
-    actors: {
-      loadPlans: fromPromise(() => plans.handler()),
-      loadCurrent: fromPromise(() => current.handler()),
-      loadPayments: fromPromise(() => payments.handler()),
-    },
+/** Answers the pending loads: each one fails with its message, or answers with the member's data. */
+async function answerLoads(page: Page, failed: (typeof failures)[string]) {
+  await called('the plans load', page.loads.plans.calls, page.loadsBefore.plans + 1);
+  await called('the subscription load', page.loads.current.calls, page.loadsBefore.current + 1);
+  await called('the payment mode load', page.loads.payments.calls, page.loadsBefore.payments + 1);
+  const answer = <T,>(calls: { last: () => { settle: { resolve: (value: T) => void; reject: (reason: unknown) => void } } }, value: T, message?: string) =>
+    message ? calls.last().settle.reject(new ApiError(message, 500)) : calls.last().settle.resolve(value);
+  answer(page.loads.plans, [monthlyPlan, retiredPlan], failed.plans);
+  answer(page.loads.current, null, failed.current);
+  answer(page.loads.payments, sandboxPayments, failed.payments);
+  page.failedWith = messagesOf(failed);
+}
+
+async function expectAlert(messages: string[]) {
+  await see(`the alert '${messages.join("', '")}' with Retry`, () => {
+    const alert = tab().getByRole('alert');
+    expect([...alert.querySelectorAll('p')].map((line) => line.textContent)).toEqual(messages);
+    within(alert).getByRole('button', { name: 'Retry' });
   });
-  return { ...renderProfile('subscriptions', { subscriptionOverview }), plans, current, payments };
-}
-type Harness = ReturnType<typeof harness>;
-const tab = () => screen.getByRole('region', { name: 'Subscriptions' });
-
-async function perform(event: AnyEventObject, page: Harness) {
-  const [, kind, , actor] = event.type.split('.');
-  const loads = { loadPlans: page.plans, loadCurrent: page.current, loadPayments: page.payments }[actor as 'loadPlans'];
-  if (kind === 'done') return loads.last().settle.resolve(event.output);
-  if (kind === 'error') return loads.last().settle.reject(event.error);
-  if (event.type === 'overview.retried') return page.user.click(within(tab()).getByRole('button', { name: 'Retry' }));
-  if (event.type === 'subscription.changed') {
-    // A purchase or cancellation elsewhere on the tab asks for the current subscription again.
-    return page.user.click(within(tab()).getByRole('button', { name: `Subscribe to ${monthlyPlan.name}` }));
-  }
-  throw new Error(`No way to perform ${event.type}`);
 }
 
-async function expectScreen(state: AnyMachineSnapshot) {
-  await settle(() => tab());
-  const errors = [state.context.plansError, state.context.currentError, state.context.paymentsError].filter(Boolean);
-  await settle(() => {
-    const alert = within(tab()).queryByRole('alert');
-    if (errors.length) {
-      expect(alert?.textContent).toContain(errors.join(''));
-      expect(within(alert!).getByRole('button', { name: 'Retry' })).toBeTruthy();
-    } else {
-      expect(alert).toBeNull();
-    }
-  });
-  expect(within(tab()).queryByRole('button', { name: `Subscribe to ${monthlyPlan.name}` }) !== null).toBe(state.context.plans.length > 0);
-  expect(within(tab()).queryByText('Unsubscribe') !== null).toBe(state.context.current !== null);
-}
+const failing = (type: string) => (page: Page) => answerLoads(page, failures[type]);
 
-describe('subscriptionOverview machine: model-based paths replayed against the Subscriptions tab', () => {
+describe('subscriptionOverview: the spec model replayed against the Subscriptions tab', () => {
   afterEach(restoreProfileHarness);
 
-  it('reaches every state', () => {
-    const reached = new Set(paths.flatMap((path) => path.steps.flatMap(({ state }) => state._nodes.map((node: { id: string }) => node.id))));
-    expect(leafStateIds(subscriptionOverviewMachine).filter((id) => !reached.has(id))).toEqual([]);
-  });
-
-  // subscription.changed comes from the purchase and cancel flows, replayed in their own tests.
-  const replayable = paths.filter((path) => !path.steps.some((step) => step.event.type === 'subscription.changed'));
-  it.each(replayable.map((path): [string, ModelPath] => [describePath(path), path]))('%s', async (_name, path) => {
-    const page = harness();
-    await expectScreen(path.steps[0].state);
-    for (const step of path.steps.slice(1)) {
-      await perform(step.event, page);
-      await expectScreen(step.state);
-    }
+  definePathTests<Page>({
+    flow: 'subscriptionOverview',
+    machine: subscriptionOverviewMachine,
+    // The tab forwards the purchase and reloads the overview once it went through.
+    alsoMachines: [subscriptionsTabMachine],
+    model: subscriptionOverviewModel,
+    open: { 'profile.opened': open },
+    perform: {
+      'server.allAnswered': (page) => answerLoads(page, {}),
+      'server.plansFailed': failing('server.plansFailed'),
+      'server.subscriptionFailed': failing('server.subscriptionFailed'),
+      'server.paymentsFailed': failing('server.paymentsFailed'),
+      'server.allFailed': failing('server.allFailed'),
+      'retry.clicked': async (page) => {
+        page.loadsBefore = countLoads(page);
+        await page.user.click(within(tab().getByRole('alert')).getByRole('button', { name: 'Retry' }));
+      },
+      'plan.boughtNothingDue': async (page) => {
+        page.loadsBefore = countLoads(page);
+        await page.user.click(tab().getByRole('button', { name: `Subscribe to ${monthlyPlan.name}` }));
+        await called('the create call', page.creates.calls, 1);
+        page.creates.last().settle.resolve({ clientSecret: null, subscriptionId: 'sub_2' });
+        await called('the verify call', page.verifications.calls, 1);
+        page.verifications.last().settle.resolve();
+      },
+      'server.subscriptionAnswered': (page) => page.loads.current.last().settle.resolve(activeSubscription),
+    },
+    screens: {
+      loading: async () => {
+        await see("'Loading plans…' and 'Loading your subscription…'", () => {
+          tab().getByText('Loading plans…');
+          tab().getByText('Loading your subscription…');
+        });
+        expect(subscribeOffered()).toBe(false);
+        await expectMessages({});
+      },
+      failed: async (_page, { via }) => {
+        const failed = failures[via];
+        if (!failed) throw new Error(`no failure for ${via}`);
+        await expectAlert(messagesOf(failed));
+        // The plans that did load are offered.
+        expect(subscribeOffered()).toBe(failed.plans === undefined);
+        expect(tab().queryByRole('button', { name: 'Unsubscribe' })).toBeNull();
+      },
+      retrying: async (page) => {
+        // Every load is asked again.
+        await see('every load asked again', () => expect(countLoads(page)).toEqual({
+          plans: page.loadsBefore.plans + 1,
+          current: page.loadsBefore.current + 1,
+          payments: page.loadsBefore.payments + 1,
+        }));
+        await expectAlert(page.failedWith);
+        await see("'Loading your subscription…'", () => tab().getByText('Loading your subscription…'));
+      },
+      loaded: async () => {
+        await see(`the button 'Subscribe to ${monthlyPlan.name}'`, () => expect(subscribeOffered()).toBe(true));
+        expect(tab().queryByText('Loading plans…')).toBeNull();
+        expect(tab().getByText('You have no subscription yet.')).toBeTruthy();
+        await expectMessages({});
+      },
+      reloading: async (page) => {
+        // Purchase → overview reload: the current subscription is asked again.
+        await called('the current subscription reload', page.loads.current.calls, page.loadsBefore.current + 1);
+        await expectMessages({ notice: 'Subscription successful!' });
+        await see("'Loading your subscription…'", () => tab().getByText('Loading your subscription…'));
+        expect(paymentDialog()).toBeNull();
+      },
+      subscribed: async () => {
+        await see('the card with Unsubscribe', () => tab().getByRole('button', { name: 'Unsubscribe' }));
+        expect(tab().getByText('Carnivo Monthly', { selector: 'strong' })).toBeTruthy();
+        await expectMessages({ notice: 'Subscription successful!' });
+      },
+    },
   });
 });

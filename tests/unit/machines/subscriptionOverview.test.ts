@@ -14,7 +14,7 @@ vi.mock('../../../src/api/subscriptions', async (importOriginal) => ({
   getPaymentsConfig: vi.fn(),
 }));
 
-type CallOptions = { signal?: AbortSignal };
+type CallOptions = { signal?: AbortSignal } | undefined;
 let plans: ReturnType<typeof deferredCalls<CallOptions, SubscriptionPlan[]>>;
 let current: ReturnType<typeof deferredCalls<CallOptions, CurrentSubscription | null>>;
 let payments: ReturnType<typeof deferredCalls<CallOptions, PaymentsConfig>>;

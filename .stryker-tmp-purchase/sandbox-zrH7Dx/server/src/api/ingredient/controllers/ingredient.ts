@@ -1,5 +1,0 @@
-// @ts-nocheck
-import { factories } from '@strapi/strapi';
-import { UID } from '../../../content-types';
-
-export default factories.createCoreController(UID.ingredient);

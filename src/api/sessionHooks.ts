@@ -1,0 +1,23 @@
+/**
+ * How the API client reaches the session: the stored token, and who to tell when the server refuses
+ * it. Apart from the client so the first paint can wire it without loading the client.
+ */
+export type SessionHooks = {
+  getToken: () => string | null;
+  /** Called when the server refuses the token the browser holds now. */
+  onUnauthorized: () => void;
+};
+
+let sessionHooks: SessionHooks = { getToken: () => null, onUnauthorized: () => {} };
+
+export function configureApiClient(hooks: SessionHooks): void {
+  sessionHooks = hooks;
+}
+
+export function storedToken(): string | null {
+  return sessionHooks.getToken();
+}
+
+export function reportUnauthorized(): void {
+  sessionHooks.onUnauthorized();
+}

@@ -1,0 +1,121 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor, type AnyEventObject, type InspectionEvent } from 'xstate';
+import {
+  cancelSubscription,
+  createSubscription,
+  getCurrentSubscription,
+  getPaymentsConfig,
+  getSubscriptionPlans,
+  verifySubscription,
+} from '../../../src/api/subscriptions';
+import { subscriptionFlows, subscriptionsTabMachine } from '../../../machines/subscriptionsTab.machine';
+import { activeSubscription, monthlyPlan, sandboxPayments } from '../../support/subscriptionFixtures';
+import { nextTick } from './machineTestKit';
+
+vi.mock('../../../src/api/subscriptions', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../src/api/subscriptions')>()),
+  getSubscriptionPlans: vi.fn(),
+  getCurrentSubscription: vi.fn(),
+  getPaymentsConfig: vi.fn(),
+  createSubscription: vi.fn(),
+  verifySubscription: vi.fn(),
+  cancelSubscription: vi.fn(),
+}));
+
+beforeEach(() => {
+  vi.mocked(getSubscriptionPlans).mockReset().mockResolvedValue([monthlyPlan]);
+  vi.mocked(getCurrentSubscription).mockReset().mockResolvedValue(null);
+  vi.mocked(getPaymentsConfig).mockReset().mockResolvedValue(sandboxPayments);
+  vi.mocked(createSubscription).mockReset().mockResolvedValue({ clientSecret: null, subscriptionId: 'sub_2' });
+  vi.mocked(verifySubscription).mockReset().mockResolvedValue();
+  vi.mocked(cancelSubscription).mockReset().mockResolvedValue({ cancelAt: '2026-12-01T12:00:00.000Z' });
+});
+
+/** The tab with its real flows; `purchaseReceived` records what the tab hands the purchase flow. */
+function start() {
+  const reloadProfile = vi.fn();
+  const purchaseReceived: AnyEventObject[] = [];
+  let purchase: unknown;
+  const inspect = (inspection: InspectionEvent) => {
+    if (inspection.type === '@xstate.event' && inspection.actorRef === purchase && inspection.event.type === 'plan.chosen') {
+      purchaseReceived.push(inspection.event);
+    }
+  };
+  const tab = createActor(subscriptionsTabMachine.provide({ actions: { reloadProfile } }), { inspect }).start();
+  const flows = subscriptionFlows(tab.getSnapshot());
+  purchase = flows.purchase;
+  return { tab, flows, reloadProfile, purchaseReceived };
+}
+
+describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchase and Cancellation, §6)', () => {
+  it('starts the overview, purchase and cancel flows together and keeps them while it lives', async () => {
+    const { tab, flows } = start();
+    expect(Object.keys(tab.getSnapshot().children).sort()).toEqual(['cancel', 'overview', 'purchase']);
+    expect(flows.overview.getSnapshot().hasTag('loading')).toBe(true);
+    expect(flows.purchase.getSnapshot().value).toBe('idle');
+    expect(flows.cancel.getSnapshot().value).toBe('idle');
+    await nextTick();
+    expect(subscriptionFlows(tab.getSnapshot())).toEqual(flows);
+  });
+
+  it('refuses to read flows from a snapshot missing any of them', () => {
+    const snapshot = start().tab.getSnapshot();
+    const { overview, purchase, cancel } = snapshot.children;
+    for (const children of [{ purchase, cancel }, { overview, cancel }, { overview, purchase }, {}]) {
+      expect(() => subscriptionFlows({ ...snapshot, children })).toThrow('The Subscriptions tab has not started its flows');
+    }
+  });
+
+  it("forwards a chosen plan to the purchase with the overview's current subscription, so a second one is refused", async () => {
+    vi.mocked(getCurrentSubscription).mockResolvedValue(activeSubscription);
+    const { tab, flows, purchaseReceived } = start();
+    await nextTick();
+    tab.send({ type: 'plan.chosen', plan: monthlyPlan });
+    expect(purchaseReceived).toEqual([{ type: 'plan.chosen', plan: monthlyPlan, current: activeSubscription }]);
+    expect(flows.purchase.getSnapshot().context.error).toBe('You already have an active subscription.');
+    expect(createSubscription).not.toHaveBeenCalled();
+  });
+
+  it('forwards a chosen plan with no current subscription as null, and the purchase goes ahead', async () => {
+    const { tab, flows, purchaseReceived } = start();
+    await nextTick();
+    tab.send({ type: 'plan.chosen', plan: monthlyPlan });
+    expect(purchaseReceived).toEqual([{ type: 'plan.chosen', plan: monthlyPlan, current: null }]);
+    expect(flows.purchase.getSnapshot().matches('creating')).toBe(true);
+  });
+
+  it('reloads the current subscription and the profile once a purchase is verified', async () => {
+    const { tab, flows, reloadProfile } = start();
+    await nextTick();
+    expect(getCurrentSubscription).toHaveBeenCalledTimes(1);
+    vi.mocked(getCurrentSubscription).mockResolvedValue(activeSubscription);
+
+    tab.send({ type: 'plan.chosen', plan: monthlyPlan });
+    expect(reloadProfile).not.toHaveBeenCalled();
+    await nextTick();
+    await nextTick();
+    expect(flows.purchase.getSnapshot().hasTag('success')).toBe(true);
+    expect(reloadProfile).toHaveBeenCalledTimes(1);
+    expect(getCurrentSubscription).toHaveBeenCalledTimes(2);
+    await nextTick();
+    expect(flows.overview.getSnapshot().context.current).toEqual(activeSubscription);
+  });
+
+  it('reloads the current subscription and the profile once a cancellation succeeded', async () => {
+    vi.mocked(getCurrentSubscription).mockResolvedValue(activeSubscription);
+    const { flows, reloadProfile } = start();
+    await nextTick();
+    const cancelling = { ...activeSubscription, cancel_at_period_end: true };
+    vi.mocked(getCurrentSubscription).mockResolvedValue(cancelling);
+
+    flows.cancel.send({ type: 'cancel.requested' });
+    flows.cancel.send({ type: 'cancel.confirmed' });
+    expect(reloadProfile).not.toHaveBeenCalled();
+    await nextTick();
+    expect(flows.cancel.getSnapshot().hasTag('success')).toBe(true);
+    expect(reloadProfile).toHaveBeenCalledTimes(1);
+    expect(getCurrentSubscription).toHaveBeenCalledTimes(2);
+    await nextTick();
+    expect(flows.overview.getSnapshot().context.current).toEqual(cancelling);
+  });
+});
