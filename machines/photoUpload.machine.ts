@@ -50,7 +50,8 @@ export const photoUploadMachine = setup({
     idle: {},
     previewing: {
       on: {
-        'upload.confirmed': 'uploading',
+        // A new attempt: the earlier refusal no longer applies.
+        'upload.confirmed': { target: 'uploading', actions: assign({ error: null }) },
         'upload.cancelled': { target: 'idle', actions: assign({ file: null, error: null }) },
       },
     },

@@ -28,9 +28,8 @@ export const photoUploadModel = setup({
     previewing: { on: { 'upload.confirmed': 'uploading', 'upload.cancelled': 'idle', 'nonImage.chosen': 'notAnImage' } },
     uploading: { on: { 'server.saved': 'saved', 'server.refused': 'refused' } },
     /** The preview stays, with the server's reason. */
-    refused: { on: { 'upload.confirmed': 'retrying', 'upload.cancelled': 'idle' } },
-    /** Uploading again; the spec is silent on the earlier reason, which stays shown (asked of the lead). */
-    retrying: {},
+    /** Save Photo again uploads again, without the earlier reason (like the other forms' retries). */
+    refused: { on: { 'upload.confirmed': 'uploading', 'upload.cancelled': 'idle' } },
     saved: { on: { 'time.passed3s': 'idle', 'image.chosen': 'previewing' } },
   },
 });

@@ -83,7 +83,6 @@ describe('photoUpload: the spec model replayed against the profile picture', () 
       previewing: () => expectCard({ preview: true }),
       uploading: () => expectCard({ preview: true, busy: true }),
       refused: () => expectCard({ preview: true, alert: SERVER_REFUSAL }),
-      retrying: () => expectCard({ preview: true, busy: true, alert: SERVER_REFUSAL }),
       saved: async () => {
         await expectCard({ preview: false, notice: UPDATED });
         // The profile reloads and shows the new picture.
