@@ -1,7 +1,7 @@
 import { Suspense, useMemo, useState } from 'react';
 import { CatchBoundary, Link, getRouteApi } from '@tanstack/react-router';
-import { errorMessage } from '../../api/errors';
 import { lazyChunk } from '../../app/lazyPage';
+import { LoadFailure } from '../../app/RouteErrorView';
 import type { User } from '../../../server/src/contract/users';
 import { DietTab } from './DietTab';
 import { FaqsTab } from './FaqsTab';
@@ -15,20 +15,6 @@ import { usePageHead } from '../../app/usePageHead';
 
 const profileRoute = getRouteApi('/profile');
 
-/** The tab's chunk failed or timed out: say so in the tab; Retry loads it again. */
-function TabChunkError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  return (
-    <section className="profile-card">
-      <p role="alert" className="alert alert--error">
-        {errorMessage(error, 'This page could not be loaded.')}
-      </p>
-      <button type="button" className="button" onClick={onRetry}>
-        Retry
-      </button>
-    </section>
-  );
-}
-
 // Payment code (and Stripe.js) load only when the Subscriptions tab is opened, under the pages' 120 s loader.
 function SubscriptionsPanel() {
   const [attempt, setAttempt] = useState(0);
@@ -40,7 +26,12 @@ function SubscriptionsPanel() {
   return (
     <CatchBoundary
       getResetKey={() => attempt}
-      errorComponent={({ error }) => <TabChunkError error={error} onRetry={() => setAttempt((count) => count + 1)} />}
+      errorComponent={({ error }) => (
+        // The tab's chunk failed or timed out: say so in the tab.
+        <section className="profile-card">
+          <LoadFailure error={error} onRetry={() => setAttempt((count) => count + 1)} />
+        </section>
+      )}
     >
       <Suspense fallback={<p>Loading subscriptions…</p>}>
         <SubscriptionsTab />
