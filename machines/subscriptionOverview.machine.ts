@@ -33,7 +33,6 @@ export const subscriptionOverviewMachine = setup({
   context: { plans: [], current: null, payments: null, plansError: null, currentError: null, paymentsError: null },
   type: 'parallel',
   on: {
-    'subscription.changed': { target: '.current.loading' },
     'overview.retried': {
       guard: 'somethingFailed',
       target: ['.plans.loading', '.current.loading', '.payments.loading'],
@@ -57,6 +56,8 @@ export const subscriptionOverviewMachine = setup({
       },
     },
     current: {
+      // Only the current subscription changed: the plans and the payment mode stay as loaded.
+      on: { 'subscription.changed': '.loading' },
       initial: 'loading',
       states: {
         loading: {

@@ -136,9 +136,7 @@ describe('subscriptionOverview (SPEC §2 Subscriptions tab, §7, §8)', () => {
     expect(actor.getSnapshot().context.current).toEqual(cancelling);
   });
 
-  // Known bug, reported: the root-level transition to '.current.loading' exits and re-enters every parallel
-  // region, so plans and the payment mode are fetched again too. Moving it onto the `current` region fixes it.
-  it.fails('leaves plans and the payment mode loaded when the current subscription changed', async () => {
+  it('leaves plans and the payment mode loaded when the current subscription changed', async () => {
     const actor = await loadAll();
     actor.send({ type: 'subscription.changed' });
     expect(actor.getSnapshot().value).toEqual({ plans: 'loaded', current: 'loading', payments: 'ready' });
