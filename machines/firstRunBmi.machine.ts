@@ -3,11 +3,23 @@ import { profileUpdateError } from '../server/src/contract/profileRules';
 import type { ProfileUpdate } from '../server/src/contract/users';
 import { errorMessage } from '../src/api/errors';
 import { UPDATE_PROFILE_FALLBACK, updateProfile } from '../src/api/users';
-import { idealBmiWeight, parseDecimal, type Gender } from '../src/lib/bmi';
+import { idealBmiWeight, type Gender } from '../src/lib/bmi';
+import { heightFromInput, messageInUnits, unitSystemOf, weightFromInput, type UnitSystem } from '../src/lib/units';
 import type { NavigationRequest } from '../src/lib/navigation';
 
-/** The /bmi form's fields as typed: the machine parses them. */
-export type BmiFields = { height: string; currentWeight: string; Gender: string; date_of_birth: string };
+/**
+ * The /bmi form's fields as typed: the machine parses them. In imperial the weight is in pounds and
+ * the height in `feet` and `inches` (`height` is then unused); metric when no unit is given.
+ */
+export type BmiFields = {
+  height: string;
+  currentWeight: string;
+  Gender: string;
+  date_of_birth: string;
+  unitSystem?: UnitSystem;
+  feet?: string;
+  inches?: string;
+};
 
 export type FirstRunBmiEvent = { type: 'bmi.submitted'; fields: BmiFields };
 
@@ -18,7 +30,8 @@ export const FIRST_RUN_DONE: NavigationRequest = { to: '/profile' };
 /** The BMI details as the profile's Information section saves them (same rules, same call). */
 export function bmiUpdate(member: Member, fields: BmiFields): ProfileUpdate {
   const gender: Gender = fields.Gender === 'Female' ? 'Female' : 'Male';
-  const height = parseDecimal(fields.height);
+  const unit = unitSystemOf(fields.unitSystem);
+  const height = heightFromInput({ cm: fields.height, feet: fields.feet, inches: fields.inches }, unit);
   return {
     section: 'information',
     values: {
@@ -26,7 +39,7 @@ export function bmiUpdate(member: Member, fields: BmiFields): ProfileUpdate {
       email: member.email,
       bmi: {
         height,
-        currentWeight: parseDecimal(fields.currentWeight),
+        currentWeight: weightFromInput(fields.currentWeight, unit),
         Gender: gender,
         date_of_birth: fields.date_of_birth || null,
         idealBmiWeight: String(idealBmiWeight(height, gender) ?? 0),
@@ -71,7 +84,8 @@ export const firstRunBmiMachine = setup({
             guard: 'fieldsInvalid',
             target: '.failure',
             actions: assign({
-              error: ({ context, event }) => profileUpdateError(bmiUpdate(context, event.fields)),
+              error: ({ context, event }) =>
+                messageInUnits(profileUpdateError(bmiUpdate(context, event.fields)), unitSystemOf(event.fields.unitSystem)),
             }),
           },
           { target: 'saving', actions: assign({ error: null }) },

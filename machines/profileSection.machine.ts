@@ -3,6 +3,7 @@ import { errorMessage } from '../src/api/errors';
 import type { ProfileUpdate } from '../server/src/contract/users';
 import { UPDATE_PROFILE_FALLBACK, updateProfile } from '../src/api/users';
 import { profileUpdateError } from '../server/src/contract/profileRules';
+import { messageInUnits, type UnitSystem } from '../src/lib/units';
 
 /** SPEC §9: profile success messages disappear after 3000 ms. */
 export const SUCCESS_MESSAGE_MS = 3000;
@@ -11,7 +12,8 @@ export const PROFILE_UPDATED_MESSAGE = 'Profile updated successfully!';
 export type ProfileSectionEvent =
   | { type: 'edit.started' }
   | { type: 'edit.cancelled' }
-  | { type: 'save.submitted'; update: ProfileUpdate };
+  /** The update is in kg and cm; the member's unit words the rules' messages (metric when absent). */
+  | { type: 'save.submitted'; update: ProfileUpdate; unitSystem?: UnitSystem };
 
 /**
  * One profile section (Information, Diet, Interests or Goals): viewing or editing.
@@ -91,7 +93,7 @@ export const profileSectionMachine = setup({
           {
             guard: 'updateInvalid',
             target: '.invalid',
-            actions: assign({ error: ({ event }) => profileUpdateError(event.update) }),
+            actions: assign({ error: ({ event }) => messageInUnits(profileUpdateError(event.update), event.unitSystem ?? 'metric') }),
           },
           { target: '.saving', actions: assign({ error: null }) },
         ],

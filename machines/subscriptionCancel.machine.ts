@@ -1,10 +1,14 @@
 import { assign, fromPromise, sendParent, setup } from 'xstate';
 import { errorMessage } from '../src/api/errors';
-import type { CancelSubscriptionResponse } from '../server/src/contract/subscriptions';
+import { billingMessages } from '../server/src/contract/billing';
+import type { CancelSubscriptionResponse, CurrentSubscription } from '../server/src/contract/subscriptions';
+import { resumeSubscription } from '../src/api/billing';
 import { CANCEL_FALLBACK, cancelSubscription } from '../src/api/subscriptions';
 
 /** SPEC §9: the cancel success message disappears after 5000 ms. */
 export const CANCEL_SUCCESS_MS = 5000;
+/** SPEC §9: other success messages on the profile disappear after 3000 ms. */
+export const RESUME_SUCCESS_MS = 3000;
 
 /** `cancelAt` is null when the provider gave no end date: access still runs to the period's end. */
 export function cancelledMessage(cancelAt: string | null): string {
@@ -15,7 +19,9 @@ export function cancelledMessage(cancelAt: string | null): string {
 export type SubscriptionCancelEvent =
   | { type: 'cancel.requested' }
   | { type: 'cancel.confirmed' }
-  | { type: 'cancel.dismissed' };
+  | { type: 'cancel.dismissed' }
+  /** "Resume subscription" on a subscription set to cancel at period end. */
+  | { type: 'resume.requested' };
 
 export const subscriptionCancelMachine = setup({
   types: {
@@ -24,6 +30,7 @@ export const subscriptionCancelMachine = setup({
   },
   actors: {
     cancelSubscription: fromPromise<CancelSubscriptionResponse>(({ signal }) => cancelSubscription({ signal })),
+    resumeSubscription: fromPromise<CurrentSubscription>(({ signal }) => resumeSubscription({ signal })),
   },
   actions: {
     /** Tells the Subscriptions tab, its parent, to reload the profile and the current subscription. */
@@ -31,6 +38,7 @@ export const subscriptionCancelMachine = setup({
   },
   delays: {
     successMessage: CANCEL_SUCCESS_MS,
+    resumedMessage: RESUME_SUCCESS_MS,
   },
 }).createMachine({
   id: 'subscriptionCancel',
@@ -38,7 +46,10 @@ export const subscriptionCancelMachine = setup({
   initial: 'idle',
   states: {
     idle: {
-      on: { 'cancel.requested': { target: 'confirming', actions: assign({ error: null }) } },
+      on: {
+        'cancel.requested': { target: 'confirming', actions: assign({ error: null }) },
+        'resume.requested': 'resuming',
+      },
     },
     confirming: {
       tags: ['dialog'],
@@ -65,6 +76,27 @@ export const subscriptionCancelMachine = setup({
     cancelled: {
       tags: ['success'],
       after: { successMessage: { target: 'idle', actions: assign({ cancelAt: null }) } },
+      // The reloaded card offers Resume while the message shows.
+      on: { 'resume.requested': { target: 'resuming', actions: assign({ cancelAt: null }) } },
+    },
+    resuming: {
+      tags: ['busy'],
+      entry: assign({ error: null }),
+      invoke: {
+        id: 'resumeSubscription',
+        src: 'resumeSubscription',
+        onDone: { target: 'resumed', actions: 'reloadSubscription' },
+        onError: {
+          target: 'idle',
+          actions: assign({ error: ({ event }) => errorMessage(event.error, billingMessages.resumeFailed) }),
+        },
+      },
+    },
+    resumed: {
+      tags: ['success'],
+      after: { resumedMessage: 'idle' },
+      // The reloaded card offers Unsubscribe again while the message shows.
+      on: { 'cancel.requested': 'confirming' },
     },
   },
 });

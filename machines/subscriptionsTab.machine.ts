@@ -1,17 +1,20 @@
 import { sendTo, setup, type SnapshotFrom } from 'xstate';
 import type { SubscriptionPlan } from '../server/src/contract/subscriptions';
+import { billingHistoryMachine } from './billingHistory.machine';
+import { manageBillingMachine } from './manageBilling.machine';
 import { subscriptionCancelMachine } from './subscriptionCancel.machine';
 import { subscriptionOverviewMachine } from './subscriptionOverview.machine';
 import { subscriptionPurchaseMachine } from './subscriptionPurchase.machine';
 
 export type SubscriptionsTabEvent =
   | { type: 'plan.chosen'; plan: SubscriptionPlan }
-  /** Sent by purchase and cancel when the member's subscription changed on the server. */
+  /** Sent by purchase and cancel (or resume) when the member's subscription changed on the server. */
   | { type: 'subscription.changed' };
 
 /**
- * The Subscriptions tab: it owns the overview, purchase and cancel flows, gives the purchase the
- * current subscription it must check, and reloads the overview when a purchase or cancel changed it.
+ * The Subscriptions tab: it owns the overview, purchase, cancel, billing history and manage-billing
+ * flows, gives the purchase the current subscription it must check, and reloads the overview and the
+ * billing history when a purchase, cancel or resume changed the subscription.
  */
 export const subscriptionsTabMachine = setup({
   types: {
@@ -21,6 +24,8 @@ export const subscriptionsTabMachine = setup({
     overview: subscriptionOverviewMachine,
     purchase: subscriptionPurchaseMachine,
     cancel: subscriptionCancelMachine,
+    billingHistory: billingHistoryMachine,
+    manageBilling: manageBillingMachine,
   },
   // Stryker disable next-line ObjectLiteral: a placeholder the app provides; XState skips a missing action the same way.
   actions: {
@@ -33,6 +38,8 @@ export const subscriptionsTabMachine = setup({
     { id: 'overview', src: 'overview' },
     { id: 'purchase', src: 'purchase' },
     { id: 'cancel', src: 'cancel' },
+    { id: 'billingHistory', src: 'billingHistory' },
+    { id: 'manageBilling', src: 'manageBilling' },
   ],
   on: {
     'plan.chosen': {
@@ -44,14 +51,14 @@ export const subscriptionsTabMachine = setup({
       })),
     },
     'subscription.changed': {
-      actions: [sendTo('overview', { type: 'subscription.changed' }), 'reloadProfile'],
+      actions: [sendTo('overview', { type: 'subscription.changed' }), sendTo('billingHistory', { type: 'subscription.changed' }), 'reloadProfile'],
     },
   },
 });
 
-/** The tab's three flows: invoked from its start, so present for as long as the tab lives. */
+/** The tab's flows: invoked from its start, so present for as long as the tab lives. */
 export function subscriptionFlows(snapshot: SnapshotFrom<typeof subscriptionsTabMachine>) {
-  const { overview, purchase, cancel } = snapshot.children;
-  if (!overview || !purchase || !cancel) throw new Error('The Subscriptions tab has not started its flows');
-  return { overview, purchase, cancel };
+  const { overview, purchase, cancel, billingHistory, manageBilling } = snapshot.children;
+  if (!overview || !purchase || !cancel || !billingHistory || !manageBilling) throw new Error('The Subscriptions tab has not started its flows');
+  return { overview, purchase, cancel, billingHistory, manageBilling };
 }

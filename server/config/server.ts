@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { goalReminderTasks } from '../src/reminders/cron';
 
 const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Server => ({
   host: env('HOST', '0.0.0.0'),
@@ -12,6 +13,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Server =>
   },
   // No npm update check: the server must not phone home.
   logger: { updates: { enabled: false } },
+  // Goal reminder e-mails (GOAL_REMINDER_CRON, default hourly; README "E-mail").
+  cron: { enabled: true, tasks: goalReminderTasks(process.env) },
   webhooks: {
     populateRelations: env.bool('WEBHOOKS_POPULATE_RELATIONS', false),
   },

@@ -13,4 +13,6 @@ export const UID = {
   privacyPolicy: 'api::privacy-policy.privacy-policy',
   termsAndCondition: 'api::terms-and-condition.terms-and-condition',
   refundPolicy: 'api::refund-policy.refund-policy',
+  weightEntry: 'api::weight-entry.weight-entry',
+  reminderSend: 'api::reminder.reminder-send',
 } as const;

@@ -4,6 +4,7 @@ import { seedIngredients } from './bootstrap/ingredients';
 import { seedLegalDocuments } from './bootstrap/legal';
 import { seedSubscriptionPlans, setupPayments } from './bootstrap/payments';
 import { syncRolePermissions } from './bootstrap/permissions';
+import { setupProgress } from './bootstrap/progress';
 import { mirrorSocialProviders } from './bootstrap/social';
 import { migrateUsernames } from './security/identifiers';
 import { installGracefulShutdown } from './operations/shutdown';
@@ -35,5 +36,6 @@ export default {
     await mirrorSocialProviders(strapi);
     await seedSubscriptionPlans(strapi);
     await setupPayments(strapi);
+    await setupProgress(strapi);
   },
 };

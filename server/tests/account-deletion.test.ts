@@ -132,7 +132,7 @@ describe('DELETE /api/users-permissions/users/delete-account', () => {
       expect(res.body.error).toMatchObject({ status: 401, name: 'UnauthorizedError' });
     }
     // SPEC §6: the server says why, without a token at all.
-    expect((await deleteAccount(undefined)).body.error.message).toBe('You must be logged in to delete your account');
+    expect((await deleteAccount(undefined)).body.error).toMatchObject({ message: 'You must be logged in to delete your account' });
     const noScheme = await fetch(app.baseUrl + DELETE_PATH, { method: 'DELETE', headers: { Authorization: alice.jwt } });
     expect(noScheme.status).toBe(401);
     expect(await rowsOf(alice.user.id, [picture.id])).toMatchObject({ users: 1, files: 1 });

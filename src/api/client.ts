@@ -58,10 +58,12 @@ type ApiCall = {
   logAs?: string;
   /** Wraps every failure text, e.g. 'Failed to initiate subscription: {message}'. */
   shownAs?: (message: string) => string;
+  /** 'text' keeps a file's answer as sent (e.g. a JSON download) instead of parsing it. */
+  responseType?: 'json' | 'text';
 };
 
 /** What the caller gets from a successful answer; undefined marks an unusable answer, a failure with the fallback. */
-type Reader<Answer, Result> = (answer: Answer | undefined, status: number) => Result | undefined;
+type Reader<Answer, Result> = (answer: Answer | undefined, status: number, headers: Headers) => Result | undefined;
 
 /** "{what}: {status} {statusText} - {body}" for an HTTP failure, "{what}: {reason}" without an answer. */
 export function diagnosticLine(what: string, error: unknown): string {
@@ -79,12 +81,22 @@ function abortOf(error: unknown): DOMException | null {
   return null;
 }
 
+/** An error body read as text (a call with responseType 'text') is parsed for the server's message. */
+function errorBody(data: unknown): unknown {
+  if (typeof data !== 'string') return data;
+  try {
+    return JSON.parse(data);
+  } catch {
+    return null;
+  }
+}
+
 function failureMessage(error: unknown, call: ApiCall): string {
   if (error instanceof ApiError) return error.message;
   if (!isFetchError(error)) return call.fallback;
   switch (call.failureText ?? 'server-message') {
     case 'server-message':
-      return serverErrorMessage(error.data) ?? call.fallback;
+      return serverErrorMessage(errorBody(error.data)) ?? call.fallback;
     case 'fallback':
       return call.fallback;
     case 'diagnostic':
@@ -114,11 +126,12 @@ function authorization(call: ApiCall): Record<string, string> {
 export async function apiRequest<Answer>(path: string, call: ApiCall): Promise<Answer>;
 export async function apiRequest<Answer, Result>(path: string, call: ApiCall & { read: Reader<Answer, Result> }): Promise<Result>;
 export async function apiRequest<Answer, Result>(path: string, call: ApiCall & { read?: Reader<Answer, Result> }): Promise<unknown> {
-  const { method, body, query, headers, timeout, signal, read } = call;
+  const { method, body, query, headers, timeout, signal, read, responseType } = call;
   const authHeaders = authorization(call);
   try {
-    const response = await (await loadClient()).raw<Answer>(path, {
+    const response = await (await loadClient()).raw<Answer, 'json' | 'text'>(path, {
       method,
+      responseType,
       body,
       query,
       timeout,
@@ -126,7 +139,7 @@ export async function apiRequest<Answer, Result>(path: string, call: ApiCall & {
       headers: { ...headers, ...authHeaders },
     });
     if (!read) return response._data;
-    const result = read(response._data, response.status);
+    const result = read(response._data as Answer | undefined, response.status, response.headers);
     if (result === undefined) throw new ApiError(call.fallback, response.status);
     return result;
   } catch (error) {

@@ -1,6 +1,8 @@
 import { screen, within } from '@testing-library/react';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { fromPromise } from 'xstate';
+import { billingHistoryMachine } from '../../machines/billingHistory.machine';
+import { manageBillingMachine } from '../../machines/manageBilling.machine';
 import { subscriptionCancelMachine } from '../../machines/subscriptionCancel.machine';
 import { subscriptionOverviewMachine } from '../../machines/subscriptionOverview.machine';
 import { subscriptionPurchaseMachine } from '../../machines/subscriptionPurchase.machine';
@@ -9,8 +11,10 @@ import type {
   CreateSubscriptionResponse,
   CurrentSubscription,
   PaymentsConfig,
+  SandboxCard,
   SubscriptionPlan,
 } from '../../server/src/contract/subscriptions';
+import type { InvoicePage } from '../../src/api/billing';
 import type { PaymentMethodInput } from '../../src/payments/confirmPayment';
 import { deferredCalls } from './deferred';
 import { see, type Inspect } from './pathTests';
@@ -19,14 +23,18 @@ import { monthlyPlan, retiredPlan, sandboxPayments } from './subscriptionFixture
 
 /**
  * The profile's Subscriptions tab with the real tab machine and its three real flows, every API call
- * a double. The overview's loads answer at once from `server` unless `answerLoads` is false; purchase
- * and cancel calls wait for the test to settle them.
+ * a double. The overview's loads answer at once from `server` unless `answerLoads` is false, the
+ * billing history's pages (`server.invoicePages`, no invoices by default) unless `answerHistory` is false;
+ * purchase, cancel, resume and billing calls wait for the test to settle them.
  */
-export function openSubscriptionsTab(options: { inspect?: Inspect; current?: CurrentSubscription | null; answerLoads?: boolean } = {}) {
+export function openSubscriptionsTab(
+  options: { inspect?: Inspect; current?: CurrentSubscription | null; answerLoads?: boolean; answerHistory?: boolean; payments?: PaymentsConfig; invoicePages?: InvoicePage[] } = {},
+) {
   const server = {
     plans: [monthlyPlan, retiredPlan] as SubscriptionPlan[],
     current: options.current ?? null,
-    payments: sandboxPayments as PaymentsConfig,
+    payments: options.payments ?? sandboxPayments,
+    invoicePages: options.invoicePages ?? [],
   };
   const loads = {
     plans: deferredCalls<void, SubscriptionPlan[]>(),
@@ -43,6 +51,12 @@ export function openSubscriptionsTab(options: { inspect?: Inspect; current?: Cur
   const confirmations = deferredCalls<{ clientSecret: string; method: PaymentMethodInput }, { status: string }>();
   const verifications = deferredCalls<{ subscriptionId: string }, void>();
   const cancels = deferredCalls<void, CancelSubscriptionResponse>();
+  const resumes = deferredCalls<void, CurrentSubscription>();
+  const invoiceLoads = deferredCalls<{ page: number }, InvoicePage>();
+  const answerHistory = options.answerHistory ?? true;
+  const portals = deferredCalls<void, string>();
+  const cardUpdates = deferredCalls<SandboxCard, string>();
+  const goToPortal = vi.fn<(url: string) => void>();
   const flows = {
     subscriptionOverview: subscriptionOverviewMachine.provide({
       actors: {
@@ -58,11 +72,43 @@ export function openSubscriptionsTab(options: { inspect?: Inspect; current?: Cur
         verifySubscription: fromPromise(({ input }: { input: { subscriptionId: string } }) => verifications.handler(input)),
       },
     }),
-    subscriptionCancel: subscriptionCancelMachine.provide({ actors: { cancelSubscription: fromPromise(() => cancels.handler()) } }),
+    subscriptionCancel: subscriptionCancelMachine.provide({
+      actors: { cancelSubscription: fromPromise(() => cancels.handler()), resumeSubscription: fromPromise(() => resumes.handler()) },
+    }),
+    billingHistory: billingHistoryMachine.provide({
+      actors: {
+        loadInvoices: fromPromise(({ input }: { input: { page: number } }) => {
+          const call = invoiceLoads.handler(input);
+          if (answerHistory) invoiceLoads.last().settle.resolve(server.invoicePages[input.page - 1] ?? { invoices: [], hasMore: false });
+          return call;
+        }),
+      },
+    }),
+    manageBilling: manageBillingMachine.provide({
+      actors: {
+        openPortal: fromPromise(() => portals.handler()),
+        updateCard: fromPromise(({ input }: { input: SandboxCard }) => cardUpdates.handler(input)),
+      },
+      actions: { goToPortal: (_, url) => goToPortal(url) },
+    }),
   };
   const page = renderProfile('subscriptions', flows, {}, options.inspect);
   // The profile (GET /api/users/me) is kept apart from `server`, the subscription API's answers.
-  return { ...page, profile: page.server, server, loads, creates, confirmations, verifications, cancels };
+  return {
+    ...page,
+    profile: page.server,
+    server,
+    loads,
+    creates,
+    confirmations,
+    verifications,
+    cancels,
+    resumes,
+    invoiceLoads,
+    portals,
+    cardUpdates,
+    goToPortal,
+  };
 }
 export type SubscriptionsTabPage = ReturnType<typeof openSubscriptionsTab>;
 

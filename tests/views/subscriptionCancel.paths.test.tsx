@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, within } from '@testing-library/react';
-import { CANCEL_SUCCESS_MS, subscriptionCancelMachine } from '../../machines/subscriptionCancel.machine';
+import { CANCEL_SUCCESS_MS, RESUME_SUCCESS_MS, subscriptionCancelMachine } from '../../machines/subscriptionCancel.machine';
 import { subscriptionsTabMachine } from '../../machines/subscriptionsTab.machine';
+import { billingMessages } from '../../server/src/contract/billing';
 import { ApiError } from '../../src/api/errors';
 import { formatDate } from '../../src/features/subscriptions/format';
 import { subscriptionCancelModel } from '../models/subscriptionCancel.model';
@@ -27,9 +28,9 @@ const CANCELLED = `Your subscription has been cancelled. You keep access until $
 const REFUSAL =
   'Failed to cancel subscription: 400 Bad Request - {"data":null,"error":{"status":400,"name":"ApplicationError","message":"You have no active subscription to cancel.","details":{}}}';
 
-type Page = SubscriptionsTabPage & { currentLoadsBefore: number };
+type Page = SubscriptionsTabPage & { currentLoadsBefore: number; historyLoadsBefore: number; resumesBefore: number };
 async function open(inspect?: Inspect): Promise<Page> {
-  const page = { ...openSubscriptionsTab({ inspect, current: activeSubscription }), currentLoadsBefore: 0 };
+  const page = { ...openSubscriptionsTab({ inspect, current: activeSubscription }), currentLoadsBefore: 0, historyLoadsBefore: 0, resumesBefore: 0 };
   // The tab's lazy chunk may take a while on a busy machine.
   await settle(subscriptionsTab);
   return page;
@@ -37,16 +38,32 @@ async function open(inspect?: Inspect): Promise<Page> {
 
 const tab = () => within(subscriptionsTab());
 
-/** The card of the member's subscription: still renewing (with Unsubscribe) or cancelling at period end. */
-async function expectCard(cancelling: boolean) {
+/** The card of the member's subscription: still renewing (with Unsubscribe) or cancelling at period end (with Resume). */
+async function expectCard(cancelling: boolean, resuming = false) {
   await see("the card's status", () => tab().getByText(/Status:/));
   expect(tab().getByText('active').className).toContain('status--active');
   await see(cancelling ? `'Cancelling on ${formatDate(cancelAt)}' instead of Unsubscribe` : "'Renews on' and Unsubscribe", () => {
     expect(tab().queryByText(`Cancelling on ${formatDate(cancelAt)}`) !== null).toBe(cancelling);
     expect(tab().queryByRole('button', { name: 'Unsubscribe' }) !== null).toBe(!cancelling);
     expect(tab().queryByText(`Renews on ${formatDate(cancelAt)}`) !== null).toBe(!cancelling);
+    const resume = tab().queryByRole('button', { name: resuming ? 'Resuming...' : 'Resume subscription' }) as HTMLButtonElement | null;
+    expect(resume !== null).toBe(cancelling);
+    if (resume) expect(resume.disabled).toBe(resuming);
   });
 }
+
+/** The subscription, the profile and the billing history were asked again after a change. */
+async function expectReloaded(page: Page) {
+  await called('the current subscription reload', page.loads.current.calls, page.currentLoadsBefore + 1);
+  await see('the profile reloaded', () => expect(page.profile.profileLoads).toBeGreaterThanOrEqual(2));
+  await called('the billing history reload', page.invoiceLoads.calls, page.historyLoadsBefore + 1);
+  expect(page.invoiceLoads.last().input).toEqual({ page: 1 });
+}
+
+const markLoads = (page: Page) => {
+  page.currentLoadsBefore = page.loads.current.calls.length;
+  page.historyLoadsBefore = page.invoiceLoads.calls.length;
+};
 
 async function expectConfirmation(busy: boolean) {
   await see("the dialog 'Cancel Subscription'", () => expect(cancelDialog()).not.toBeNull());
@@ -66,8 +83,10 @@ const noDialog = () => see('no confirmation dialog', () => expect(cancelDialog()
 describe('subscriptionCancel: the spec model replayed against the Subscriptions tab', () => {
   afterEach(restoreProfileHarness);
 
-  it('uses the spec delay', () => {
+  it('uses the spec delays and the agreed messages', () => {
     expect(CANCEL_SUCCESS_MS).toBe(5000);
+    expect(RESUME_SUCCESS_MS).toBe(3000);
+    expect(billingMessages.resumed).toBe('Your subscription will continue.');
   });
 
   definePathTests<Page>({
@@ -83,7 +102,7 @@ describe('subscriptionCancel: the spec model replayed against the Subscriptions 
       'cancel.dismissed': (page) => page.user.click(within(cancelDialog()!).getByRole('button', { name: 'No, Keep Subscription' })),
       'server.cancelled': (page) => {
         page.server.current = { ...activeSubscription, cancel_at_period_end: true };
-        page.currentLoadsBefore = page.loads.current.calls.length;
+        markLoads(page);
         page.cancels.last().settle.resolve({ cancelAt });
       },
       'server.refused': (page) => page.cancels.last().settle.reject(new ApiError(REFUSAL, 400)),
@@ -93,6 +112,21 @@ describe('subscriptionCancel: the spec model replayed against the Subscriptions 
         await act(() => vi.advanceTimersByTimeAsync(1));
       },
       'plan.chosen': (page) => page.user.click(subscribeButton(monthlyPlan)),
+      'resume.requested': (page) => {
+        page.resumesBefore = page.resumes.calls.length;
+        return page.user.click(tab().getByRole('button', { name: 'Resume subscription' }));
+      },
+      'server.resumed': (page) => {
+        page.server.current = activeSubscription;
+        markLoads(page);
+        page.resumes.last().settle.resolve(activeSubscription);
+      },
+      'server.resumeRefused': (page) => page.resumes.last().settle.reject(new ApiError(billingMessages.nothingToResume, 409)),
+      'time.passed3s': async () => {
+        await act(() => vi.advanceTimersByTimeAsync(RESUME_SUCCESS_MS - 1));
+        expect(tab().getByRole('status').textContent).toBe(billingMessages.resumed);
+        await act(() => vi.advanceTimersByTimeAsync(1));
+      },
     },
     screens: {
       subscribed: async () => {
@@ -113,13 +147,27 @@ describe('subscriptionCancel: the spec model replayed against the Subscriptions 
       cancelled: async (page) => {
         await noDialog();
         await expectMessages({ notice: CANCELLED });
-        // Cancel → overview reload: the subscription is asked again and the card says when it ends; the profile reloads too.
-        await called('the current subscription reload', page.loads.current.calls, page.currentLoadsBefore + 1);
+        // Cancel → reload: the subscription is asked again and the card says when it ends; the profile and billing history reload too.
+        await expectReloaded(page);
         await expectCard(true);
-        await see('the profile reloaded', () => expect(page.profile.profileLoads).toBeGreaterThanOrEqual(2));
       },
       cancelEnded: async () => {
         await expectMessages({});
+        await expectCard(true);
+      },
+      resuming: async (page) => {
+        await expectCard(true, true);
+        await expectMessages({});
+        // One call per click: the busy button takes no second one.
+        await called('the resume call', page.resumes.calls, page.resumesBefore + 1);
+      },
+      resumed: async (page) => {
+        await expectMessages({ notice: billingMessages.resumed });
+        await expectReloaded(page);
+        await expectCard(false);
+      },
+      resumeRefused: async () => {
+        await expectMessages({ alert: billingMessages.nothingToResume });
         await expectCard(true);
       },
       purchaseStarting: async (page) => {

@@ -45,6 +45,15 @@ export const ROLE_PERMISSIONS: Record<'public' | 'authenticated', readonly strin
     'api::subscription.subscription.create',
     'api::subscription.subscription.verify',
     'api::subscription.subscription.cancel',
+    'api::subscription.subscription.resume',
+    'api::subscription.subscription.invoices',
+    'api::subscription.subscription.portal',
+    'api::payment.payment.sandboxCard',
+    'api::account.account.export',
+    // Own entries only (api/weight-entry).
+    'api::weight-entry.weight-entry.find',
+    'api::weight-entry.weight-entry.create',
+    'api::weight-entry.weight-entry.delete',
   ],
 };
 

@@ -42,6 +42,8 @@ export const profileMessages = {
   idealBmiWeight: 'Ideal BMI weight must be a number',
   diet: 'Diet must be Carnivore or Ketovore',
   reminder: 'Reminder must be daily or weekly',
+  unitSystem: 'Units must be metric or imperial',
+  remindersEnabled: 'Reminders must be on (true) or off (false)',
   note: 'Personal note must be text of at most 2000 characters',
   ingredientsList: 'Ingredients must be a list of ingredient ids',
   tooManyIngredients: (known: number) => `Choose at most ${known} ingredients`,
@@ -61,6 +63,9 @@ export const PROFILE_FIELDS = [
   'goal_weight',
   'goal_reminder',
   'personal_goal_note',
+  // Issue 12: shown units (values stay kg and cm) and the goal reminder e-mails on or off.
+  'unit_system',
+  'reminders_enabled',
   // Only with a new e-mail address; checked by the server and never saved.
   'currentPassword',
 ] as const;
@@ -270,6 +275,14 @@ function normalize(body: unknown): Record<string, unknown> {
     const note = body.personal_goal_note;
     if (note !== null && (typeof note !== 'string' || note.length > LIMITS.noteMax)) refuse(profileMessages.note);
     data.personal_goal_note = note;
+  }
+  if ('unit_system' in body) {
+    if (body.unit_system !== 'metric' && body.unit_system !== 'imperial') refuse(profileMessages.unitSystem);
+    data.unit_system = body.unit_system;
+  }
+  if ('reminders_enabled' in body) {
+    if (typeof body.reminders_enabled !== 'boolean') refuse(profileMessages.remindersEnabled);
+    data.reminders_enabled = body.reminders_enabled;
   }
   if ('currentPassword' in body) {
     if (typeof body.currentPassword !== 'string') refuse(profileMessages.currentPasswordRequired);

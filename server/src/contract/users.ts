@@ -50,6 +50,10 @@ export type User = {
   goal_weight: number | null;
   goal_reminder: GoalReminder | null;
   personal_goal_note: string | null;
+  /** Issue 12: how weights and heights are shown (stored in kg and cm either way); default metric. */
+  unit_system?: 'metric' | 'imperial' | null;
+  /** Issue 12: goal reminder e-mails on (default) or off. */
+  reminders_enabled?: boolean | null;
   bmi: BmiRecord | null;
   profile_picture: Media | null;
 };

@@ -1,4 +1,5 @@
 import type { PaymentMode, PlanInterval, SubscriptionStatus } from '../contract/subscriptions';
+import type { Invoice } from '../contract/billing';
 
 /**
  * Payment gateway: what the subscription module needs from a payment provider.
@@ -46,6 +47,12 @@ export interface WebhookEvent {
   subscriptionId: string | null;
 }
 
+/** One page of a customer's invoices, newest first. */
+export interface InvoicePage {
+  invoices: Invoice[];
+  hasMore: boolean;
+}
+
 export interface CustomerInput {
   userId: number;
   /** Stable per user; used as idempotency key so a retried request creates one customer. */
@@ -62,6 +69,12 @@ export interface PaymentGateway {
   createSubscription(customerId: string, priceId: string): Promise<CreatedSubscription>;
   retrieveSubscription(subscriptionId: string): Promise<GatewaySubscription>;
   cancelAtPeriodEnd(subscriptionId: string): Promise<GatewaySubscription>;
+  /** Undoes cancelAtPeriodEnd (the subscription renews again). */
+  resume(subscriptionId: string): Promise<GatewaySubscription>;
+  /** The customer's invoices, newest first: `limit` of them after skipping `offset`. */
+  listInvoices(customerId: string, offset: number, limit: number): Promise<InvoicePage>;
+  /** A billing portal session's URL (Stripe's Customer Portal); the sandbox has none and throws invalid_request. */
+  createPortalSession(customerId: string, returnUrl: string): Promise<{ url: string }>;
   /** Ends the subscription now (account deletion, abandoned incomplete subscriptions). */
   cancelNow(subscriptionId: string): Promise<GatewaySubscription>;
   /**

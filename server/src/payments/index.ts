@@ -4,10 +4,11 @@ import type { PaymentMode } from '../contract/subscriptions';
 import { SandboxGateway } from './sandbox-gateway';
 import { StripeGateway } from './stripe-gateway';
 import { UID } from '../content-types';
+import { publicUrl } from '../public-url';
 
 export * from './gateway';
-export { SandboxGateway, SandboxCardError, SANDBOX_CARDS, validateSandboxCard } from './sandbox-gateway';
-export { StripeGateway, mapStripeSubscription } from './stripe-gateway';
+export { SandboxGateway, SandboxCardError, SANDBOX_CARDS, validateSandboxCard, type CardInput, type SandboxReceipt } from './sandbox-gateway';
+export { StripeGateway, mapStripeSubscription, mapStripeInvoice } from './stripe-gateway';
 
 export interface PaymentsConfig {
   mode?: string;
@@ -77,9 +78,12 @@ export function createGateway(strapi: Core.Strapi): PaymentGateway {
       },
     },
     async lookupPrice(priceId) {
-      const plan = await strapi.documents(UID.subscriptionPlan).findFirst({ filters: { stripe_price_id: priceId }, fields: ['duration'] });
+      const plan = await strapi
+        .documents(UID.subscriptionPlan)
+        .findFirst({ filters: { stripe_price_id: priceId }, fields: ['duration', 'amount', 'currency'] });
       // duration is required, so a stored plan always has one.
-      return plan?.duration ? { interval: plan.duration } : null;
+      return plan?.duration ? { interval: plan.duration, amount: plan.amount ?? 0, currency: plan.currency ?? 'usd' } : null;
     },
+    receiptUrl: (invoiceId) => `${publicUrl()}/api/payments/sandbox/receipts/${invoiceId}`,
   });
 }

@@ -5,10 +5,12 @@ import {
   type CreatedSubscription,
   type CustomerInput,
   type GatewaySubscription,
+  type InvoicePage,
   type PaymentGateway,
   type WebhookEvent,
 } from './gateway';
 import type { PlanInterval, SubscriptionStatus } from '../contract/subscriptions';
+import type { Invoice } from '../contract/billing';
 
 /** Key-value persistence of the sandbox (Strapi's core store in the app; a Map in unit tests). */
 export interface SandboxStorage {
@@ -19,8 +21,10 @@ export interface SandboxStorage {
 
 export interface SandboxGatewayOptions {
   storage: SandboxStorage;
-  /** The billing interval of a price id (the app looks up its subscription plans); null if unknown. */
-  lookupPrice(priceId: string): Promise<{ interval: PlanInterval } | null>;
+  /** The billing interval (and amount in cents) of a price id (the app looks up its subscription plans); null if unknown. */
+  lookupPrice(priceId: string): Promise<{ interval: PlanInterval; amount?: number; currency?: string } | null>;
+  /** The address of the receipt page of an invoice id (the app's GET /api/payments/sandbox/receipts/:id). */
+  receiptUrl?: (invoiceId: string) => string;
   now?: () => Date;
 }
 
@@ -36,6 +40,8 @@ interface SandboxCustomer {
   userId: number;
   /** Its subscriptions, so that deleting the customer ends them as Stripe does (absent on older records). */
   subscriptionIds?: string[];
+  /** The test card on file (set by a payment or a card update). */
+  card?: { last4: string; expiry: string };
 }
 
 interface SandboxSubscription {
@@ -50,7 +56,22 @@ interface SandboxSubscription {
   currentPeriodEnd: string | null;
   cancelAtPeriodEnd: boolean;
   paymentIntentId: string;
+  /** What each period costs, in cents (looked up again on records older than these fields). */
+  amount?: number;
+  currency?: string;
+  /** Secret of the HMAC in its invoices' ids, so that a receipt address cannot be guessed. */
+  receiptKey?: string;
 }
+
+/** A sandbox invoice with the subscription it belongs to (for the receipt page). */
+export interface SandboxReceipt {
+  invoice: Invoice;
+  priceId: string;
+  interval: PlanInterval;
+}
+
+/** Invoice ids: in_sandbox_<subscription hex>_<period number>_<HMAC of both under the subscription's receiptKey>. */
+const INVOICE_ID = /^in_sandbox_([0-9a-f]{24})_(\d{1,6})_([0-9a-f]{32})$/;
 
 interface SandboxPaymentIntent {
   id: string;
@@ -80,6 +101,8 @@ export class SandboxCardError extends Error {
 }
 
 const randomId = (prefix: string) => `${prefix}_${crypto.randomBytes(12).toString('hex')}`;
+
+const cardOnFile = (number: string, input: CardInput) => ({ last4: number.slice(-4), expiry: String(input.expiry).replace(/\s/g, '') });
 
 /** Validates the card fields; answers the normalised number. Throws SandboxCardError(400). */
 export function validateSandboxCard(input: CardInput, now: Date): string {
@@ -113,6 +136,11 @@ export function validateSandboxCard(input: CardInput, now: Date): string {
  * intents) persists through the storage, so it survives restarts. Renewals are simulated lazily:
  * reading an active subscription past its period end renews it (or ends it when it was set to
  * cancel at period end); an unpaid incomplete subscription expires after 23 hours, as on Stripe.
+ *
+ * Invoices are not stored apart: each paid period of a subscription (the first payment and every
+ * renewal, both persisted on the subscription) is one paid invoice, derived on read. So every
+ * instance reading the same storage lists the same invoices with the same ids, and nothing can be
+ * half-written or written twice by instances renewing the same subscription at once.
  */
 export class SandboxGateway implements PaymentGateway {
   readonly mode = 'sandbox' as const;
@@ -120,11 +148,13 @@ export class SandboxGateway implements PaymentGateway {
   private readonly storage: SandboxStorage;
   private readonly lookupPrice: SandboxGatewayOptions['lookupPrice'];
   private readonly now: () => Date;
+  private readonly receiptUrl: (invoiceId: string) => string;
 
   constructor(options: SandboxGatewayOptions) {
     this.storage = options.storage;
     this.lookupPrice = options.lookupPrice;
     this.now = options.now ?? (() => new Date());
+    this.receiptUrl = options.receiptUrl ?? ((id) => `/api/payments/sandbox/receipts/${id}`);
   }
 
   private async load(subscriptionId: string): Promise<SandboxSubscription> {
@@ -225,6 +255,9 @@ export class SandboxGateway implements PaymentGateway {
       id,
       customerId,
       priceId,
+      amount: price.amount,
+      currency: price.currency,
+      receiptKey: crypto.randomBytes(16).toString('hex'),
       interval: price.interval,
       status: 'incomplete',
       createdAt: now,
@@ -258,6 +291,94 @@ export class SandboxGateway implements PaymentGateway {
     sub.cancelAtPeriodEnd = true;
     await this.storage.set(`sub:${sub.id}`, sub);
     return this.view(sub);
+  }
+
+  async resume(subscriptionId: string): Promise<GatewaySubscription> {
+    const sub = await this.load(subscriptionId);
+    if (sub.status === 'canceled' || sub.status === 'incomplete_expired') {
+      throw new GatewayError('invalid_request', 'A canceled subscription cannot be resumed.');
+    }
+    sub.cancelAtPeriodEnd = false;
+    await this.storage.set(`sub:${sub.id}`, sub);
+    return this.view(sub);
+  }
+
+  /** The paid periods of a subscription as invoices, oldest first (settled first: renewals due are made). */
+  private async invoicesOf(sub: SandboxSubscription): Promise<Invoice[]> {
+    // Only a paid subscription has periods: the payment set startDate and currentPeriodStart.
+    if (!sub.currentPeriodStart) return [];
+    if (!sub.receiptKey) {
+      sub.receiptKey = crypto.randomBytes(16).toString('hex');
+      await this.storage.set(`sub:${sub.id}`, sub);
+    }
+    let amount = sub.amount;
+    let currency = sub.currency;
+    if (amount === undefined) {
+      const price = await this.lookupPrice(sub.priceId);
+      amount = price?.amount ?? 0;
+      currency = price?.currency;
+    }
+    const hex = sub.id.slice('sub_sandbox_'.length);
+    const last = Date.parse(sub.currentPeriodStart);
+    const invoices: Invoice[] = [];
+    // The same chain of periods as the renewals in settle(): each starts where the previous ended.
+    for (let start = new Date(sub.startDate), n = 0; start.getTime() <= last; start = addInterval(start, sub.interval), n += 1) {
+      const mac = crypto.createHmac('sha256', sub.receiptKey).update(`${hex}_${n}`).digest('hex').slice(0, 32);
+      const id = `in_sandbox_${hex}_${n}_${mac}`;
+      invoices.push({
+        id,
+        date: start.toISOString(),
+        amount,
+        currency: currency ?? 'usd',
+        status: 'paid',
+        periodStart: start.toISOString(),
+        periodEnd: addInterval(start, sub.interval).toISOString(),
+        receiptUrl: this.receiptUrl(id),
+        pdfUrl: null,
+      });
+    }
+    return invoices;
+  }
+
+  async listInvoices(customerId: string, offset: number, limit: number): Promise<InvoicePage> {
+    const customer = typeof customerId === 'string' ? await this.storage.get<SandboxCustomer>(`cus:${customerId}`) : null;
+    // A deleted customer's invoices are gone with it (account deletion).
+    if (!customer) return { invoices: [], hasMore: false };
+    const all: Invoice[] = [];
+    for (const subscriptionId of customer.subscriptionIds ?? []) {
+      const stored = await this.storage.get<SandboxSubscription>(`sub:${subscriptionId}`);
+      if (stored) all.push(...(await this.invoicesOf(await this.settle(stored))));
+    }
+    all.sort((a, b) => Date.parse(b.date) - Date.parse(a.date) || b.id.localeCompare(a.id));
+    return { invoices: all.slice(offset, offset + limit), hasMore: all.length > offset + limit };
+  }
+
+  /** The invoice behind a receipt address, or null (unknown, forged, or its customer deleted). */
+  async receipt(invoiceId: unknown): Promise<SandboxReceipt | null> {
+    const match = typeof invoiceId === 'string' ? INVOICE_ID.exec(invoiceId) : null;
+    if (!match) return null;
+    const stored = await this.storage.get<SandboxSubscription>(`sub:sub_sandbox_${match[1]}`);
+    if (!stored?.receiptKey || !(await this.storage.get<SandboxCustomer>(`cus:${stored.customerId}`))) return null;
+    const invoice = (await this.invoicesOf(await this.settle(stored)))[Number(match[2])];
+    if (!invoice || invoice.id.length !== match[0].length) return null;
+    if (!crypto.timingSafeEqual(Buffer.from(invoice.id), Buffer.from(match[0]))) return null;
+    return { invoice, priceId: stored.priceId, interval: stored.interval };
+  }
+
+  async createPortalSession(): Promise<{ url: string }> {
+    throw new GatewayError('invalid_request', 'The sandbox has no billing portal');
+  }
+
+  /** Replaces the customer's card on file (the in-app card update of sandbox mode). */
+  async updateCard(customerId: string, input: CardInput): Promise<{ last4: string }> {
+    const customer = typeof customerId === 'string' ? await this.storage.get<SandboxCustomer>(`cus:${customerId}`) : null;
+    if (!customer) throw new GatewayError('not_found', `No such customer: '${customerId}'`, 'resource_missing');
+    const number = validateSandboxCard(input, this.now());
+    // As on Stripe, the declined test card cannot be saved either.
+    if (number === SANDBOX_CARDS.declined) throw new SandboxCardError(402, 'card_declined', 'Your card was declined.');
+    const card = cardOnFile(number, input);
+    await this.storage.set(`cus:${customerId}`, { ...customer, card });
+    return { last4: card.last4 };
   }
 
   async cancelNow(subscriptionId: string): Promise<GatewaySubscription> {
@@ -317,6 +438,10 @@ export class SandboxGateway implements PaymentGateway {
       await this.storage.set(`pi:${current.id}`, { ...current, declines: current.declines + 1 });
       throw new SandboxCardError(402, 'card_declined', 'Your card was declined.');
     }
+
+    // The paying card becomes the card on file (renewals use it).
+    const customer = await this.storage.get<SandboxCustomer>(`cus:${sub.customerId}`);
+    if (customer) await this.storage.set(`cus:${customer.id}`, { ...customer, card: cardOnFile(number, input) });
 
     const now = this.now();
     sub.status = 'active';

@@ -4,10 +4,12 @@ import {
   type CreatedSubscription,
   type CustomerInput,
   type GatewaySubscription,
+  type InvoicePage,
   type PaymentGateway,
   type WebhookEvent,
 } from './gateway';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../contract/subscriptions';
+import { INVOICE_STATUSES, type Invoice, type InvoiceStatus } from '../contract/billing';
 
 export interface StripeGatewayOptions {
   secretKey: string;
@@ -59,6 +61,28 @@ function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
   const fromParent = invoice.parent?.subscription_details?.subscription;
   const legacy = (invoice as unknown as { subscription?: string | { id: string } | null }).subscription;
   return idOf(fromParent as string | { id: string } | undefined) ?? idOf(legacy);
+}
+
+const isoOf = (seconds: number | null | undefined): string | null => toDate(seconds)?.toISOString() ?? null;
+
+/**
+ * Stripe invoice -> Invoice. The period is the first line's (a subscription invoice's
+ * period_start/period_end describe pending items, not the billing period it pays for).
+ */
+export function mapStripeInvoice(invoice: Stripe.Invoice): Invoice {
+  const status = (INVOICE_STATUSES as readonly string[]).includes(invoice.status ?? '') ? (invoice.status as InvoiceStatus) : 'draft';
+  const period = invoice.lines?.data?.[0]?.period;
+  return {
+    id: invoice.id ?? '',
+    date: isoOf(invoice.created) ?? new Date(0).toISOString(),
+    amount: status === 'paid' ? invoice.amount_paid : invoice.amount_due,
+    currency: invoice.currency,
+    status,
+    periodStart: isoOf(period?.start ?? invoice.period_start),
+    periodEnd: isoOf(period?.end ?? invoice.period_end),
+    receiptUrl: invoice.hosted_invoice_url ?? null,
+    pdfUrl: invoice.invoice_pdf ?? null,
+  };
 }
 
 /** The client secret of the subscription's latest invoice, when latest_invoice.confirmation_secret was expanded. */
@@ -169,6 +193,37 @@ export class StripeGateway implements PaymentGateway {
     return mapStripeSubscription(
       await this.call(() => this.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true }))
     );
+  }
+
+  async resume(subscriptionId: string): Promise<GatewaySubscription> {
+    return mapStripeSubscription(
+      await this.call(() => this.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: false }))
+    );
+  }
+
+  async listInvoices(customerId: string, offset: number, limit: number): Promise<InvoicePage> {
+    // Stripe pages by cursor (newest first): walk from the newest until offset + limit + 1 are seen.
+    const wanted = offset + limit + 1;
+    const seen: Stripe.Invoice[] = [];
+    let startingAfter: string | undefined;
+    for (;;) {
+      const page = await this.call(() =>
+        this.stripe.invoices.list({
+          customer: customerId,
+          limit: Math.min(100, wanted - seen.length),
+          ...(startingAfter ? { starting_after: startingAfter } : {}),
+        })
+      );
+      seen.push(...page.data);
+      if (!page.has_more || page.data.length === 0 || seen.length >= wanted) break;
+      startingAfter = page.data[page.data.length - 1].id;
+    }
+    return { invoices: seen.slice(offset, offset + limit).map(mapStripeInvoice), hasMore: seen.length > offset + limit };
+  }
+
+  async createPortalSession(customerId: string, returnUrl: string): Promise<{ url: string }> {
+    const session = await this.call(() => this.stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }));
+    return { url: session.url };
   }
 
   async cancelNow(subscriptionId: string): Promise<GatewaySubscription> {

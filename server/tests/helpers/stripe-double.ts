@@ -40,6 +40,10 @@ export async function startStripeDouble() {
   const customers = new Map<string, Record<string, unknown>>();
   /** Ids of the customers deleted through DELETE /v1/customers/:id, in order. */
   const deletedCustomers: string[] = [];
+  /** Invoices (Stripe JSON) the tests put here; GET /v1/invoices lists a customer's, newest first. */
+  const invoices: Record<string, unknown>[] = [];
+  /** Billing portal sessions made (POST /v1/billing_portal/sessions). */
+  const portalSessions: { customer: string; return_url: string; url: string }[] = [];
   let counter = 0;
   let nextFailure: Failure | null = null;
   const now = () => Math.floor(Date.now() / 1000);
@@ -119,6 +123,22 @@ export async function startStripeDouble() {
       subscriptions.set(sub.id, sub);
       return { status: 200, body: subscriptionJson(sub, expand) };
     }
+    if (method === 'GET' && path === '/v1/invoices') {
+      const own = invoices
+        .filter((invoice) => invoice.customer === params.customer)
+        .sort((a, b) => Number(b.created) - Number(a.created));
+      const after = params.starting_after ? own.findIndex((invoice) => invoice.id === params.starting_after) + 1 : 0;
+      const limit = Number(params.limit ?? 10);
+      const data = own.slice(after, after + limit);
+      return { status: 200, body: { object: 'list', url: '/v1/invoices', has_more: after + limit < own.length, data } };
+    }
+    if (method === 'POST' && path === '/v1/billing_portal/sessions') {
+      if (!customers.has(params.customer)) return { status: 404, body: { error: notFound('customer', params.customer).error } };
+      counter += 1;
+      const session = { customer: params.customer, return_url: params.return_url, url: `https://billing.stripe.test/p/session_${counter}` };
+      portalSessions.push(session);
+      return { status: 200, body: { id: `bps_${counter}`, object: 'billing_portal.session', ...session } };
+    }
     const customerMatch = /^\/v1\/customers\/([^/]+)$/.exec(path);
     if (customerMatch && method === 'DELETE') {
       const id = decodeURIComponent(customerMatch[1]);
@@ -193,6 +213,8 @@ export async function startStripeDouble() {
     subscriptions,
     customers,
     deletedCustomers,
+    invoices,
+    portalSessions,
     /**
      * The next `times` requests answer this error instead (the SDK retries 5xx answers); with
      * `only`, just the requests of that method whose path starts with `pathPrefix`.

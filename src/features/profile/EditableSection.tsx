@@ -4,6 +4,7 @@ import type { ActorRefFrom } from 'xstate';
 import { PROFILE_UPDATED_MESSAGE, type profileSectionMachine } from '../../../machines/profileSection.machine';
 import type { ProfileUpdate } from '../../../server/src/contract/users';
 import { FormMessages } from '../../components/form/FormMessages';
+import type { UnitSystem } from '../../lib/units';
 
 export type SectionActor = ActorRefFrom<typeof profileSectionMachine>;
 
@@ -17,10 +18,12 @@ type EditableSectionProps = {
   /** Reads the submitted form into the section's update. */
   toUpdate: (form: HTMLFormElement) => ProfileUpdate;
   editLabel?: string;
+  /** The member's unit, which words the rules' messages (metric when absent). */
+  unitSystem?: UnitSystem;
 };
 
 /** A profile section that is either viewed or edited (SPEC §4 Profile sections). */
-export function EditableSection({ title, section, view, fields, toUpdate, editLabel = 'Edit' }: EditableSectionProps) {
+export function EditableSection({ title, section, view, fields, toUpdate, editLabel = 'Edit', unitSystem }: EditableSectionProps) {
   const editing = useSelector(section, (snapshot) => snapshot.matches('editing'));
   const saving = useSelector(section, (snapshot) => snapshot.hasTag('busy'));
   const saved = useSelector(section, (snapshot) => snapshot.hasTag('success'));
@@ -28,7 +31,7 @@ export function EditableSection({ title, section, view, fields, toUpdate, editLa
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    section.send({ type: 'save.submitted', update: toUpdate(event.currentTarget) });
+    section.send({ type: 'save.submitted', update: toUpdate(event.currentTarget), unitSystem });
   };
 
   return (

@@ -9,6 +9,9 @@ import { FormMessages } from '../../components/form/FormMessages';
 import { formValues } from '../../components/form/formValues';
 import { pageTitle, site } from '../../config/site';
 import { usePageHead } from '../../app/usePageHead';
+import { weightUnit } from '../../lib/units';
+import { UnitsSetting } from './progress/SettingControls';
+import { memberUnitSystem } from './progress/memberSettings';
 
 const bmiRoute = getRouteApi('/bmi');
 
@@ -22,29 +25,44 @@ export function FirstRunBmiPage() {
   });
   const saving = useSelector(flow, (snapshot) => snapshot.hasTag('busy'));
   const error = useSelector(flow, (snapshot) => snapshot.context.error);
-  const ids = { height: useId(), weight: useId(), gender: useId(), birth: useId() };
+  const ids = { height: useId(), inches: useId(), weight: useId(), gender: useId(), birth: useId() };
+  const unit = memberUnitSystem(user);
 
   return (
     <section className="auth-page">
       <div className="auth-card">
         <h1>Welcome to Carnivo</h1>
         <p className="auth-card__lead">Tell us a little about you so we can work out your BMI and ideal weight.</p>
+        <UnitsSetting userId={String(user.id)} unitSystem={unit} routeId="/bmi" />
         <FormMessages error={error} />
         <form
           noValidate
           aria-busy={saving}
           onSubmit={(event) => {
             event.preventDefault();
-            const fields = formValues(event.currentTarget, ['height', 'currentWeight', 'Gender', 'date_of_birth'] as const);
-            flow.send({ type: 'bmi.submitted', fields });
+            const fields = formValues(event.currentTarget, ['height', 'feet', 'inches', 'currentWeight', 'Gender', 'date_of_birth'] as const);
+            flow.send({ type: 'bmi.submitted', fields: { ...fields, unitSystem: unit } });
           }}
         >
+          {unit === 'metric' ? (
+            <div className="field">
+              <label htmlFor={ids.height}>Height (cm)</label>
+              <input id={ids.height} name="height" inputMode="decimal" />
+            </div>
+          ) : (
+            <div className="field field--pair">
+              <div className="field">
+                <label htmlFor={ids.height}>Height (ft)</label>
+                <input id={ids.height} name="feet" inputMode="numeric" />
+              </div>
+              <div className="field">
+                <label htmlFor={ids.inches}>Height (in)</label>
+                <input id={ids.inches} name="inches" inputMode="decimal" />
+              </div>
+            </div>
+          )}
           <div className="field">
-            <label htmlFor={ids.height}>Height (cm)</label>
-            <input id={ids.height} name="height" inputMode="decimal" />
-          </div>
-          <div className="field">
-            <label htmlFor={ids.weight}>Weight (kg)</label>
+            <label htmlFor={ids.weight}>Weight ({weightUnit(unit)})</label>
             <input id={ids.weight} name="currentWeight" inputMode="decimal" />
           </div>
           <div className="field">

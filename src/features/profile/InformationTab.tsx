@@ -4,16 +4,16 @@ import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
 import { bmiCategory, bodyMassIndex, idealBmiWeight, parseDecimal, type Gender } from '../../lib/bmi';
 import { needsCurrentPassword } from '../../../server/src/contract/profileRules';
+import { cmToFeetInches, formatHeight, formatWeight, heightFromInput, weightFromInput, weightInUnit, weightUnit } from '../../lib/units';
+import { UnitsSetting } from './progress/SettingControls';
+import { memberUnitSystem } from './progress/memberSettings';
+import { DataExportPanel } from './DataExportPanel';
 import { EditableSection } from './EditableSection';
 import { PasswordChangePanel } from './PasswordChangePanel';
 import { ProfilePicture } from './ProfilePicture';
 import { useProfileSection } from './useProfileFlows';
 
 const DEFAULT_GENDER: Gender = 'Male';
-
-function formatKg(value: number | null | undefined): string {
-  return value ? `${value} kg` : 'Not set';
-}
 
 /**
  * The e-mail input, plus the current password the server asks for when the address changes.
@@ -44,7 +44,8 @@ function EmailFields({ user }: { user: User }) {
 
 export function InformationTab({ user }: { user: User }) {
   const section = useProfileSection(String(user.id));
-  const ids = { username: useId(), birth: useId(), gender: useId(), height: useId(), weight: useId() };
+  const ids = { username: useId(), birth: useId(), gender: useId(), height: useId(), inches: useId(), weight: useId() };
+  const unit = memberUnitSystem(user);
   const bmi = user.bmi;
   const gender = bmi?.Gender ?? DEFAULT_GENDER;
   const height = parseDecimal(bmi?.height);
@@ -64,11 +65,11 @@ export function InformationTab({ user }: { user: User }) {
       <dt>Gender</dt>
       <dd>{gender}</dd>
       <dt>Height</dt>
-      <dd>{height ? `${height} cm` : 'Not set'}</dd>
+      <dd>{formatHeight(height, unit)}</dd>
       <dt>Weight</dt>
-      <dd>{formatKg(weight)}</dd>
+      <dd>{formatWeight(weight, unit)}</dd>
       <dt>Ideal BMI Weight</dt>
-      <dd>{formatKg(idealWeight)}</dd>
+      <dd>{formatWeight(idealWeight, unit)}</dd>
       <dt>Current BMI</dt>
       <dd>
         {currentBmi === null || !category ? (
@@ -101,13 +102,26 @@ export function InformationTab({ user }: { user: User }) {
           <option value="Female">Female</option>
         </select>
       </div>
+      {unit === 'metric' ? (
+        <div className="field">
+          <label htmlFor={ids.height}>Height (cm)</label>
+          <input id={ids.height} name="height" inputMode="decimal" defaultValue={height || ''} />
+        </div>
+      ) : (
+        <div className="field field--pair">
+          <div className="field">
+            <label htmlFor={ids.height}>Height (ft)</label>
+            <input id={ids.height} name="feet" inputMode="numeric" defaultValue={height ? cmToFeetInches(height).feet : ''} />
+          </div>
+          <div className="field">
+            <label htmlFor={ids.inches}>Height (in)</label>
+            <input id={ids.inches} name="inches" inputMode="decimal" defaultValue={height ? cmToFeetInches(height).inches : ''} />
+          </div>
+        </div>
+      )}
       <div className="field">
-        <label htmlFor={ids.height}>Height (cm)</label>
-        <input id={ids.height} name="height" inputMode="decimal" defaultValue={height || ''} />
-      </div>
-      <div className="field">
-        <label htmlFor={ids.weight}>Weight (kg)</label>
-        <input id={ids.weight} name="currentWeight" inputMode="decimal" defaultValue={weight || ''} />
+        <label htmlFor={ids.weight}>Weight ({weightUnit(unit)})</label>
+        <input id={ids.weight} name="currentWeight" inputMode="decimal" defaultValue={weight ? weightInUnit(weight, unit) : ''} />
       </div>
     </>
   );
@@ -119,12 +133,13 @@ export function InformationTab({ user }: { user: User }) {
         title="Information"
         section={section}
         editLabel="Edit Profile"
+        unitSystem={unit}
         view={view}
         fields={fields}
         toUpdate={(form) => {
-          const values = formValues(form, ['username', 'email', 'currentPassword', 'date_of_birth', 'Gender', 'height', 'currentWeight'] as const);
+          const values = formValues(form, ['username', 'email', 'currentPassword', 'date_of_birth', 'Gender', 'height', 'feet', 'inches', 'currentWeight'] as const);
           const newGender: Gender = values.Gender === 'Female' ? 'Female' : 'Male';
-          const newHeight = parseDecimal(values.height);
+          const newHeight = heightFromInput({ cm: values.height, feet: values.feet, inches: values.inches }, unit, height);
           return {
             section: 'information',
             values: {
@@ -133,7 +148,7 @@ export function InformationTab({ user }: { user: User }) {
               // The password travels only with a changed e-mail, the one case the server asks for it.
               ...(needsCurrentPassword(user, values.email) && { currentPassword: values.currentPassword }),
               bmi: {
-                currentWeight: parseDecimal(values.currentWeight),
+                currentWeight: weightFromInput(values.currentWeight, unit, weight),
                 height: newHeight,
                 Gender: newGender,
                 date_of_birth: values.date_of_birth || null,
@@ -143,7 +158,12 @@ export function InformationTab({ user }: { user: User }) {
           };
         }}
       />
+      <section className="profile-card" aria-label="Units">
+        <h2>Units</h2>
+        <UnitsSetting userId={String(user.id)} unitSystem={unit} routeId="/profile" />
+      </section>
       <PasswordChangePanel />
+      <DataExportPanel />
     </>
   );
 }

@@ -19,6 +19,7 @@ type CurrentSubscriptionCardProps = {
 export function CurrentSubscriptionCard({ current, loading, cancel }: CurrentSubscriptionCardProps) {
   const confirming = useSelector(cancel, (snapshot) => snapshot.hasTag('dialog'));
   const cancelling = useSelector(cancel, (snapshot) => snapshot.hasTag('busy'));
+  const resuming = useSelector(cancel, (snapshot) => snapshot.matches('resuming'));
 
   if (!current) return <p>{loading ? 'Loading your subscription…' : 'You have no subscription yet.'}</p>;
   if (UNPAID_STATUSES.includes(current.status)) {
@@ -44,9 +45,17 @@ export function CurrentSubscriptionCard({ current, loading, cancel }: CurrentSub
       </p>
       {current.startDate && <p>Started {formatDate(current.startDate)}</p>}
       {current.cancel_at_period_end ? (
-        <p className="subscription-card__ending">
-          {current.currentPeriodEnd ? `Cancelling on ${formatDate(current.currentPeriodEnd)}` : 'Cancelling at the end of the billing period'}
-        </p>
+        <>
+          <p className="subscription-card__ending">
+            {current.currentPeriodEnd ? `Cancelling on ${formatDate(current.currentPeriodEnd)}` : 'Cancelling at the end of the billing period'}
+          </p>
+          {/* An ended subscription has nothing left to resume. */}
+          {current.status !== 'canceled' && (
+            <button type="button" className="button button--primary" disabled={resuming} onClick={() => cancel.send({ type: 'resume.requested' })}>
+              {resuming ? 'Resuming...' : 'Resume subscription'}
+            </button>
+          )}
+        </>
       ) : (
         <>
           {current.currentPeriodEnd && <p>Renews on {formatDate(current.currentPeriodEnd)}</p>}

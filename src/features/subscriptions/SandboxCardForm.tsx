@@ -2,10 +2,17 @@ import { useId, type FormEvent } from 'react';
 import type { SandboxCard } from '../../../server/src/contract/subscriptions';
 import { formValues } from '../../components/form/formValues';
 
-type SandboxCardFormProps = { busy: boolean; onPay: (card: SandboxCard) => void; onCancel: () => void };
+type SandboxCardFormProps = {
+  busy: boolean;
+  onPay: (card: SandboxCard) => void;
+  onCancel: () => void;
+  /** The submit button's text, and its text while busy (a card update is not a payment). */
+  submitLabel?: string;
+  busyLabel?: string;
+};
 
 /** The offline sandbox's stand-in for the card element: test cards only, nothing is charged. */
-export function SandboxCardForm({ busy, onPay, onCancel }: SandboxCardFormProps) {
+export function SandboxCardForm({ busy, onPay, onCancel, submitLabel = 'Pay Now', busyLabel = 'Processing...' }: SandboxCardFormProps) {
   const ids = { number: useId(), expiry: useId(), cvc: useId() };
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -33,7 +40,7 @@ export function SandboxCardForm({ busy, onPay, onCancel }: SandboxCardFormProps)
       </div>
       <div className="modal__actions">
         <button type="submit" className="button button--primary" disabled={busy}>
-          {busy ? 'Processing...' : 'Pay Now'}
+          {busy ? busyLabel : submitLabel}
         </button>
         <button type="button" className="button" disabled={busy} onClick={onCancel}>
           Cancel

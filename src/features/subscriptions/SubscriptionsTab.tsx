@@ -1,12 +1,15 @@
 import { useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
+import { billingHistoryMachine } from '../../../machines/billingHistory.machine';
 import { cancelledMessage, subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
 import { subscriptionOverviewMachine } from '../../../machines/subscriptionOverview.machine';
 import { SUBSCRIPTION_SUCCESS_MESSAGE, subscriptionPurchaseMachine } from '../../../machines/subscriptionPurchase.machine';
 import { subscriptionFlows, subscriptionsTabMachine } from '../../../machines/subscriptionsTab.machine';
+import { billingMessages } from '../../../server/src/contract/billing';
 import { useFlows } from '../../app/appContext';
 import { useFlowActor } from '../../app/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
+import { BillingSection, browserManageBilling } from './BillingSection';
 import { CurrentSubscriptionCard } from './CurrentSubscriptionCard';
 import { formatAmount } from './format';
 import { Modal } from './Modal';
@@ -14,7 +17,7 @@ import { SandboxCardForm } from './SandboxCardForm';
 import { StripeCardForm } from './StripeCardForm';
 
 type TabFlows = ReturnType<typeof subscriptionFlows>;
-const sameFlows = (a: TabFlows, b: TabFlows) => a.overview === b.overview && a.purchase === b.purchase && a.cancel === b.cancel;
+const sameFlows = (a: TabFlows, b: TabFlows) => (Object.keys(a) as (keyof TabFlows)[]).every((name) => a[name] === b[name]);
 
 export function SubscriptionsTab() {
   const flows = useFlows();
@@ -25,11 +28,13 @@ export function SubscriptionsTab() {
         overview: flows.subscriptionOverview ?? subscriptionOverviewMachine,
         purchase: flows.subscriptionPurchase ?? subscriptionPurchaseMachine,
         cancel: flows.subscriptionCancel ?? subscriptionCancelMachine,
+        billingHistory: flows.billingHistory ?? billingHistoryMachine,
+        manageBilling: flows.manageBilling ?? browserManageBilling,
       },
       actions: { reloadProfile: () => void router.invalidate({ filter: (match) => match.routeId === '/profile' }) },
     }),
   );
-  const { overview, purchase, cancel } = useSelector(tab, subscriptionFlows, sameFlows);
+  const { overview, purchase, cancel, billingHistory, manageBilling } = useSelector(tab, subscriptionFlows, sameFlows);
 
   const plans = useSelector(overview, (snapshot) => snapshot.context.plans);
   const current = useSelector(overview, (snapshot) => snapshot.context.current);
@@ -47,7 +52,10 @@ export function SubscriptionsTab() {
   const chosenPlan = useSelector(purchase, (snapshot) => snapshot.context.plan);
 
   const cancelError = useSelector(cancel, (snapshot) => snapshot.context.error);
-  const cancelled = useSelector(cancel, (snapshot) => (snapshot.hasTag('success') ? cancelledMessage(snapshot.context.cancelAt) : null));
+  const cancelNotice = useSelector(cancel, (snapshot) => {
+    if (snapshot.matches('cancelled')) return cancelledMessage(snapshot.context.cancelAt);
+    return snapshot.matches('resumed') ? billingMessages.resumed : null;
+  });
 
   const dismissPayment = () => purchase.send({ type: 'payment.dismissed' });
 
@@ -66,7 +74,7 @@ export function SubscriptionsTab() {
       )}
       <FormMessages
         error={purchaseError ?? cancelError}
-        notice={purchased ? SUBSCRIPTION_SUCCESS_MESSAGE : cancelled}
+        notice={purchased ? SUBSCRIPTION_SUCCESS_MESSAGE : cancelNotice}
       />
 
       <h3>Your subscription</h3>
@@ -94,6 +102,9 @@ export function SubscriptionsTab() {
           </li>
         ))}
       </ul>
+
+      {/* Manage billing needs the payment mode, and a subscription whose card there is to manage. */}
+      <BillingSection history={billingHistory} manage={manageBilling} mode={current ? (payments?.mode ?? null) : null} />
 
       {paymentOpen && chosenPlan && (
         <Modal title="Complete your subscription" busy={paying} onClose={dismissPayment}>

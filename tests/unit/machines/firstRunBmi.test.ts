@@ -56,6 +56,13 @@ describe('firstRunBmi (/bmi after a social sign-up: SPEC §2, §5 Profile Inform
       );
     });
 
+    it('converts pounds and feet plus inches exactly to kg and cm (issue 12), ignoring the cm field', () => {
+      const update = bmiUpdate(member, fields({ unitSystem: 'imperial', height: '999', feet: '5', inches: '11', currentWeight: '180' }));
+      expect(update).toEqual(
+        information({ height: 180.34, currentWeight: 180 * 0.45359237, Gender: 'Male', date_of_birth: '1990-04-01', idealBmiWeight: '73.2' }),
+      );
+    });
+
     it("parses what isn't a number as 0, with an ideal BMI weight of '0'", () => {
       expect(bmiUpdate(member, fields({ height: 'tall', currentWeight: '' }))).toEqual(
         information({ height: 0, currentWeight: 0, Gender: 'Male', date_of_birth: '1990-04-01', idealBmiWeight: '0' }),
@@ -76,6 +83,10 @@ describe('firstRunBmi (/bmi after a social sign-up: SPEC §2, §5 Profile Inform
     [fields({ height: '250.5' }), 'Height must be between 100-250 cm'],
     [fields({ currentWeight: '29.9' }), 'Weight must be between 30-300 kg'],
     [fields({ currentWeight: '301' }), 'Weight must be between 30-300 kg'],
+    // Imperial (issue 12): the same rules on the kg and cm, worded in pounds and feet and inches.
+    [fields({ unitSystem: 'imperial', feet: '5', inches: '11', currentWeight: '66' }), 'Weight must be between 67-661 lb'],
+    [fields({ unitSystem: 'imperial', feet: '3', inches: '3', currentWeight: '180' }), 'Height must be between 3 ft 4 in and 8 ft 2 in'],
+    [fields({ unitSystem: 'imperial', feet: '', inches: '', currentWeight: '180' }), 'Height and weight must be positive'],
   ])('refuses %j with %j and saves nothing', (typed, message) => {
     const { actor, navigate } = start();
     actor.send({ type: 'bmi.submitted', fields: typed });

@@ -73,6 +73,23 @@ describe('profileSection (SPEC §4 Profile sections, §5 Profile Information and
     expect(updateProfile).not.toHaveBeenCalled();
   });
 
+  it.each([
+    [information({ currentWeight: 301 }), 'Weight must be between 67-661 lb'],
+    [information({ height: 99 }), 'Height must be between 3 ft 4 in and 8 ft 2 in'],
+    [
+      { section: 'goals', values: { goal_weight: 29, goal_reminder: 'daily', personal_goal_note: '' } } satisfies ProfileUpdate,
+      'Goal weight must be between 67-661 lb',
+    ],
+  ])('words the limits in pounds and feet for an imperial member (issue 12): %j gives %j', (update, message) => {
+    const { actor } = start();
+    actor.send({ type: 'edit.started' });
+    actor.send({ type: 'save.submitted', update, unitSystem: 'imperial' });
+    expect(actor.getSnapshot().context.error).toBe(message);
+    actor.send({ type: 'save.submitted', update, unitSystem: 'metric' });
+    expect(actor.getSnapshot().context.error).not.toBe(message);
+    expect(updateProfile).not.toHaveBeenCalled();
+  });
+
   it("saves the section for the member, busy meanwhile, ignoring Cancel and a second Save", () => {
     const { actor } = start();
     actor.send({ type: 'edit.started' });

@@ -1,8 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor, setup, type AnyEventObject } from 'xstate';
 import { cancelSubscription } from '../../../src/api/subscriptions';
-import { CANCEL_SUCCESS_MS, cancelledMessage, subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
-import type { CancelSubscriptionResponse } from '../../../server/src/contract/subscriptions';
+import { resumeSubscription } from '../../../src/api/billing';
+import { CANCEL_SUCCESS_MS, RESUME_SUCCESS_MS, cancelledMessage, subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
+import type { CancelSubscriptionResponse, CurrentSubscription } from '../../../server/src/contract/subscriptions';
+import { activeSubscription } from '../../support/subscriptionFixtures';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 
@@ -11,11 +13,19 @@ vi.mock('../../../src/api/subscriptions', async (importOriginal) => ({
   cancelSubscription: vi.fn(),
 }));
 
+vi.mock('../../../src/api/billing', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../src/api/billing')>()),
+  resumeSubscription: vi.fn(),
+}));
+
 let request: Deferred<CancelSubscriptionResponse>;
+let resume: Deferred<CurrentSubscription>;
 
 beforeEach(() => {
   request = deferred<CancelSubscriptionResponse>();
   vi.mocked(cancelSubscription).mockReset().mockReturnValue(request.promise);
+  resume = deferred<CurrentSubscription>();
+  vi.mocked(resumeSubscription).mockReset().mockReturnValue(resume.promise);
 });
 
 /** The flow runs under a stand-in for the Subscriptions tab, which records what the flow tells it. */
@@ -131,5 +141,81 @@ describe('subscriptionCancel (SPEC §2 Subscriptions tab, §4 Cancellation, §8,
     actor.send({ type: 'cancel.confirmed' });
     await nextTick();
     expect(actor.getSnapshot().context.error).toBe('Failed to cancel subscription');
+  });
+
+  it('Resume asks the server once, busy, then says so for 3000 ms and has the tab reload', async () => {
+    const { actor, clock, told } = start();
+    actor.send({ type: 'resume.requested' });
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.matches('resuming')).toBe(true);
+    expect(snapshot.hasTag('busy')).toBe(true);
+    expect(snapshot.hasTag('dialog')).toBe(false);
+    expect(resumeSubscription).toHaveBeenCalledWith({ signal: expect.any(AbortSignal) });
+    expect(Object.keys(snapshot.children)).toEqual(['resumeSubscription']);
+    actor.send({ type: 'resume.requested' });
+    actor.send({ type: 'cancel.requested' });
+    expect(actor.getSnapshot().matches('resuming')).toBe(true);
+    expect(resumeSubscription).toHaveBeenCalledTimes(1);
+    expect(told).toEqual([]);
+
+    resume.resolve(activeSubscription);
+    await nextTick();
+    expect(actor.getSnapshot().matches('resumed')).toBe(true);
+    expect(actor.getSnapshot().hasTag('success')).toBe(true);
+    expect(actor.getSnapshot().hasTag('busy')).toBe(false);
+    expect(told).toEqual([{ type: 'subscription.changed' }]);
+    expect(RESUME_SUCCESS_MS).toBe(3000);
+    clock.increment(2999);
+    expect(actor.getSnapshot().matches('resumed')).toBe(true);
+    clock.increment(1);
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(actor.getSnapshot().hasTag('success')).toBe(false);
+  });
+
+  it('Resume during the cancel message drops the cancel date; Unsubscribe during the resume message confirms again', async () => {
+    const { actor, clock } = start();
+    await cancelSuccessfully(actor);
+    actor.send({ type: 'resume.requested' });
+    expect(actor.getSnapshot().matches('resuming')).toBe(true);
+    expect(actor.getSnapshot().context.cancelAt).toBeNull();
+    resume.resolve(activeSubscription);
+    await nextTick();
+    // The cancel message's timer is gone: only the resume message's 3000 ms count.
+    clock.increment(CANCEL_SUCCESS_MS - 1);
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+
+    vi.mocked(resumeSubscription).mockResolvedValue(activeSubscription);
+    actor.send({ type: 'resume.requested' });
+    await nextTick();
+    expect(actor.getSnapshot().matches('resumed')).toBe(true);
+    vi.mocked(cancelSubscription).mockRejectedValueOnce(new Error('No'));
+    actor.send({ type: 'cancel.requested' });
+    actor.send({ type: 'cancel.confirmed' });
+    await nextTick();
+    expect(actor.getSnapshot().context.error).toBe('No');
+    actor.send({ type: 'resume.requested' });
+    await nextTick();
+    actor.send({ type: 'cancel.requested' });
+    expect(actor.getSnapshot().matches('confirming')).toBe(true);
+    expect(actor.getSnapshot().context.error).toBeNull();
+  });
+
+  it("a refused resume shows the server's text, or 'Failed to resume subscription', and tells the tab nothing", async () => {
+    const { actor, told } = start();
+    actor.send({ type: 'resume.requested' });
+    resume.reject(new Error('There is no cancelled subscription to resume.'));
+    await nextTick();
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(actor.getSnapshot().hasTag('busy')).toBe(false);
+    expect(actor.getSnapshot().context.error).toBe('There is no cancelled subscription to resume.');
+    expect(told).toEqual([]);
+
+    const again = deferred<CurrentSubscription>();
+    vi.mocked(resumeSubscription).mockReturnValue(again.promise);
+    actor.send({ type: 'resume.requested' });
+    expect(actor.getSnapshot().context.error).toBeNull();
+    again.reject(new Error(''));
+    await nextTick();
+    expect(actor.getSnapshot().context.error).toBe('Failed to resume subscription');
   });
 });

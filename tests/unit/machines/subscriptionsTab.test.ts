@@ -8,6 +8,7 @@ import {
   getSubscriptionPlans,
   verifySubscription,
 } from '../../../src/api/subscriptions';
+import { getInvoices, resumeSubscription } from '../../../src/api/billing';
 import { subscriptionFlows, subscriptionsTabMachine } from '../../../machines/subscriptionsTab.machine';
 import { activeSubscription, monthlyPlan, sandboxPayments } from '../../support/subscriptionFixtures';
 import { nextTick } from './machineTestKit';
@@ -22,7 +23,15 @@ vi.mock('../../../src/api/subscriptions', async (importOriginal) => ({
   cancelSubscription: vi.fn(),
 }));
 
+vi.mock('../../../src/api/billing', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../src/api/billing')>()),
+  getInvoices: vi.fn(),
+  resumeSubscription: vi.fn(),
+}));
+
 beforeEach(() => {
+  vi.mocked(getInvoices).mockReset().mockResolvedValue({ invoices: [], hasMore: false });
+  vi.mocked(resumeSubscription).mockReset().mockResolvedValue(activeSubscription);
   vi.mocked(getSubscriptionPlans).mockReset().mockResolvedValue([monthlyPlan]);
   vi.mocked(getCurrentSubscription).mockReset().mockResolvedValue(null);
   vi.mocked(getPaymentsConfig).mockReset().mockResolvedValue(sandboxPayments);
@@ -48,9 +57,11 @@ function start() {
 }
 
 describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchase and Cancellation, §6)', () => {
-  it('starts the overview, purchase and cancel flows together and keeps them while it lives', async () => {
+  it('starts the overview, purchase, cancel, billing history and manage-billing flows together and keeps them while it lives', async () => {
     const { tab, flows } = start();
-    expect(Object.keys(tab.getSnapshot().children).sort()).toEqual(['cancel', 'overview', 'purchase']);
+    expect(Object.keys(tab.getSnapshot().children).sort()).toEqual(['billingHistory', 'cancel', 'manageBilling', 'overview', 'purchase']);
+    expect(flows.billingHistory.getSnapshot().hasTag('busy')).toBe(true);
+    expect(flows.manageBilling.getSnapshot().value).toBe('idle');
     expect(flows.overview.getSnapshot().hasTag('loading')).toBe(true);
     expect(flows.purchase.getSnapshot().value).toBe('idle');
     expect(flows.cancel.getSnapshot().value).toBe('idle');
@@ -60,8 +71,9 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
 
   it('refuses to read flows from a snapshot missing any of them', () => {
     const snapshot = start().tab.getSnapshot();
-    const { overview, purchase, cancel } = snapshot.children;
-    for (const children of [{ purchase, cancel }, { overview, cancel }, { overview, purchase }, {}]) {
+    const all = snapshot.children;
+    const without = (name: keyof typeof all) => Object.fromEntries(Object.entries(all).filter(([key]) => key !== name));
+    for (const children of [without('overview'), without('purchase'), without('cancel'), without('billingHistory'), without('manageBilling'), {}]) {
       expect(() => subscriptionFlows({ ...snapshot, children })).toThrow('The Subscriptions tab has not started its flows');
     }
   });
@@ -97,6 +109,8 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
     expect(flows.purchase.getSnapshot().hasTag('success')).toBe(true);
     expect(reloadProfile).toHaveBeenCalledTimes(1);
     expect(getCurrentSubscription).toHaveBeenCalledTimes(2);
+    // The new invoice shows in the billing history.
+    expect(getInvoices).toHaveBeenCalledTimes(2);
     await nextTick();
     expect(flows.overview.getSnapshot().context.current).toEqual(activeSubscription);
   });
@@ -117,5 +131,23 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
     expect(getCurrentSubscription).toHaveBeenCalledTimes(2);
     await nextTick();
     expect(flows.overview.getSnapshot().context.current).toEqual(cancelling);
+  });
+
+  it('reloads the subscription, the profile and the billing history from its first page once a resume succeeded', async () => {
+    vi.mocked(getCurrentSubscription).mockResolvedValue({ ...activeSubscription, cancel_at_period_end: true });
+    const { flows, reloadProfile } = start();
+    await nextTick();
+    expect(getInvoices).toHaveBeenCalledTimes(1);
+    vi.mocked(getCurrentSubscription).mockResolvedValue(activeSubscription);
+
+    flows.cancel.send({ type: 'resume.requested' });
+    await nextTick();
+    expect(flows.cancel.getSnapshot().matches('resumed')).toBe(true);
+    expect(reloadProfile).toHaveBeenCalledTimes(1);
+    expect(getCurrentSubscription).toHaveBeenCalledTimes(2);
+    expect(getInvoices).toHaveBeenCalledTimes(2);
+    expect(vi.mocked(getInvoices).mock.calls[1][0]).toBe(1);
+    await nextTick();
+    expect(flows.overview.getSnapshot().context.current).toEqual(activeSubscription);
   });
 });

@@ -4,6 +4,8 @@ import type { NextMiddleware, RequestContext } from '../../request-context';
 import { usernameTaken } from '../../security/identifiers';
 import { UID } from '../../content-types';
 import { memberOnlyAuth } from '../../api/account/auth/bearer-required';
+import { utcDate } from '../../contract/progress';
+import type { WeightEntryService } from '../../api/weight-entry/services/weight-entry';
 
 /**
  * Route wiring of the guards of the member-facing users-permissions routes (see README "Profile");
@@ -14,6 +16,7 @@ import { memberOnlyAuth } from '../../api/account/auth/bearer-required';
  *   needs the current password in the same request (a stolen token alone cannot take the account
  *   over through a reset), and the old address is told. The plugin's own controller then runs
  *   (e-mail uniqueness, save through the Document Service).
+ *   A changed bmi.currentWeight also records today's (UTC) weight entry, in the same transaction.
  * - POST /api/auth/change-password: the new password needs at least 6 characters (SPEC §5, §9);
  *   Strapi itself only checks the current password and the confirmation.
  *
@@ -65,9 +68,32 @@ export const profileUpdateGuard = async (ctx: RequestContext, next: NextMiddlewa
   const previousEmail = await checkEmailChange(user.id, changes.email, currentPassword);
 
   ctx.request.body = changes;
-  await next();
+  const weight = (changes.bmi as { currentWeight?: number } | undefined)?.currentWeight;
+  if (typeof weight === 'number') {
+    // A new current weight is also today's entry of the weight history (issue 12): both or neither.
+    await strapi.db.transaction(async () => {
+      const before = await storedWeight(user.id);
+      await next();
+      if (ctx.status >= 200 && ctx.status < 300 && before !== weight) {
+        await (strapi.service('api::weight-entry.weight-entry') as unknown as WeightEntryService).record(user.id, utcDate(new Date()), weight);
+      }
+    });
+  } else {
+    await next();
+  }
   if (previousEmail && ctx.status >= 200 && ctx.status < 300) notifyEmailChanged(previousEmail, changes.email as string);
 };
+
+/** The member's saved current weight (kg), or null. */
+async function storedWeight(userId: number): Promise<number | null> {
+  const row = (await strapi.db.query(UID.user).findOne({
+    where: { id: userId },
+    select: ['id'],
+    populate: { bmi: { select: ['currentWeight'] } },
+  })) as { bmi?: { currentWeight: number | string | null } | null } | null;
+  const weight = row?.bmi?.currentWeight;
+  return weight == null ? null : Number(weight);
+}
 
 interface StoredCredentials {
   email: string;

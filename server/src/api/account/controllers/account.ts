@@ -1,6 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { revokeSessions } from '../../../security/sessions';
 import type { MemberContext } from '../../../request-context';
+import { handleGatewayError, sendError } from '../../../payments/http';
+import { billingMessages } from '../../../contract/billing';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** DELETE /api/users-permissions/users/delete-account: deletes the authenticated user. */
@@ -9,6 +11,33 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     const { id } = ctx.state.user;
     await strapi.service('api::account.account-deletion').deleteAccount(id);
     ctx.body = { ok: true };
+  },
+
+  /** GET /api/account/export: the member's data as a JSON attachment, at most 5 an hour. */
+  async export(ctx: MemberContext) {
+    const exports = strapi.service('api::account.account-export');
+    const verdict = await exports.consume(ctx.state.user.id);
+    if (!verdict.allowed) {
+      ctx.set('Retry-After', String(verdict.retryAfterSec));
+      sendError(ctx, 429, 'RateLimitError', billingMessages.exportLimit);
+      return;
+    }
+    let data;
+    try {
+      data = await exports.build(ctx.state.user.id);
+    } catch (error) {
+      // The invoices come from the payment gateway: unreachable, 502 rather than an incomplete export.
+      handleGatewayError(strapi, ctx, error);
+      return;
+    }
+    if (!data) {
+      sendError(ctx, 404, 'NotFoundError', 'Account not found');
+      return;
+    }
+    ctx.set('Content-Disposition', `attachment; filename="carnivo-export-${data.exportedAt.slice(0, 10)}.json"`);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = JSON.stringify(data, null, 2);
   },
 
   /** POST /api/auth/logout-all: revokes every token of the member, this one included. */

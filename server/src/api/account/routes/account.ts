@@ -22,5 +22,12 @@ export default {
       handler: 'account.logoutAll',
       config: { auth: memberOnlyAuth(), policies: [], middlewares: [] },
     },
+    {
+      method: 'GET',
+      // Everything held about the member, as a JSON file (GDPR art. 15 and 20).
+      path: '/account/export',
+      handler: 'account.export',
+      config: { auth: memberOnlyAuth(), policies: [], middlewares: [] },
+    },
   ],
 };

@@ -1,7 +1,20 @@
 import type { Core } from '@strapi/strapi';
 import { SandboxCardError, SandboxGateway, isGatewayError, type PaymentGateway } from '../../../payments';
 import { handleGatewayError, sendError } from '../../../payments/http';
-import type { RequestContext } from '../../../request-context';
+import type { MemberContext, RequestContext } from '../../../request-context';
+import { UID } from '../../../content-types';
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function money(cents: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+  } catch {
+    return `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
+  }
+}
+const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
 
 // koa-body keeps the raw request body here when strapi::body has includeUnparsed: true (config/middlewares.ts).
 const UNPARSED_BODY = Symbol.for('unparsedBody');
@@ -39,6 +52,57 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         }
         handleGatewayError(strapi, ctx, error);
       }
+    },
+
+    /** POST /api/payments/sandbox/card { cardNumber, expiry, cvc } (sandbox mode only, member): replaces the card on file. */
+    async sandboxCard(ctx: MemberContext) {
+      const body = ctx.request.body;
+      const card = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+      try {
+        ctx.body = await strapi.service('api::subscription.subscription').updateSandboxCard(ctx.state.user.id, card);
+      } catch (error) {
+        if (error instanceof SandboxCardError) {
+          sendError(ctx, error.status, 'CardError', error.message, { code: error.code });
+          return;
+        }
+        handleGatewayError(strapi, ctx, error);
+      }
+    },
+
+    /**
+     * GET /api/payments/sandbox/receipts/:id (sandbox mode only): a sandbox invoice's receipt page.
+     * Public like Stripe's hosted invoice pages (the SPA opens it in a new tab, without the token):
+     * the id carries an HMAC under a per-subscription secret, so only someone given the address
+     * can open it. The page shows no name or e-mail address.
+     */
+    async sandboxReceipt(ctx: RequestContext) {
+      const sandbox = gateway();
+      const receipt = sandbox instanceof SandboxGateway ? await sandbox.receipt(ctx.params.id) : null;
+      if (!receipt) {
+        sendError(ctx, 404, 'NotFoundError', 'Receipt not found.');
+        return;
+      }
+      const { invoice } = receipt;
+      const plan = await strapi.documents(UID.subscriptionPlan).findFirst({ filters: { stripe_price_id: receipt.priceId }, fields: ['name'] });
+      const rows: [string, string][] = [
+        ['Invoice', invoice.id],
+        ['Date', day(invoice.date)],
+        ['Plan', plan?.name ?? receipt.priceId],
+        ['Period', `${day(invoice.periodStart)} to ${day(invoice.periodEnd)}`],
+        ['Amount paid', money(invoice.amount, invoice.currency)],
+        ['Status', invoice.status],
+      ];
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('X-Robots-Tag', 'noindex');
+      ctx.set('Referrer-Policy', 'no-referrer');
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Carnivo receipt</title></head>
+<body><main><h1>Carnivo receipt</h1>
+<p>Test mode (sandbox): no real payment was taken.</p>
+<table>${rows.map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
+</main></body></html>
+`;
     },
 
     /** POST /api/payments/webhook: Stripe events, signature checked over the raw body (Stripe mode only). */

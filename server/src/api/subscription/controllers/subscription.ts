@@ -31,5 +31,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     verify: (ctx: MemberContext) => run(ctx, () => service().verify(ctx.state.user.id, ctx.params.id)),
     /** POST /api/subscriptions/cancel */
     cancel: (ctx: MemberContext) => run(ctx, () => service().cancel(ctx.state.user.id)),
+    /** POST /api/subscriptions/resume */
+    resume: (ctx: MemberContext) => run(ctx, () => service().resume(ctx.state.user.id)),
+    /** GET /api/subscriptions/invoices?page=N */
+    invoices: (ctx: MemberContext) => run(ctx, () => service().invoices(ctx.state.user.id, ctx.query.page)),
+    /** POST /api/subscriptions/portal */
+    portal: (ctx: MemberContext) => run(ctx, () => service().portal(ctx.state.user.id)),
   };
 };

@@ -24,6 +24,24 @@ export default {
       config: { auth: memberOnlyAuth(), policies: [], middlewares: [] },
     },
     {
+      method: 'POST',
+      path: '/subscriptions/resume',
+      handler: 'subscription.resume',
+      config: { auth: memberOnlyAuth(), policies: [], middlewares: [] },
+    },
+    {
+      method: 'GET',
+      path: '/subscriptions/invoices',
+      handler: 'subscription.invoices',
+      config: { auth: memberOnlyAuth(), policies: [], middlewares: [] },
+    },
+    {
+      method: 'POST',
+      path: '/subscriptions/portal',
+      handler: 'subscription.portal',
+      config: { auth: memberOnlyAuth(), policies: [], middlewares: [] },
+    },
+    {
       method: 'GET',
       path: '/subscriptions/:id/verify',
       handler: 'subscription.verify',

@@ -6,11 +6,16 @@ import {
   GatewayError,
   isGatewayError,
   SandboxCardError,
+  SandboxGateway,
+  type CardInput,
   type GatewaySubscription,
   type PaymentGateway,
   type WebhookEvent,
 } from '../../../payments';
 import { UID } from '../../../content-types';
+import { ConflictError } from '../../../payments/http';
+import { publicUrl } from '../../../public-url';
+import { billingMessages, type AccountExport, type Invoice, type InvoicesResponse } from '../../../contract/billing';
 import type {
   CancelSubscriptionResponse,
   CreateSubscriptionResponse,
@@ -31,7 +36,23 @@ export const MESSAGES = {
   nothingToCancel: 'You have no active subscription to cancel.',
   notFound: 'Subscription not found.',
   priceIdRequired: 'priceId is required.',
+  nothingToResume: billingMessages.nothingToResume,
+  invalidPage: 'page must be a whole number from 1 to 1000.',
+  noBillingAccount: 'You have no billing account yet. Subscribe to a plan first.',
+  portalInSandbox: 'Billing management is not available in sandbox mode. Update your card in the app instead.',
 } as const;
+
+/** Invoices per page of GET /api/subscriptions/invoices. */
+export const INVOICES_PAGE_SIZE = 10;
+const MAX_INVOICE_PAGE = 1000;
+
+/** ?page=N (1-based, default 1); anything else is refused. */
+function parsePage(raw: unknown): number {
+  if (raw === undefined) return 1;
+  const page = typeof raw === 'string' && /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
+  if (!(page >= 1 && page <= MAX_INVOICE_PAGE)) throw new errors.ValidationError(MESSAGES.invalidPage);
+  return page;
+}
 
 /** A plan as stored: the fields the SPA reads (SPEC §3). */
 export type PlanRecord = SubscriptionPlan;
@@ -176,8 +197,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     if (sub.startDate) data.startDate = sub.startDate;
     if (sub.currentPeriodEnd) data.currentPeriodEnd = sub.currentPeriodEnd;
     if (sub.priceId && sub.priceId !== record.plan?.stripe_price_id) {
+      // A plan change (e.g. in Stripe's Customer Portal). A price that is none of our plans leaves
+      // no plan rather than the old one, which the member no longer pays for.
       const plan = await strapi.documents(UID.subscriptionPlan).findFirst({ filters: { stripe_price_id: sub.priceId } });
-      if (plan) data.plan = plan.id;
+      data.plan = plan ? plan.id : null;
+      if (!plan) strapi.log.warn(`[subscriptions] ${record.stripe_subscription_id} moved to unknown price ${sub.priceId}`);
     }
     await subs().update({ where: { id: record.id }, data });
     return 'applied';
@@ -225,9 +249,101 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return settled;
   }
 
+  /** The member's payment customer at the gateway (null before their first purchase). */
+  async function customerOf(userId: number): Promise<string | null> {
+    const member = (await strapi.db.query(UID.user).findOne({ where: { id: userId }, select: ['stripeCustomerId'] })) as
+      | Pick<MemberRow, 'stripeCustomerId'>
+      | null;
+    return member?.stripeCustomerId || null;
+  }
+
   return {
     toCurrent,
     apply,
+
+    /** GET /api/subscriptions/invoices?page=N: the member's own invoices (their customer's), newest first. */
+    async invoices(userId: number, rawPage: unknown): Promise<InvoicesResponse> {
+      const page = parsePage(rawPage);
+      const pagination = { page, pageSize: INVOICES_PAGE_SIZE };
+      const customerId = await customerOf(userId);
+      if (!customerId) return { data: [], pagination: { ...pagination, hasMore: false } };
+      const { invoices, hasMore } = await gateway().listInvoices(customerId, (page - 1) * INVOICES_PAGE_SIZE, INVOICES_PAGE_SIZE);
+      return { data: invoices, pagination: { ...pagination, hasMore } };
+    },
+
+    /** POST /api/subscriptions/portal (Stripe only): a Customer Portal session for the member's customer. */
+    async portal(userId: number): Promise<{ url: string }> {
+      if (gateway().mode !== 'stripe') throw new ConflictError(MESSAGES.portalInSandbox);
+      const customerId = await customerOf(userId);
+      if (!customerId) throw new ConflictError(MESSAGES.noBillingAccount);
+      return gateway().createPortalSession(customerId, `${publicUrl()}/profile?tab=subscriptions`);
+    },
+
+    /** POST /api/payments/sandbox/card: replaces the sandbox card on file of the member's customer. */
+    async updateSandboxCard(userId: number, card: CardInput): Promise<{ ok: true; last4: string }> {
+      const sandbox = gateway();
+      if (!(sandbox instanceof SandboxGateway)) throw new errors.NotFoundError('Not Found');
+      // Under the member's lock, so that it cannot interleave with the deletion of the customer.
+      return withMemberLock(userId, async () => {
+        const customerId = await customerOf(userId);
+        if (!customerId) throw new ConflictError(MESSAGES.noBillingAccount);
+        try {
+          return { ok: true as const, last4: (await sandbox.updateCard(customerId, card)).last4 };
+        } catch (error) {
+          if (isGatewayError(error) && error.kind === 'not_found') throw new ConflictError(MESSAGES.noBillingAccount);
+          throw error;
+        }
+      });
+    },
+
+    /**
+     * POST /api/subscriptions/resume: undoes "cancel at period end" of the member's subscription
+     * while its period lasts. Refused when another subscription of theirs already renews (bought
+     * after the cancellation): resuming would bill them twice.
+     */
+    async resume(userId: number): Promise<CurrentSubscription> {
+      return withMemberLock(userId, async () => {
+        const live = await liveRecords(userId);
+        const now = Date.now();
+        const target = live.find(
+          (r) => CANCELABLE.includes(r.status) && r.cancel_at_period_end && (toMs(r.currentPeriodEnd) ?? 0) > now
+        );
+        if (!target) throw new ConflictError(MESSAGES.nothingToResume);
+        if (live.some((r) => r.status !== 'incomplete' && !r.cancel_at_period_end)) {
+          throw new ConflictError(MESSAGES.alreadySubscribed);
+        }
+        await apply(target, await gateway().resume(target.stripe_subscription_id), nowStamp());
+        return toCurrent(await reload(target.id));
+      });
+    },
+
+    /** The member's subscriptions (ended ones too) and every invoice, for the data export. */
+    async exportFor(userId: number): Promise<Pick<AccountExport, 'subscriptions' | 'invoices'>> {
+      const records = (await subs().findMany({
+        where: { user: { id: userId } },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        populate: ['plan'],
+      })) as SubscriptionRecord[];
+      const invoices: Invoice[] = [];
+      const customerId = await customerOf(userId);
+      // 100 a call, at most 10,000 (a member has a few dozen).
+      for (let offset = 0; customerId && offset < 10_000; offset += 100) {
+        const page = await gateway().listInvoices(customerId, offset, 100);
+        invoices.push(...page.invoices);
+        if (!page.hasMore) break;
+      }
+      return {
+        subscriptions: records.map((record) => ({
+          id: record.stripe_subscription_id,
+          status: record.status,
+          plan: record.plan?.name ?? null,
+          startDate: toIso(record.startDate),
+          currentPeriodEnd: toIso(record.currentPeriodEnd),
+          cancel_at_period_end: Boolean(record.cancel_at_period_end),
+        })),
+        invoices,
+      };
+    },
 
     /**
      * The member's current subscription: the newest open one that got past payment, else the
@@ -378,7 +494,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           if (!record) {
             outcome = 'unknown-subscription';
           } else if (event.subscription) {
-            outcome = await apply(record, event.subscription, event.created * 1000);
+            // Stripe stamps events in whole seconds: two of one second (cancel then resume in the
+            // portal) may arrive in either order, so on a tie Stripe's current state decides.
+            const tie = toMs(record.last_event_at) === event.created * 1000;
+            const sub = tie ? await gateway().retrieveSubscription(event.subscriptionId) : event.subscription;
+            outcome = await apply(record, sub, event.created * 1000);
           } else {
             // Invoice events: the subscription's state after the payment (or failure), from the gateway.
             const sub = await gateway().retrieveSubscription(event.subscriptionId);

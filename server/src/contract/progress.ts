@@ -1,0 +1,106 @@
+import { LIMITS, profileMessages, type Checked } from './profileRules';
+
+/**
+ * Progress (issue 12): the weight history, the member's unit system and goal reminder e-mails.
+ * Weights are stored and sent in kg, heights in cm; imperial is a way of showing and typing them.
+ */
+
+export const UNIT_SYSTEMS = ['metric', 'imperial'] as const;
+export type UnitSystem = (typeof UNIT_SYSTEMS)[number];
+
+/** Exact conversion factors (international pound and inch). */
+export const KG_PER_LB = 0.45359237;
+export const CM_PER_INCH = 2.54;
+export const INCHES_PER_FOOT = 12;
+
+/** One entry of the member's weight history: a day (YYYY-MM-DD) and the weight that day, in kg. */
+export type WeightEntry = { id: number; date: string; weight: number };
+
+/** GET /api/weight-entries: the member's own entries, oldest first (the chart's order). */
+export type WeightEntriesResponse = { data: WeightEntry[] };
+
+/** POST /api/weight-entries: at most one entry a day; an entry for a day that has one replaces it. */
+export type NewWeightEntry = { date: string; weight: number };
+/** `replaced`: the day already had an entry, which now has this weight (same id). 201 when created, 200 when replaced. */
+export type WeightEntryResponse = { data: WeightEntry; replaced: boolean };
+
+/** DELETE /api/weight-entries/:id: only the member's own; another member's id answers 404. */
+export type WeightEntryDeleteResponse = { ok: true };
+
+export const WEIGHT_ENTRY_FIELDS = ['date', 'weight'] as const;
+
+export const progressMessages = {
+  entryNotAnObject: 'The entry must be a JSON object with date and weight',
+  entryUnknownField: (keys: string[]) =>
+    keys.length === 1 ? `Field "${keys[0]}" cannot be sent` : `Fields ${keys.map((key) => `"${key}"`).join(', ')} cannot be sent`,
+  entryDate: 'Date must be a valid date (YYYY-MM-DD)',
+  entryDateFuture: 'Date cannot be in the future',
+  entryWeight: profileMessages.weightRange,
+  entryNotFound: 'Weight entry not found',
+  unsubscribeInvalid: 'This unsubscribe link is not valid. You can turn reminders off in your profile (Goals).',
+  unsubscribed: 'You will no longer receive goal reminder e-mails. You can turn them back on in your profile (Goals).',
+} as const;
+
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** The earliest date an entry may have. */
+export const FIRST_ENTRY_DATE = '1900-01-01';
+/** The latest time zone is UTC+14: no member's "today" is later than the UTC date 14 hours from now. */
+const LATEST_ZONE_OFFSET_MS = 14 * 60 * 60 * 1000;
+
+/** The UTC date of `now` as YYYY-MM-DD (the server's "today"). */
+export const utcDate = (now: Date): string => now.toISOString().slice(0, 10);
+
+/** The latest date that is "today" somewhere on earth: entries up to it are not in the future for some member. */
+export const latestEntryDate = (now: Date): string => utcDate(new Date(now.getTime() + LATEST_ZONE_OFFSET_MS));
+
+/** Whether `value` is a real calendar day written YYYY-MM-DD. */
+export function isCalendarDate(value: string): boolean {
+  const match = DATE_PATTERN.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** The first rule a new entry breaks (the form's check and the server's), or null. */
+export function weightEntryError(entry: { date: string; weight: number }, now: Date = new Date()): string | null {
+  if (!isCalendarDate(entry.date) || entry.date < FIRST_ENTRY_DATE) return progressMessages.entryDate;
+  if (entry.date > latestEntryDate(now)) return progressMessages.entryDateFuture;
+  if (!(entry.weight >= LIMITS.weightKg.min && entry.weight <= LIMITS.weightKg.max)) return progressMessages.entryWeight;
+  return null;
+}
+
+/** Checks a POST /api/weight-entries body: a plain object with only date and weight (a number, or a decimal string). */
+export function checkWeightEntry(body: unknown, now: Date = new Date()): Checked<NewWeightEntry> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, broken: { message: progressMessages.entryNotAnObject } };
+  }
+  const record = body as Record<string, unknown>;
+  const unknown = Object.keys(record).filter((key) => !(WEIGHT_ENTRY_FIELDS as readonly string[]).includes(key));
+  if (unknown.length > 0) return { ok: false, broken: { message: progressMessages.entryUnknownField(unknown), fields: unknown } };
+  const date = typeof record.date === 'string' ? record.date.trim() : '';
+  const weight =
+    typeof record.weight === 'number' ? record.weight : typeof record.weight === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(record.weight) ? Number(record.weight) : NaN;
+  const broken = weightEntryError({ date, weight }, now);
+  if (broken) return { ok: false, broken: { message: broken, fields: [broken === progressMessages.entryWeight ? 'weight' : 'date'] } };
+  return { ok: true, value: { date, weight } };
+}
+
+/** kg to lb and back, and cm to feet + inches and back (exact factors; round only for display). */
+export const kgToLb = (kg: number): number => kg / KG_PER_LB;
+export const lbToKg = (lb: number): number => lb * KG_PER_LB;
+export const cmToFeetInches = (cm: number): { feet: number; inches: number } => {
+  const total = cm / CM_PER_INCH;
+  const feet = Math.floor(total / INCHES_PER_FOOT);
+  return { feet, inches: total - feet * INCHES_PER_FOOT };
+};
+export const feetInchesToCm = (feet: number, inches: number): number => (feet * INCHES_PER_FOOT + inches) * CM_PER_INCH;
+
+/** A weight in kg as the member reads it: "72.5 kg" or "159.8 lb" (one decimal at most). */
+export function formatWeight(kg: number, unit: UnitSystem): string {
+  const value = unit === 'imperial' ? kgToLb(kg) : kg;
+  return `${Math.round(value * 10) / 10} ${unit === 'imperial' ? 'lb' : 'kg'}`;
+}
+
+/** The unsubscribe route of the reminder e-mails (GET from the link; POST for one-click mail clients, RFC 8058). */
+export const UNSUBSCRIBE_PATH = '/api/reminders/unsubscribe';

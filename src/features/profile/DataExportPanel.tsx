@@ -1,0 +1,43 @@
+import { useSelector } from '@xstate/react';
+import { useId } from 'react';
+import { dataExportMachine, exportedMessage } from '../../../machines/dataExport.machine';
+import type { AccountExportFile } from '../../api/billing';
+import { useFlows } from '../../app/appContext';
+import { useFlowActor } from '../../app/useFlowActor';
+import { FormMessages } from '../../components/form/FormMessages';
+
+/** Hands the export to the browser as a download of a JSON file. */
+export function downloadFile({ filename, text }: AccountExportFile): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has started from the click; the object URL is no longer needed.
+  URL.revokeObjectURL(url);
+}
+
+const browserDataExport = dataExportMachine.provide({ actions: { saveFile: (_, file) => downloadFile(file) } });
+
+/** "Download my data" (GDPR art. 15 and 20): everything Carnivo holds about the member, as a JSON file. */
+export function DataExportPanel() {
+  const flow = useFlowActor(useFlows().dataExport ?? browserDataExport);
+  const busy = useSelector(flow, (snapshot) => snapshot.hasTag('busy'));
+  const error = useSelector(flow, (snapshot) => (snapshot.matches('failure') ? snapshot.context.error : null));
+  const saved = useSelector(flow, (snapshot) => (snapshot.hasTag('success') && snapshot.context.filename ? exportedMessage(snapshot.context.filename) : null));
+  const descriptionId = useId();
+
+  return (
+    <section className="profile-card" aria-label="Your data">
+      <FormMessages error={error} notice={saved} />
+      <p id={descriptionId} className="muted">
+        A JSON file with your account, profile, goals, subscriptions and invoices.
+      </p>
+      <button type="button" className="button" aria-describedby={descriptionId} disabled={busy} onClick={() => flow.send({ type: 'export.requested' })}>
+        {busy ? 'Preparing...' : 'Download my data'}
+      </button>
+    </section>
+  );
+}

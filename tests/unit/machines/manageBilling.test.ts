@@ -1,0 +1,153 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { SimulatedClock, createActor } from 'xstate';
+import { openBillingPortal, updateSandboxCard } from '../../../src/api/billing';
+import { CARD_UPDATED_MS, manageBillingMachine } from '../../../machines/manageBilling.machine';
+import type { SandboxCard } from '../../../server/src/contract/subscriptions';
+import { deferred, type Deferred } from '../../support/deferred';
+import { nextTick } from './machineTestKit';
+
+vi.mock('../../../src/api/billing', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../src/api/billing')>()),
+  openBillingPortal: vi.fn(),
+  updateSandboxCard: vi.fn(),
+}));
+
+const card: SandboxCard = { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' };
+const PORTAL = 'https://billing.stripe.com/p/session/test_1';
+let portal: Deferred<string>;
+let update: Deferred<string>;
+
+beforeEach(() => {
+  portal = deferred<string>();
+  update = deferred<string>();
+  vi.mocked(openBillingPortal).mockReset().mockReturnValue(portal.promise);
+  vi.mocked(updateSandboxCard).mockReset().mockReturnValue(update.promise);
+});
+
+function start() {
+  const goToPortal = vi.fn<(url: string) => void>();
+  const clock = new SimulatedClock();
+  const actor = createActor(manageBillingMachine.provide({ actions: { goToPortal: (_, url) => goToPortal(url) } }), { clock }).start();
+  return { actor, clock, goToPortal };
+}
+
+describe('manageBilling (issue 11: "Manage billing")', () => {
+  it('with Stripe asks for a portal session, busy, then leaves for it and stays busy', async () => {
+    const { actor, goToPortal } = start();
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(actor.getSnapshot().context).toEqual({ error: null });
+    actor.send({ type: 'billing.requested', mode: 'stripe' });
+    expect(actor.getSnapshot().matches('openingPortal')).toBe(true);
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    expect(actor.getSnapshot().hasTag('dialog')).toBe(false);
+    expect(openBillingPortal).toHaveBeenCalledWith({ signal: expect.any(AbortSignal) });
+    expect(Object.keys(actor.getSnapshot().children)).toEqual(['openPortal']);
+    actor.send({ type: 'billing.requested', mode: 'stripe' });
+    expect(openBillingPortal).toHaveBeenCalledTimes(1);
+    expect(goToPortal).not.toHaveBeenCalled();
+
+    portal.resolve(PORTAL);
+    await nextTick();
+    expect(goToPortal).toHaveBeenCalledExactlyOnceWith(PORTAL);
+    expect(actor.getSnapshot().matches('leaving')).toBe(true);
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    actor.send({ type: 'billing.requested', mode: 'stripe' });
+    expect(openBillingPortal).toHaveBeenCalledTimes(1);
+  });
+
+  it("a refused portal shows the server's text, or 'Failed to open billing management'; asking again clears it", async () => {
+    const { actor, goToPortal } = start();
+    actor.send({ type: 'billing.requested', mode: 'stripe' });
+    portal.reject(new Error('No billing account yet'));
+    await nextTick();
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(actor.getSnapshot().hasTag('busy')).toBe(false);
+    expect(actor.getSnapshot().context.error).toBe('No billing account yet');
+    expect(goToPortal).not.toHaveBeenCalled();
+
+    vi.mocked(openBillingPortal).mockRejectedValue(new Error(''));
+    actor.send({ type: 'billing.requested', mode: 'stripe' });
+    expect(actor.getSnapshot().context.error).toBeNull();
+    await nextTick();
+    expect(actor.getSnapshot().context.error).toBe('Failed to open billing management');
+    actor.send({ type: 'billing.requested', mode: 'sandbox' });
+    expect(actor.getSnapshot().matches('editingCard')).toBe(true);
+    expect(actor.getSnapshot().context.error).toBeNull();
+  });
+
+  it('in sandbox mode opens the card dialog; Cancel closes it and sends nothing', () => {
+    const { actor } = start();
+    actor.send({ type: 'card.submitted', card });
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    actor.send({ type: 'billing.requested', mode: 'sandbox' });
+    expect(actor.getSnapshot().matches('editingCard')).toBe(true);
+    expect(actor.getSnapshot().hasTag('dialog')).toBe(true);
+    expect(actor.getSnapshot().hasTag('busy')).toBe(false);
+    actor.send({ type: 'card.dismissed' });
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(actor.getSnapshot().hasTag('dialog')).toBe(false);
+    expect(openBillingPortal).not.toHaveBeenCalled();
+    expect(updateSandboxCard).not.toHaveBeenCalled();
+  });
+
+  it('sends the new card once, busy in the dialog, then closes it and says so for 3000 ms', async () => {
+    const { actor, clock } = start();
+    actor.send({ type: 'billing.requested', mode: 'sandbox' });
+    actor.send({ type: 'card.submitted', card });
+    expect(actor.getSnapshot().hasTag('dialog')).toBe(true);
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    expect(updateSandboxCard).toHaveBeenCalledExactlyOnceWith(card, { signal: expect.any(AbortSignal) });
+    expect(Object.keys(actor.getSnapshot().children)).toEqual(['updateCard']);
+    actor.send({ type: 'card.dismissed' });
+    actor.send({ type: 'card.submitted', card });
+    expect(actor.getSnapshot().matches('updatingCard')).toBe(true);
+    expect(updateSandboxCard).toHaveBeenCalledTimes(1);
+
+    update.resolve('4242');
+    await nextTick();
+    expect(actor.getSnapshot().matches('updated')).toBe(true);
+    expect(actor.getSnapshot().hasTag('success')).toBe(true);
+    expect(actor.getSnapshot().hasTag('dialog')).toBe(false);
+    expect(CARD_UPDATED_MS).toBe(3000);
+    clock.increment(2999);
+    expect(actor.getSnapshot().hasTag('success')).toBe(true);
+    clock.increment(1);
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+  });
+
+  it("a declined card keeps the dialog open with the server's text, or 'Failed to update card'; Cancel clears it", async () => {
+    const { actor } = start();
+    actor.send({ type: 'billing.requested', mode: 'sandbox' });
+    actor.send({ type: 'card.submitted', card });
+    update.reject(new Error('Your card was declined.'));
+    await nextTick();
+    expect(actor.getSnapshot().matches('editingCard')).toBe(true);
+    expect(actor.getSnapshot().hasTag('busy')).toBe(false);
+    expect(actor.getSnapshot().context.error).toBe('Your card was declined.');
+
+    vi.mocked(updateSandboxCard).mockRejectedValue(new Error(''));
+    actor.send({ type: 'card.submitted', card });
+    expect(actor.getSnapshot().context.error).toBeNull();
+    await nextTick();
+    expect(actor.getSnapshot().context.error).toBe('Failed to update card');
+    actor.send({ type: 'card.dismissed' });
+    expect(actor.getSnapshot().context.error).toBeNull();
+  });
+
+  it('"Manage billing" during the message is handled as from idle', async () => {
+    const { actor } = start();
+    actor.send({ type: 'billing.requested', mode: 'sandbox' });
+    actor.send({ type: 'card.submitted', card });
+    update.resolve('4242');
+    await nextTick();
+    actor.send({ type: 'billing.requested', mode: 'sandbox' });
+    expect(actor.getSnapshot().matches('editingCard')).toBe(true);
+    update = deferred<string>();
+    vi.mocked(updateSandboxCard).mockReturnValue(update.promise);
+    actor.send({ type: 'card.submitted', card });
+    update.resolve('4242');
+    await nextTick();
+    actor.send({ type: 'billing.requested', mode: 'stripe' });
+    expect(actor.getSnapshot().matches('openingPortal')).toBe(true);
+  });
+});

@@ -1,0 +1,149 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, within } from '@testing-library/react';
+import { CARD_UPDATED_MS, manageBillingMachine } from '../../machines/manageBilling.machine';
+import { billingMessages } from '../../server/src/contract/billing';
+import type { PaymentsConfig } from '../../server/src/contract/subscriptions';
+import { ApiError } from '../../src/api/errors';
+import { manageBillingModel } from '../models/manageBilling.model';
+import { definePathTests, see, type Inspect } from '../support/pathTests';
+import { restoreProfileHarness } from '../support/profileHarness';
+import { settle } from '../support/settle';
+import { activeSubscription } from '../support/subscriptionFixtures';
+import { called, openSubscriptionsTab, subscriptionsTab, type SubscriptionsTabPage } from '../support/subscriptionsTab';
+
+const PORTAL = 'https://billing.stripe.com/p/session/test_portal';
+const DECLINED = 'Your card was declined.';
+const stripePayments: PaymentsConfig = { mode: 'stripe', publishableKey: 'pk_test_carnivo' };
+const newCard = { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' };
+
+type Page = SubscriptionsTabPage & { portalsBefore: number; updatesBefore: number };
+
+function opener(options: { payments?: PaymentsConfig; subscribed: boolean }) {
+  return async (inspect: Inspect): Promise<Page> => {
+    const current = options.subscribed ? activeSubscription : null;
+    const page = { ...openSubscriptionsTab({ inspect, current, payments: options.payments }), portalsBefore: 0, updatesBefore: 0 };
+    await settle(subscriptionsTab);
+    // The plans are in once the overview answered.
+    await see('the plans', () => within(subscriptionsTab()).getAllByRole('button', { name: /^Subscribe to/ }));
+    return page;
+  };
+}
+
+const billing = () => within(screen.getByRole('region', { name: 'Billing' }));
+const cardDialog = () => screen.queryByRole('dialog', { name: 'Update your card' });
+const manageButton = (name = 'Manage billing') => billing().getByRole('button', { name }) as HTMLButtonElement;
+
+/** The Billing section's own alert and status line (the history inside it shows none here). */
+async function expectMessages({ alert = null, notice = null }: { alert?: string | null; notice?: string | null }) {
+  await see(alert ? `the alert '${alert}'` : 'no alert', () => expect(billing().queryByRole('alert')?.textContent ?? null).toBe(alert));
+  await see(notice ? `the notice '${notice}'` : 'no notice', () => expect(billing().queryByRole('status')?.textContent ?? null).toBe(notice));
+}
+
+async function expectReady(page: Page) {
+  await see("'Manage billing' enabled", () => expect(manageButton().disabled).toBe(false));
+  expect(cardDialog()).toBeNull();
+  expect(page.goToPortal).not.toHaveBeenCalled();
+}
+
+async function expectDialog({ busy, alert }: { busy: boolean; alert: string | null }) {
+  await see("the dialog 'Update your card'", () => expect(cardDialog()).not.toBeNull());
+  const dialog = within(cardDialog()!);
+  const submit = dialog.getByRole('button', { name: busy ? 'Updating...' : 'Update card' }) as HTMLButtonElement;
+  await see(busy ? 'the form busy' : 'the form enabled', () => {
+    expect(submit.disabled).toBe(busy);
+    expect((dialog.getByRole('button', { name: 'Cancel' }) as HTMLButtonElement).disabled).toBe(busy);
+  });
+  expect(dialog.queryByRole('alert')?.textContent ?? null).toBe(alert);
+  // Nothing is charged: a card update is not a payment.
+  expect(dialog.queryByRole('button', { name: 'Pay Now' })).toBeNull();
+}
+
+describe('manageBilling: the issue 11 model replayed against the Subscriptions tab', () => {
+  afterEach(restoreProfileHarness);
+
+  it('uses the spec delay and the agreed message', () => {
+    expect(CARD_UPDATED_MS).toBe(3000);
+    expect(billingMessages.cardUpdated).toBe('Your card has been updated.');
+  });
+
+  definePathTests<Page>({
+    flow: 'manageBilling',
+    machine: manageBillingMachine,
+    model: manageBillingModel,
+    open: {
+      'profile.openedSandbox': opener({ subscribed: true }),
+      'profile.openedStripe': opener({ subscribed: true, payments: stripePayments }),
+      'profile.openedWithoutSubscription': opener({ subscribed: false }),
+    },
+    perform: {
+      'manage.clicked': (page) => {
+        page.portalsBefore = page.portals.calls.length;
+        return page.user.click(manageButton());
+      },
+      'server.portalOpened': (page) => page.portals.last().settle.resolve(PORTAL),
+      'server.portalRefused': (page) => page.portals.last().settle.reject(new ApiError(billingMessages.portalFailed, 500)),
+      'card.submitted': async (page) => {
+        const dialog = within(cardDialog()!);
+        for (const [label, value] of [['Card number', newCard.cardNumber], ['Expiry (MM/YY)', newCard.expiry], ['CVC', newCard.cvc]]) {
+          await page.user.clear(dialog.getByLabelText(label));
+          await page.user.type(dialog.getByLabelText(label), value);
+        }
+        page.updatesBefore = page.cardUpdates.calls.length;
+        await page.user.click(dialog.getByRole('button', { name: 'Update card' }));
+      },
+      'dialog.cancelled': (page) => page.user.click(within(cardDialog()!).getByRole('button', { name: 'Cancel' })),
+      'server.cardUpdated': (page) => page.cardUpdates.last().settle.resolve('4242'),
+      'server.cardDeclined': (page) => page.cardUpdates.last().settle.reject(new ApiError(DECLINED, 402)),
+      'time.passed3s': async () => {
+        await act(() => vi.advanceTimersByTimeAsync(CARD_UPDATED_MS - 1));
+        expect(billing().getByRole('status').textContent).toBe(billingMessages.cardUpdated);
+        await act(() => vi.advanceTimersByTimeAsync(1));
+      },
+    },
+    screens: {
+      nothingToManage: async () => {
+        await see('the billing history', () => screen.getByRole('region', { name: 'Billing history' }));
+        expect(billing().queryByRole('button', { name: 'Manage billing' })).toBeNull();
+      },
+      ready: async (page) => {
+        await expectReady(page);
+        await expectMessages({});
+      },
+      readyStripe: async (page) => {
+        await expectReady(page);
+        await expectMessages({});
+        expect(page.portals.calls).toHaveLength(0);
+      },
+      openingPortal: async (page) => {
+        await see("'Opening...' disabled", () => expect(manageButton('Opening...').disabled).toBe(true));
+        await called('the portal call', page.portals.calls, page.portalsBefore + 1);
+        await expectMessages({});
+        expect(page.goToPortal).not.toHaveBeenCalled();
+      },
+      leftForPortal: async (page) => {
+        await see('the browser sent to the portal', () => expect(page.goToPortal).toHaveBeenCalledExactlyOnceWith(PORTAL));
+        expect(manageButton('Opening...').disabled).toBe(true);
+        expect(cardDialog()).toBeNull();
+      },
+      portalRefused: async (page) => {
+        await expectReady(page);
+        await expectMessages({ alert: billingMessages.portalFailed });
+      },
+      cardDialog: async (page) => {
+        await expectDialog({ busy: false, alert: null });
+        expect(page.portals.calls).toHaveLength(0);
+      },
+      updatingCard: async (page) => {
+        await expectDialog({ busy: true, alert: null });
+        await called('the card update', page.cardUpdates.calls, page.updatesBefore + 1);
+        expect(page.cardUpdates.last().input).toEqual(newCard);
+      },
+      cardDeclined: () => expectDialog({ busy: false, alert: DECLINED }),
+      cardUpdated: async () => {
+        await see('the dialog closed', () => expect(cardDialog()).toBeNull());
+        await expectMessages({ notice: billingMessages.cardUpdated });
+        expect(manageButton().disabled).toBe(false);
+      },
+    },
+  });
+});
