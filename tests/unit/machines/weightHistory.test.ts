@@ -43,6 +43,7 @@ describe('weightHistory (issue 12: the Goals tab weight history)', () => {
     const actor = createActor(weightHistoryMachine).start();
     expect(actor.getSnapshot().matches('loading')).toBe(true);
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    expect(actor.getSnapshot().context).toEqual({ entries: [], error: null });
     expect(getWeightEntries).toHaveBeenCalledWith({ signal: expect.any(AbortSignal) });
     load.resolve([march(2, 82), march(1, 83)]);
     await nextTick();
