@@ -320,6 +320,7 @@ const FIELDS = [
   'identifier', 'password', 'username', 'email', 'code', 'passwordConfirmation', 'currentPassword',
   'refreshToken', 'deviceId', 'priceId', 'clientSecret', 'cardNumber', 'expiry', 'cvc',
   'ingredients', 'bmi', 'diet_preference', 'goal_weight', 'goal_reminder', 'personal_goal_note',
+  'unit_system', 'reminders_enabled', 'date', 'weight', 'token',
   'data', 'fileInfo', 'ref', 'refId', 'field', 'files', 'id', 'role', 'name', 'description', 'type', 'permissions', 'users',
 ];
 const everyField = (value: () => unknown) => Object.fromEntries(FIELDS.map((field) => [field, value()]));

@@ -126,6 +126,8 @@ describe('GET /api/users/me?populate=*', () => {
         'id', 'documentId', 'username', 'email', 'provider', 'confirmed', 'blocked', 'createdAt', 'updatedAt', 'publishedAt',
         'diet_preference', 'stripeCustomerId', 'ingredients', 'goal_weight', 'goal_reminder', 'personal_goal_note', 'bmi',
         'profile_picture',
+        // Issue 12 settings.
+        'unit_system', 'reminders_enabled',
       ].sort()
     );
     expect(JSON.stringify(body)).not.toMatch(/password|resetPasswordToken|confirmationToken|resetPasswordTokenExpiresAt/);

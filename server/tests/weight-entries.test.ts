@@ -6,6 +6,7 @@ import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
 import type { ApiError, AuthResponse } from './helpers/types';
 import { latestEntryDate, progressMessages, utcDate, type WeightEntriesResponse, type WeightEntryResponse } from '../src/contract/progress';
 import { profileMessages } from '../src/contract/profileRules';
+import { setupProgress } from '../src/bootstrap/progress';
 
 /**
  * Issue 12, weight history: GET/POST /api/weight-entries, DELETE /api/weight-entries/:id (own
@@ -40,9 +41,9 @@ const list = async (member: Member) => {
   return res.body.data;
 };
 const post = (member: Member | null, body: unknown) =>
-  request<WeightEntryResponse & ApiError>(app.baseUrl, 'POST', '/api/weight-entries', { body, token: member?.jwt });
+  request<WeightEntryResponse & Pick<ApiError, 'error'>>(app.baseUrl, 'POST', '/api/weight-entries', { body, token: member?.jwt });
 const remove = (member: Member | null, id: number | string) =>
-  request<{ ok: true } & ApiError>(app.baseUrl, 'DELETE', `/api/weight-entries/${id}`, { token: member?.jwt });
+  request<{ ok: true } & Pick<ApiError, 'error'>>(app.baseUrl, 'DELETE', `/api/weight-entries/${id}`, { token: member?.jwt });
 const put = (member: Member, body: unknown) =>
   request<Record<string, unknown> & ApiError>(app.baseUrl, 'PUT', `/api/users/${member.id}`, { body, token: member.jwt });
 const me = async (member: Member) => {
@@ -60,7 +61,8 @@ const bmi = (currentWeight: number) => ({ currentWeight, height: 180, Gender: 'M
 
 beforeAll(async () => {
   tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-weights-'));
-  app = await bootStrapi({ env: { EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'), SMTP_HOST: '' } });
+  // Several sign-ups from one address: the auth rate limit is not what is tested here.
+  app = await bootStrapi({ env: { EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'), SMTP_HOST: '', AUTH_RATELIMIT_ENABLED: 'false' } });
 });
 
 afterAll(async () => {
@@ -234,6 +236,14 @@ describe('unit_system and reminders_enabled on the user', () => {
     expect(await me(member)).toMatchObject({ unit_system: 'imperial', reminders_enabled: false });
 
     expect((await put(member, { unit_system: 'metric', reminders_enabled: true })).status).toBe(200);
+    expect(await me(member)).toMatchObject({ unit_system: 'metric', reminders_enabled: true });
+  });
+
+  it('are filled in at start-up for members from before they existed (the columns were added empty)', async () => {
+    const member = await register('older');
+    const users = app.strapi.db.query('plugin::users-permissions.user');
+    await users.update({ where: { id: member.id }, data: { unit_system: null, reminders_enabled: null } });
+    await setupProgress(app.strapi);
     expect(await me(member)).toMatchObject({ unit_system: 'metric', reminders_enabled: true });
   });
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+// Inlined into this chunk: the app's one stylesheet loads on every page, uPlot's rules only with the chart.
+import uPlotCss from 'uplot/dist/uPlot.min.css?inline';
 import type { WeightEntry } from '../../../../server/src/contract/progress';
 import { weightUnit, type UnitSystem } from '../../../lib/units';
 import { chartSeries, weightBands } from './chartData';
@@ -67,5 +68,10 @@ export function WeightChart({ entries, goalKg, heightCm, unit }: WeightChartProp
     };
   }, [entries, goalKg, heightCm, unit]);
 
-  return <div ref={container} className="weight-chart" data-testid="weight-chart" aria-hidden="true" />;
+  return (
+    <>
+      <style>{uPlotCss}</style>
+      <div ref={container} className="weight-chart" data-testid="weight-chart" aria-hidden="true" />
+    </>
+  );
 }
