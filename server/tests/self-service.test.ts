@@ -258,6 +258,22 @@ describe('sandbox mode', () => {
     expect(upload.status).toBe(201);
     const [picture] = (await upload.json()) as { url: string; formats?: Record<string, { url: string }> }[];
 
+    // Issue 12's progress data: weight entries and the reminders sent, Alice's and Bob's.
+    const addEntry = (jwt: string, date: string, weight: number) =>
+      fetch(`${app.baseUrl}/api/weight-entries`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${jwt}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ date, weight }),
+      });
+    expect((await addEntry(alice.jwt, '2026-01-05', 84.5)).status).toBe(201);
+    expect((await addEntry(bob.jwt, '2026-01-06', 99.9)).status).toBe(201);
+    const claimedAt = new Date('2026-01-07T08:00:00.000Z');
+    for (const [member, period] of [[alice, 'day:2026-01-07'], [bob, 'day:2026-01-08']] as const) {
+      await app.strapi.db.query('api::reminder.reminder-send').create({
+        data: { user: member.user.id, claim_key: `${member.user.id}:${period}`, period, claimed_at: claimedAt },
+      });
+    }
+
     const res = await fetch(`${app.baseUrl}/api/account/export`, { headers: { Authorization: `Bearer ${alice.jwt}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -282,8 +298,15 @@ describe('sandbox mode', () => {
       goal_weight: 75.5,
       goal_reminder: 'weekly',
       personal_goal_note: 'Stay strong',
+      unit_system: 'metric',
+      reminders_enabled: true,
       pictureUrl: `${PUBLIC_URL}${picture.url}`,
     });
+    const alicesEntries = await app.strapi.service('api::weight-entry.weight-entry').list(alice.user.id);
+    expect(data.weightEntries).toEqual(alicesEntries);
+    expect(data.weightEntries.map((entry) => [entry.date, entry.weight])).toContainEqual(['2026-01-05', 84.5]);
+    expect(data.weightEntries.some((entry) => entry.weight === 99.9)).toBe(false);
+    expect(data.goalReminders).toEqual([{ period: 'day:2026-01-07', sentAt: claimedAt.toISOString() }]);
     const subs = await app.strapi.db.query(SUBS).findMany({ where: { user: { id: alice.user.id } } });
     expect(data.subscriptions.map((s) => s.id)).toEqual(subs.map((s: { stripe_subscription_id: string }) => s.stripe_subscription_id));
     expect(data.subscriptions[0]).toMatchObject({ status: 'active', plan: 'Carnivo Monthly', cancel_at_period_end: false });

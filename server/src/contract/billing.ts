@@ -1,3 +1,4 @@
+import type { UnitSystem, WeightEntry } from './progress';
 import type { SandboxCard } from './subscriptions';
 
 /** Stripe's invoice statuses. */
@@ -65,6 +66,8 @@ export type AccountExport = {
     goal_weight: number | null;
     goal_reminder: string | null;
     personal_goal_note: string | null;
+    unit_system: UnitSystem;
+    reminders_enabled: boolean;
     /** Absolute URL of the profile picture, if any. */
     pictureUrl: string | null;
   };
@@ -77,6 +80,10 @@ export type AccountExport = {
     cancel_at_period_end: boolean;
   }[];
   invoices: Invoice[];
+  /** The weight history, oldest first (kg). */
+  weightEntries: WeightEntry[];
+  /** Goal reminder e-mails sent (kept 8 days): the period each was for, and when. */
+  goalReminders: { period: string; sentAt: string }[];
 };
 
 /** SPEC-style messages of the self-service calls (fallbacks when the server sends none). */

@@ -19,6 +19,8 @@ interface UserRow {
   goal_weight: number | string | null;
   goal_reminder: string | null;
   personal_goal_note: string | null;
+  unit_system: 'metric' | 'imperial' | null;
+  reminders_enabled: boolean | null;
   bmi: {
     height: number | string | null;
     currentWeight: number | string | null;
@@ -47,7 +49,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       // Named fields only: the password hash, reset and confirmation tokens are never read.
       const user = (await strapi.db.query(UID.user).findOne({
         where: { id: userId },
-        select: ['id', 'username', 'email', 'provider', 'confirmed', 'createdAt', 'updatedAt', 'diet_preference', 'goal_weight', 'goal_reminder', 'personal_goal_note'],
+        select: ['id', 'username', 'email', 'provider', 'confirmed', 'createdAt', 'updatedAt', 'diet_preference', 'goal_weight', 'goal_reminder', 'personal_goal_note', 'unit_system', 'reminders_enabled'],
         populate: {
           bmi: { select: ['height', 'currentWeight', 'Gender', 'date_of_birth', 'idealBmiWeight'] },
           ingredients: { select: ['ingredient_name'], orderBy: { ingredient_name: 'asc' } },
@@ -58,6 +60,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
       const picture = user.profile_picture?.url ?? null;
       const billing = await strapi.service('api::subscription.subscription').exportFor(userId);
+      const weightEntries = await strapi.service(UID.weightEntry).list(userId);
+      const reminderSends = (await strapi.db.query(UID.reminderSend).findMany({
+        where: { user: { id: userId } },
+        select: ['period', 'claimed_at'],
+        orderBy: { claimed_at: 'asc' },
+      })) as { period: string; claimed_at: string | Date }[];
       return {
         exportedAt: new Date().toISOString(),
         account: {
@@ -84,10 +92,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           goal_weight: num(user.goal_weight),
           goal_reminder: user.goal_reminder ?? null,
           personal_goal_note: user.personal_goal_note ?? null,
+          unit_system: user.unit_system ?? 'metric',
+          reminders_enabled: user.reminders_enabled ?? true,
           // Local uploads are stored as /uploads/...; S3 ones are already absolute.
           pictureUrl: picture == null ? null : /^https?:\/\//i.test(picture) ? picture : `${publicUrl()}${picture}`,
         },
         ...billing,
+        weightEntries,
+        goalReminders: reminderSends.map((send) => ({ period: send.period, sentAt: iso(send.claimed_at) })),
       };
     },
   };
