@@ -33,6 +33,9 @@ const USER_FIELDS = [
   'personal_goal_note',
   'bmi',
   'profile_picture',
+  // Issue 12: the member's units and goal reminder settings.
+  'unit_system',
+  'reminders_enabled',
 ];
 
 beforeAll(async () => {
