@@ -143,6 +143,27 @@ describe('profile sections in edit mode and their messages', () => {
     });
   });
 
+  it('Goals: the weight history with entries, its chart and table, and an entry refused', async () => {
+    const user = await createUser();
+    await withPage(DESKTOP, async (page) => {
+      await openTab(page, user, 'goals', 'Goals');
+      const history = region(page, 'Weight history');
+      for (const [date, weight] of [['2026-01-05', '84.5'], ['2026-01-12', '83.1']]) {
+        await history.getByLabel('Date', { exact: true }).fill(date);
+        await history.getByLabel('Weight (kg)', { exact: true }).fill(weight);
+        await history.getByRole('button', { name: 'Add entry' }).click();
+        await expect.poll(() => history.getByRole('status').textContent(), poll).toBe('Weight entry saved');
+      }
+      await history.getByRole('table', { name: 'Weight entries, oldest first' }).getByRole('rowheader').nth(1).waitFor();
+      await expectNoSeriousViolations(page, 'goals-weight-history');
+
+      await history.getByLabel('Weight (kg)', { exact: true }).fill('20');
+      await history.getByRole('button', { name: 'Add entry' }).click();
+      await history.getByRole('alert').waitFor();
+      await expectNoSeriousViolations(page, 'goals-weight-refused');
+    });
+  });
+
   it('the Change Password panel, open and with an error', async () => {
     const user = await createUser();
     await withPage(DESKTOP, async (page) => {
