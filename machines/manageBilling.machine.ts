@@ -80,7 +80,8 @@ export const manageBillingMachine = setup({
           assertEvent(event, 'card.submitted');
           return event.card;
         },
-        onDone: { target: 'updated', actions: assign({ error: null }) },
+        // The error was cleared when the card was submitted.
+        onDone: 'updated',
         // The dialog stays open so another card can be tried.
         onError: { target: 'editingCard', actions: assign({ error: ({ event }) => errorMessage(event.error, billingMessages.cardUpdateFailed) }) },
       },

@@ -123,6 +123,9 @@ describe('photoUpload (SPEC §4 Picture upload, §5 photo picker, §8, §9)', ()
 
     vi.mocked(uploadProfilePicture).mockRejectedValue(new Error(''));
     actor.send({ type: 'upload.confirmed' });
+    // Trying again: the earlier refusal no longer shows while the picture uploads.
+    expect(actor.getSnapshot().matches('uploading')).toBe(true);
+    expect(actor.getSnapshot().context.error).toBeNull();
     await nextTick();
     expect(actor.getSnapshot().context.error).toBe('Failed to upload profile picture');
 
