@@ -1,4 +1,4 @@
-import { sendTo, setup, type SnapshotFrom } from 'xstate';
+import { enqueueActions, sendTo, setup, type SnapshotFrom } from 'xstate';
 import type { SubscriptionPlan } from '../server/src/contract/subscriptions';
 import { billingHistoryMachine } from './billingHistory.machine';
 import { manageBillingMachine } from './manageBilling.machine';
@@ -8,6 +8,8 @@ import { subscriptionPurchaseMachine } from './subscriptionPurchase.machine';
 
 export type SubscriptionsTabEvent =
   | { type: 'plan.chosen'; plan: SubscriptionPlan }
+  /** "Manage billing": the tab adds the payment mode the overview loaded. */
+  | { type: 'billing.requested' }
   /** Sent by purchase and cancel (or resume) when the member's subscription changed on the server. */
   | { type: 'subscription.changed' };
 
@@ -49,6 +51,14 @@ export const subscriptionsTabMachine = setup({
         // Stryker disable next-line OptionalChaining: the overview is invoked from the tab's start, so it is always there.
         current: self.getSnapshot().children.overview?.getSnapshot().context.current ?? null,
       })),
+    },
+    'billing.requested': {
+      actions: enqueueActions(({ enqueue, self }) => {
+        // Stryker disable next-line OptionalChaining: the overview is invoked from the tab's start, so it is always there.
+        const payments = self.getSnapshot().children.overview?.getSnapshot().context.payments;
+        // Until the payment mode has loaded there is nothing to manage with.
+        if (payments) enqueue.sendTo('manageBilling', { type: 'billing.requested', mode: payments.mode });
+      }),
     },
     'subscription.changed': {
       actions: [sendTo('overview', { type: 'subscription.changed' }), sendTo('billingHistory', { type: 'subscription.changed' }), 'reloadProfile'],

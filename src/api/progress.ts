@@ -6,7 +6,7 @@ import type {
   WeightEntryResponse,
 } from '../../server/src/contract/progress';
 import { apiRequest } from './client';
-import { UPDATE_PROFILE_FALLBACK } from './users';
+import { updateUserFields } from './users';
 
 type CallOptions = { signal?: AbortSignal };
 
@@ -52,13 +52,7 @@ export async function deleteWeightEntry(id: number, { signal }: CallOptions = {}
   });
 }
 
-/** PUT /api/users/{userId} with one setting (units or reminders). */
-export async function updateSetting(userId: string, update: SettingUpdate, { signal }: CallOptions = {}): Promise<void> {
-  await apiRequest(`/api/users/${encodeURIComponent(userId)}`, {
-    method: 'PUT',
-    auth: true,
-    body: update,
-    fallback: UPDATE_PROFILE_FALLBACK,
-    signal,
-  });
+/** One setting (units or reminders), saved on its own. */
+export function updateSetting(userId: string, update: SettingUpdate, options: CallOptions = {}): Promise<void> {
+  return updateUserFields(userId, update, options);
 }

@@ -14,15 +14,20 @@ export function getCurrentUser({ signal }: CallOptions = {}): Promise<User> {
   return apiRequest<User>('/api/users/me', { query: { populate: '*' }, auth: true, fallback: LOAD_PROFILE_FALLBACK, signal });
 }
 
-/** PUT /api/users/{userId} with one section's payload. */
-export async function updateProfile(userId: string, update: ProfileUpdate, { signal }: CallOptions = {}): Promise<void> {
+/** PUT /api/users/{userId}: the one call that writes the member's own fields. */
+export async function updateUserFields(userId: string, fields: object, { signal }: CallOptions = {}): Promise<void> {
   await apiRequest<User>(`/api/users/${encodeURIComponent(userId)}`, {
     method: 'PUT',
     auth: true,
-    body: update.values,
+    body: fields,
     fallback: UPDATE_PROFILE_FALLBACK,
     signal,
   });
+}
+
+/** One section's payload. */
+export function updateProfile(userId: string, update: ProfileUpdate, options: CallOptions = {}): Promise<void> {
+  return updateUserFields(userId, update.values, options);
 }
 
 /** POST /api/upload: the picture becomes the user's profile_picture. */

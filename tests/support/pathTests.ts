@@ -20,8 +20,11 @@ export type FlowPathTest<Page> = {
   flow: string;
   /** The production machine whose every transition the replays must take. */
   machine: AnyStateMachine;
-  /** More production machines the replays must take every transition of, e.g. the parent that invokes `machine`. */
-  alsoMachines?: readonly AnyStateMachine[];
+  /**
+   * More production machines the replays must take every transition of, e.g. the parent that invokes `machine`;
+   * with `events`, only its transitions on those events (the flows whose tests take the others name them).
+   */
+  alsoMachines?: readonly { machine: AnyStateMachine; events?: readonly string[] }[];
   /** The test model: it must not import the production machine. */
   model: AnyStateMachine;
   /** Renders the app with the production machine (doubles provided) and reports its flow actor to `inspect`. */
@@ -107,7 +110,8 @@ export async function replayPath<Page>(test: FlowPathTest<Page>, path: ModelPath
  */
 export function definePathTests<Page>(test: FlowPathTest<Page>): void {
   const paths = modelPaths(test.model);
-  const machines = [test.machine, ...(test.alsoMachines ?? [])];
+  const also = test.alsoMachines ?? [];
+  const machines = [test.machine, ...also.map((entry) => entry.machine)];
   const recorders = machines.map((machine) => transitionRecorder(machine));
   const recorder = {
     inspect: (inspection: InspectionEvent) => recorders.forEach(({ inspect }) => inspect(inspection)),
@@ -123,7 +127,12 @@ export function definePathTests<Page>(test: FlowPathTest<Page>): void {
 
   it(`${test.flow}: the replays take every transition of the production machine`, () => {
     const untaken = machines.flatMap((machine, index) =>
-      untakenTransitions(index === 0 ? test.flow : `${test.flow} › ${machine.id}`, machine, recorders[index].taken),
+      untakenTransitions(
+        index === 0 ? test.flow : `${test.flow} › ${machine.id}`,
+        machine,
+        recorders[index].taken,
+        index === 0 ? undefined : also[index - 1].events,
+      ),
     );
     if (untaken.length > 0) throw new Error(untaken.join('\n'));
   });

@@ -12,7 +12,7 @@ import type {
 type StateNode = AnyStateMachine['root'];
 
 /** One transition of a production machine, named as a failure message shows it. */
-export type ProductionTransition = { key: string; description: string };
+export type ProductionTransition = { key: string; eventType: string; description: string };
 
 function allNodes(machine: AnyStateMachine): StateNode[] {
   const nodes: StateNode[] = [];
@@ -72,7 +72,11 @@ export function productionTransitions(machine: AnyStateMachine): ProductionTrans
   return allNodes(machine).flatMap((node) =>
     [...Object.values(node.on).flat(), ...(node.always ?? [])]
       .filter((transition) => (transition.target?.length ?? 0) > 0 || transition.actions.length > 0 || transition.reenter)
-      .map((transition) => ({ key: transitionKey(transition), description: describeTransition(machine, transition) })),
+      .map((transition) => ({
+        key: transitionKey(transition),
+        eventType: transition.eventType,
+        description: describeTransition(machine, transition),
+      })),
   );
 }
 
@@ -127,8 +131,10 @@ export function transitionRecorder(machine: AnyStateMachine) {
 }
 
 /** One line per production transition no replay took; empty when all were. */
-export function untakenTransitions(flow: string, machine: AnyStateMachine, taken: ReadonlySet<string>): string[] {
+/** `events`: only the transitions on these events count (a parent whose other events other flows' tests answer for). */
+export function untakenTransitions(flow: string, machine: AnyStateMachine, taken: ReadonlySet<string>, events?: readonly string[]): string[] {
   return productionTransitions(machine)
+    .filter((transition) => !events || events.includes(transition.eventType))
     .filter((transition) => !taken.has(transition.key))
     .map((transition) => `${flow}: transition ${transition.description} was never taken by a path test`);
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, within } from '@testing-library/react';
 import { CARD_UPDATED_MS, manageBillingMachine } from '../../machines/manageBilling.machine';
+import { subscriptionsTabMachine } from '../../machines/subscriptionsTab.machine';
 import { billingMessages } from '../../server/src/contract/billing';
 import type { PaymentsConfig } from '../../server/src/contract/subscriptions';
 import { ApiError } from '../../src/api/errors';
@@ -69,6 +70,8 @@ describe('manageBilling: the issue 11 model replayed against the Subscriptions t
   definePathTests<Page>({
     flow: 'manageBilling',
     machine: manageBillingMachine,
+    // The tab hands "Manage billing" on with the payment mode the overview loaded.
+    alsoMachines: [{ machine: subscriptionsTabMachine, events: ['billing.requested'] }],
     model: manageBillingModel,
     open: {
       'profile.openedSandbox': opener({ subscribed: true }),

@@ -93,7 +93,8 @@ describe('subscriptionCancel: the spec model replayed against the Subscriptions 
     flow: 'subscriptionCancel',
     machine: subscriptionCancelMachine,
     // The tab reloads the overview after the cancel and forwards the next plan choice.
-    alsoMachines: [subscriptionsTabMachine],
+    // The tab's Manage billing forwarding is the manage-billing test's.
+    alsoMachines: [{ machine: subscriptionsTabMachine, events: ['plan.chosen', 'subscription.changed'] }],
     model: subscriptionCancelModel,
     open: { 'profile.opened': open },
     perform: {

@@ -71,7 +71,8 @@ describe('subscriptionOverview: the spec model replayed against the Subscription
     flow: 'subscriptionOverview',
     machine: subscriptionOverviewMachine,
     // The tab forwards the purchase and reloads the overview once it went through.
-    alsoMachines: [subscriptionsTabMachine],
+    // The tab's Manage billing forwarding is the manage-billing test's.
+    alsoMachines: [{ machine: subscriptionsTabMachine, events: ['plan.chosen', 'subscription.changed'] }],
     model: subscriptionOverviewModel,
     open: { 'profile.opened': open },
     perform: {

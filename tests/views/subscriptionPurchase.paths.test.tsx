@@ -87,7 +87,8 @@ describe('subscriptionPurchase: the spec model replayed against the Subscription
     flow: 'subscriptionPurchase',
     machine: subscriptionPurchaseMachine,
     // The tab forwards the choice with the current subscription and reloads the overview after a change.
-    alsoMachines: [subscriptionsTabMachine],
+    // The tab's Manage billing forwarding is the manage-billing test's.
+    alsoMachines: [{ machine: subscriptionsTabMachine, events: ['plan.chosen', 'subscription.changed'] }],
     model: subscriptionPurchaseModel,
     open: { 'profile.opened': open(null), 'profile.openedSubscribed': open(activeSubscription) },
     perform: {

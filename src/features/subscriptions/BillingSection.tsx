@@ -4,7 +4,6 @@ import type { ActorRefFrom } from 'xstate';
 import type { billingHistoryMachine } from '../../../machines/billingHistory.machine';
 import { manageBillingMachine } from '../../../machines/manageBilling.machine';
 import { billingMessages, type Invoice } from '../../../server/src/contract/billing';
-import type { PaymentMode } from '../../../server/src/contract/subscriptions';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formatAmount, formatDate } from './format';
 import { Modal } from './Modal';
@@ -18,12 +17,14 @@ export const browserManageBilling = manageBillingMachine.provide({
 type BillingSectionProps = {
   history: ActorRefFrom<typeof billingHistoryMachine>;
   manage: ActorRefFrom<typeof manageBillingMachine>;
-  /** Null until the tab knows the payment mode and that the member has a subscription to manage. */
-  mode: PaymentMode | null;
+  /** Shown once the tab knows the payment mode and that the member has a subscription to manage. */
+  canManage: boolean;
+  /** "Manage billing": the tab hands the request on with the payment mode. */
+  onManage: () => void;
 };
 
 /** The Subscriptions tab's billing: "Manage billing" (portal or card dialog) and the invoice list. */
-export function BillingSection({ history, manage, mode }: BillingSectionProps) {
+export function BillingSection({ history, manage, canManage, onManage }: BillingSectionProps) {
   const headingId = useId();
   const error = useSelector(manage, (snapshot) => (snapshot.hasTag('dialog') ? null : snapshot.context.error));
   const dialogError = useSelector(manage, (snapshot) => (snapshot.hasTag('dialog') ? snapshot.context.error : null));
@@ -36,8 +37,8 @@ export function BillingSection({ history, manage, mode }: BillingSectionProps) {
     <section className="billing" aria-labelledby={headingId}>
       <h3 id={headingId}>Billing</h3>
       <FormMessages error={error} notice={updated ? billingMessages.cardUpdated : null} />
-      {mode && (
-        <button type="button" className="button" disabled={busy} onClick={() => manage.send({ type: 'billing.requested', mode })}>
+      {canManage && (
+        <button type="button" className="button" disabled={busy} onClick={onManage}>
           {busy && !dialogOpen ? 'Opening...' : 'Manage billing'}
         </button>
       )}

@@ -104,7 +104,12 @@ export function SubscriptionsTab() {
       </ul>
 
       {/* Manage billing needs the payment mode, and a subscription whose card there is to manage. */}
-      <BillingSection history={billingHistory} manage={manageBilling} mode={current ? (payments?.mode ?? null) : null} />
+      <BillingSection
+        history={billingHistory}
+        manage={manageBilling}
+        canManage={Boolean(current && payments)}
+        onManage={() => tab.send({ type: 'billing.requested' })}
+      />
 
       {paymentOpen && chosenPlan && (
         <Modal title="Complete your subscription" busy={paying} onClose={dismissPayment}>

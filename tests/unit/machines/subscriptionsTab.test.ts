@@ -8,7 +8,7 @@ import {
   getSubscriptionPlans,
   verifySubscription,
 } from '../../../src/api/subscriptions';
-import { getInvoices, resumeSubscription } from '../../../src/api/billing';
+import { getInvoices, openBillingPortal, resumeSubscription } from '../../../src/api/billing';
 import { subscriptionFlows, subscriptionsTabMachine } from '../../../machines/subscriptionsTab.machine';
 import { activeSubscription, monthlyPlan, sandboxPayments } from '../../support/subscriptionFixtures';
 import { nextTick } from './machineTestKit';
@@ -27,11 +27,13 @@ vi.mock('../../../src/api/billing', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../../src/api/billing')>()),
   getInvoices: vi.fn(),
   resumeSubscription: vi.fn(),
+  openBillingPortal: vi.fn(),
 }));
 
 beforeEach(() => {
   vi.mocked(getInvoices).mockReset().mockResolvedValue({ invoices: [], hasMore: false });
   vi.mocked(resumeSubscription).mockReset().mockResolvedValue(activeSubscription);
+  vi.mocked(openBillingPortal).mockReset().mockReturnValue(new Promise(() => {}));
   vi.mocked(getSubscriptionPlans).mockReset().mockResolvedValue([monthlyPlan]);
   vi.mocked(getCurrentSubscription).mockReset().mockResolvedValue(null);
   vi.mocked(getPaymentsConfig).mockReset().mockResolvedValue(sandboxPayments);
@@ -94,6 +96,26 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
     tab.send({ type: 'plan.chosen', plan: monthlyPlan });
     expect(purchaseReceived).toEqual([{ type: 'plan.chosen', plan: monthlyPlan, current: null }]);
     expect(flows.purchase.getSnapshot().matches('creating')).toBe(true);
+  });
+
+  it("forwards 'Manage billing' with the payment mode the overview loaded, and not before it has loaded", async () => {
+    const { tab, flows } = start();
+    tab.send({ type: 'billing.requested' });
+    expect(flows.manageBilling.getSnapshot().value).toBe('idle');
+    await nextTick();
+    tab.send({ type: 'billing.requested' });
+    // Sandbox mode: the card dialog, not Stripe's portal.
+    expect(flows.manageBilling.getSnapshot().hasTag('dialog')).toBe(true);
+  });
+
+  it("forwards 'Manage billing' in Stripe mode to the portal", async () => {
+    vi.mocked(getPaymentsConfig).mockResolvedValue({ mode: 'stripe', publishableKey: 'pk_test_1' });
+    const { tab, flows } = start();
+    await nextTick();
+    tab.send({ type: 'billing.requested' });
+    expect(flows.manageBilling.getSnapshot().hasTag('dialog')).toBe(false);
+    expect(flows.manageBilling.getSnapshot().hasTag('busy')).toBe(true);
+    expect(openBillingPortal).toHaveBeenCalledTimes(1);
   });
 
   it('reloads the current subscription and the profile once a purchase is verified', async () => {
