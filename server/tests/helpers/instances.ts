@@ -125,8 +125,9 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
   compileServer();
   const schema = `carnivo_multi_${crypto.randomBytes(4).toString('hex')}`;
   await withPostgres((client) => client.query(`CREATE SCHEMA "${schema}"`));
-  // A Redis database of its own, emptied, so counters of an earlier run do not leak in.
-  const redisDb = 9;
+  // A Redis database of its own, emptied, so counters of an earlier run do not leak in
+  // (TEST_REDIS_DB lets runs side by side on one Redis keep apart).
+  const redisDb = Number(process.env.TEST_REDIS_DB ?? 9);
   const IORedis = createRequire(path.join(SERVER_DIR, 'package.json'))('ioredis') as typeof import('ioredis').default;
   const redis = new IORedis({ ...REDIS, db: redisDb });
   await redis.flushdb();
