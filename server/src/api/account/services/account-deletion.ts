@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { UID } from '../../../content-types';
+import { withMemberLock } from '../../../members/member-lock';
 
 /** The user row as loaded for deletion (private fields included, media fields populated). */
 export interface DeletableUser {
@@ -67,48 +68,66 @@ export default ({ strapi }: { strapi: Core.Strapi }): AccountDeletionService => 
       return [...registered.keys()];
     },
 
-    async deleteAccount(userId) {
-      const fields = mediaFields();
-      const user = (await strapi.db
-        .query(UID.user)
-        .findOne({ where: { id: userId }, populate: fields })) as DeletableUser | null;
-      if (!user) {
-        throw new errors.NotFoundError('Account not found');
-      }
-
-      for (const [name, cleanup] of registered) {
-        try {
-          await cleanup(user, { strapi });
-        } catch (error) {
-          strapi.log.error(`[account] clean-up "${name}" failed for user ${user.id}; the account was not deleted`);
-          throw error;
+    deleteAccount(userId) {
+      // Under the member's lock, in one transaction: a purchase waiting for the lock then finds no
+      // account, instead of creating a customer and a payable attempt for one being deleted.
+      return withMemberLock(strapi, userId, () => deleteLocked(userId), { keepsWork: (error) => error instanceof CleanupFailed }).catch(
+        (error: unknown) => {
+          throw error instanceof CleanupFailed ? error.original : error;
         }
-      }
-
-      const files = fields.flatMap((field) => {
-        const value = user[field] as UploadedFile | UploadedFile[] | null | undefined;
-        return value ? (Array.isArray(value) ? value : [value]) : [];
-      });
-      const uploads = strapi.plugin('upload').service('upload');
-      for (const file of files) {
-        // Full row (formats, provider, hash) so the provider removes every variant on disk.
-        const row = await strapi.db.query(UID.file).findOne({ where: { id: file.id } });
-        if (row) await uploads.remove(row);
-      }
-
-      await strapi.documents(UID.user).delete({ documentId: user.documentId });
-
-      // Refresh-token sessions, when that mode is on (legacy JWTs die with the user row).
-      const sessionManager = (strapi as unknown as { sessionManager?: SessionManager }).sessionManager;
-      if (sessionManager?.hasOrigin?.('users-permissions')) {
-        await sessionManager('users-permissions').invalidateRefreshToken(String(user.id));
-      }
-
-      strapi.log.info(`[account] deleted user ${user.id} and ${files.length} file(s)`);
-      return { userId: user.id, removedFiles: files.length };
+      );
     },
   };
+
+  async function deleteLocked(userId: number): Promise<{ userId: number; removedFiles: number }> {
+    const fields = mediaFields();
+    const user = (await strapi.db
+      .query(UID.user)
+      .findOne({ where: { id: userId }, populate: fields })) as DeletableUser | null;
+    if (!user) {
+      throw new errors.NotFoundError('Account not found');
+    }
+
+    for (const [name, cleanup] of registered) {
+      try {
+        await cleanup(user, { strapi });
+      } catch (error) {
+        strapi.log.error(`[account] clean-up "${name}" failed for user ${user.id}; the account was not deleted`);
+        // What the earlier clean-ups did is kept (a gateway already ended subscriptions).
+        throw new CleanupFailed(error);
+      }
+    }
+
+    const files = fields.flatMap((field) => {
+      const value = user[field] as UploadedFile | UploadedFile[] | null | undefined;
+      return value ? (Array.isArray(value) ? value : [value]) : [];
+    });
+    const uploads = strapi.plugin('upload').service('upload');
+    for (const file of files) {
+      // Full row (formats, provider, hash) so the provider removes every variant on disk.
+      const row = await strapi.db.query(UID.file).findOne({ where: { id: file.id } });
+      if (row) await uploads.remove(row);
+    }
+
+    await strapi.documents(UID.user).delete({ documentId: user.documentId });
+
+    // Refresh-token sessions, when that mode is on (legacy JWTs die with the user row).
+    const sessionManager = (strapi as unknown as { sessionManager?: SessionManager }).sessionManager;
+    if (sessionManager?.hasOrigin?.('users-permissions')) {
+      await sessionManager('users-permissions').invalidateRefreshToken(String(user.id));
+    }
+
+    strapi.log.info(`[account] deleted user ${user.id} and ${files.length} file(s)`);
+    return { userId: user.id, removedFiles: files.length };
+  }
 };
+
+/** A clean-up's failure: the account stays, what earlier clean-ups did is committed. */
+class CleanupFailed extends Error {
+  constructor(readonly original: unknown) {
+    super(original instanceof Error ? original.message : String(original));
+  }
+}
 
 type SessionManager = ((origin: string) => { invalidateRefreshToken(userId: string): Promise<unknown> }) & {
   hasOrigin?: (origin: string) => boolean;

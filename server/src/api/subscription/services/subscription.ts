@@ -1,6 +1,5 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
-import type { Knex } from 'knex';
 import {
   ENDED_STATUSES,
   GatewayError,
@@ -13,6 +12,7 @@ import {
   type WebhookEvent,
 } from '../../../payments';
 import { UID } from '../../../content-types';
+import { withMemberLock as lockMember } from '../../../members/member-lock';
 import { ConflictError } from '../../../payments/http';
 import { publicUrl } from '../../../public-url';
 import { billingMessages, type AccountExport, type Invoice, type InvoicesResponse } from '../../../contract/billing';
@@ -89,6 +89,8 @@ const toIso = (value: string | number | Date | null | undefined): string | null 
   return ms == null ? null : new Date(ms).toISOString();
 };
 const isEnded = (status: SubscriptionStatus) => ENDED_STATUSES.includes(status);
+/** A live record past its first payment that will bill again at its period's end. */
+const renews = (record: SubscriptionRecord) => record.status !== 'incomplete' && !record.cancel_at_period_end;
 /** Local actions are stamped at whole seconds, like Stripe's event.created. */
 const nowStamp = () => Math.floor(Date.now() / 1000) * 1000;
 
@@ -110,62 +112,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const gateway = (): PaymentGateway => strapi.service('api::payment.gateway').get();
   const subs = () => strapi.db.query(UID.subscription);
 
-  /**
-   * Takes the member's purchase lock in the database, inside the transaction `trx`. PostgreSQL: a
-   * row lock on the user (SELECT ... FOR UPDATE), which every server process sharing the database
-   * waits for until commit. SQLite has no row locks: a first write takes the database's write lock
-   * until commit, so another process on the same file waits as well (within a process, Knex's
-   * single SQLite connection already serialises transactions).
-   */
-  async function lockMemberRow(userId: number, trx: Knex.Transaction): Promise<void> {
-    const { tableName } = strapi.db.metadata.get(UID.user);
-    const row = strapi.db.getConnection(tableName).transacting(trx).where('id', userId);
-    if (strapi.db.dialect.client === 'sqlite') {
-      await row.update({ id: strapi.db.connection.ref('id') });
-    } else {
-      await row.forUpdate().select('id');
-    }
-  }
-
   /** Errors after which what was done stays (the gateway already acted on it), as opposed to a database failure. */
   const keepsWork = (error: unknown) =>
     isGatewayError(error) || error instanceof errors.ApplicationError || error instanceof SandboxCardError;
 
-  /** `work` in a transaction that holds the member's lock; commits on success and on gateway or rule errors. */
-  async function inMemberTransaction<T>(userId: number, work: () => Promise<T>): Promise<T> {
-    type Outcome = { ok: true; value: T } | { ok: false; error: unknown };
-    const outcome = await strapi.db.transaction(async ({ trx }): Promise<Outcome> => {
-      await lockMemberRow(userId, trx);
-      try {
-        return { ok: true, value: await work() };
-      } catch (error) {
-        // The gateway cannot be rolled back: keep the records of what it already did (an ended
-        // attempt, a new customer's id), so the database keeps describing the gateway.
-        if (keepsWork(error)) return { ok: false, error };
-        throw error;
-      }
-    });
-    if (!outcome.ok) throw outcome.error;
-    return outcome.value;
-  }
-
   /**
-   * One purchase, cancellation or deletion clean-up at a time per member, across every server
-   * process on the database (double clicks, or one click retried onto another instance, must not
-   * make two attempts payable). Requests of this process queue in memory first, so that a burst
-   * holds one database connection per member, not one per request.
+   * One purchase, payment, cancellation, resumption or deletion clean-up at a time per member,
+   * across every server process on the database (double clicks, or one click retried onto another
+   * instance, must not make two attempts payable). The gateway cannot be rolled back: after its
+   * errors the records of what it already did (an ended attempt, a new customer's id) are kept.
    */
-  const queues = new Map<number, Promise<unknown>>();
-  async function withMemberLock<T>(userId: number, work: () => Promise<T>): Promise<T> {
-    const previous = queues.get(userId) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(() => inMemberTransaction(userId, work));
-    queues.set(userId, run);
-    try {
-      return await run;
-    } finally {
-      if (queues.get(userId) === run) queues.delete(userId);
-    }
-  }
+  const withMemberLock = <T>(userId: number, work: () => Promise<T>): Promise<T> =>
+    lockMember(strapi, userId, work, { keepsWork });
 
   const reload = async (id: number): Promise<SubscriptionRecord> =>
     (await subs().findOne({ where: { id }, populate: ['plan'] })) as SubscriptionRecord;
@@ -249,6 +207,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return settled;
   }
 
+  /**
+   * Ends the member's attempts still waiting for their first payment (incomplete), so that none of
+   * them can be paid any more; one the gateway reports paid meanwhile is brought up to date instead.
+   */
+  async function endUnpaidAttempts(live: SubscriptionRecord[]): Promise<void> {
+    for (const record of live) {
+      if (record.status !== 'incomplete') continue;
+      const fresh = await refresh(record);
+      if (fresh.status === 'incomplete') {
+        await apply(fresh, await gateway().cancelNow(fresh.stripe_subscription_id), nowStamp());
+      }
+    }
+  }
+
   /** The member's payment customer at the gateway (null before their first purchase). */
   async function customerOf(userId: number): Promise<string | null> {
     const member = (await strapi.db.query(UID.user).findOne({ where: { id: userId }, select: ['stripeCustomerId'] })) as
@@ -298,8 +270,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * POST /api/subscriptions/resume: undoes "cancel at period end" of the member's subscription
-     * while its period lasts. Refused when another subscription of theirs already renews (bought
-     * after the cancellation): resuming would bill them twice.
+     * while its period lasts. A purchase still waiting for payment (another tab, another plan) is
+     * ended first, so that it can no longer be paid; if it was paid meanwhile, or another
+     * subscription already renews, resuming is refused: it would bill the member twice.
      */
     async resume(userId: number): Promise<CurrentSubscription> {
       return withMemberLock(userId, async () => {
@@ -309,9 +282,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           (r) => CANCELABLE.includes(r.status) && r.cancel_at_period_end && (toMs(r.currentPeriodEnd) ?? 0) > now
         );
         if (!target) throw new ConflictError(MESSAGES.nothingToResume);
-        if (live.some((r) => r.status !== 'incomplete' && !r.cancel_at_period_end)) {
-          throw new ConflictError(MESSAGES.alreadySubscribed);
-        }
+        await endUnpaidAttempts(live);
+        if ((await liveRecords(userId)).some(renews)) throw new ConflictError(MESSAGES.alreadySubscribed);
         await apply(target, await gateway().resume(target.stripe_subscription_id), nowStamp());
         return toCurrent(await reload(target.id));
       });
@@ -381,16 +353,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         }
 
         // An abandoned attempt (still waiting for its first payment) does not block a new one: it
-        // is ended first, unless the gateway says it was paid meanwhile.
-        for (const record of live) {
-          if (record.status !== 'incomplete') continue;
-          const fresh = await refresh(record);
-          if (fresh.status === 'incomplete') {
-            await apply(fresh, await gateway().cancelNow(fresh.stripe_subscription_id), nowStamp());
-          }
-        }
-        const blocking = (await liveRecords(userId)).find((r) => r.status !== 'incomplete' && !r.cancel_at_period_end);
-        if (blocking) throw new errors.ApplicationError(MESSAGES.alreadySubscribed);
+        // is ended first, unless the gateway says it was paid meanwhile. A subscription set to
+        // cancel at period end does not block either (a new plan after a cancellation); resuming
+        // it later ends this attempt if it is still unpaid, or is refused once it is paid.
+        await endUnpaidAttempts(live);
+        if ((await liveRecords(userId)).some(renews)) throw new errors.ApplicationError(MESSAGES.alreadySubscribed);
 
         const member = (await strapi.db.query(UID.user).findOne({ where: { id: userId } })) as MemberRow | null;
         if (!member) throw new errors.NotFoundError('Account not found');
