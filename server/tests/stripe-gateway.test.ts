@@ -598,6 +598,53 @@ describe('the server in Stripe mode', () => {
     expect(rows.filter((r) => r.status === 'incomplete').map((r) => r.stripe_subscription_id)).toEqual([open[0].id]);
   });
 
+  describe('resuming a cancelled plan while a newer purchase waits for payment', () => {
+    /** A member with a paid plan set to cancel at period end, and a newer purchase still unpaid. */
+    const setUp = async (username: string) => {
+      const member = await register(username);
+      const buy = (priceId: string) =>
+        request<{ subscriptionId: string }>(app.baseUrl, 'POST', '/api/subscriptions', { token: member.jwt, body: { priceId } });
+      const first = (await buy('price_test_monthly')).body.subscriptionId;
+      double.subscriptions.get(first)!.status = 'active';
+      expect((await request(app.baseUrl, 'GET', `/api/subscriptions/${first}/verify`, { token: member.jwt })).status).toBe(200);
+      expect((await request(app.baseUrl, 'POST', '/api/subscriptions/cancel', { token: member.jwt })).status).toBe(200);
+      const second = (await buy('price_test_yearly')).body.subscriptionId;
+      expect(double.subscriptions.get(second)!.status).toBe('incomplete');
+      const resume = () => request<ApiError & { cancel_at_period_end: boolean }>(app.baseUrl, 'POST', '/api/subscriptions/resume', { token: member.jwt });
+      return { member, first, second, resume };
+    };
+
+    it('voids the unpaid purchase before ending it, then resumes', async () => {
+      const { first, second, resume } = await setUp('stripehal');
+      const res = await resume();
+      expect([res.status, res.body.cancel_at_period_end]).toEqual([200, false]);
+      const newer = double.subscriptions.get(second)!;
+      expect([newer.invoiceVoided, newer.status]).toEqual([true, 'incomplete_expired']);
+      expect(double.subscriptions.get(first)!.cancel_at_period_end).toBe(false);
+      const voided = double.requests.findIndex((r) => r.method === 'POST' && r.path === `/v1/invoices/${newer.invoiceId}/void`);
+      const ended = double.requests.findIndex((r) => r.method === 'DELETE' && r.path === `/v1/subscriptions/${second}`);
+      expect(voided).toBeGreaterThan(-1);
+      expect(ended).toBeGreaterThan(voided);
+    });
+
+    it('never cancels a purchase paid in the browser at that very moment, and refuses to resume', async () => {
+      const { first, second, resume } = await setUp('stripeivy');
+      const newer = double.subscriptions.get(second)!;
+      // The member's card payment lands at Stripe just as the server voids the invoice.
+      double.onRequest((method, path) => {
+        if (method === 'POST' && path === `/v1/invoices/${newer.invoiceId}/void`) newer.status = 'active';
+      });
+      const res = await resume();
+      double.onRequest(null);
+      expect([res.status, res.body.error?.message]).toEqual([409, 'You already have an active subscription.']);
+      expect(double.subscriptions.get(second)!.status).toBe('active');
+      expect(double.requestsTo('DELETE', `/v1/subscriptions/${second}`)).toEqual([]);
+      expect(double.subscriptions.get(first)!.cancel_at_period_end).toBe(true);
+      const row = await app.strapi.db.query('api::subscription.subscription').findOne({ where: { stripe_subscription_id: second } });
+      expect(row.status).toBe('active');
+    });
+  });
+
   it('keeps the account when Stripe cannot cancel its subscription', async () => {
     const dan = await register('stripedan');
     const created = await request<{ subscriptionId: string }>(app.baseUrl, 'POST', '/api/subscriptions', {

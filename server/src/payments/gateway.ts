@@ -78,6 +78,11 @@ export interface PaymentGateway {
   /** Ends the subscription now (account deletion, abandoned incomplete subscriptions). */
   cancelNow(subscriptionId: string): Promise<GatewaySubscription>;
   /**
+   * Ends a subscription still waiting for its first payment so that it can no longer be paid; one
+   * paid meanwhile (or already ended) is left as it is. Answers the subscription's state after.
+   */
+  endUnpaid(subscriptionId: string): Promise<GatewaySubscription>;
+  /**
    * The client secret of the subscription's first payment while it can still be paid (the
    * subscription is incomplete and its payment open), else null. Lets a racing duplicate of a
    * purchase answer the same payment instead of making a second one payable.

@@ -391,6 +391,12 @@ export class SandboxGateway implements PaymentGateway {
     return this.view(sub);
   }
 
+  /** Payments are confirmed under the member's lock too, so nothing can pay between the check and the end. */
+  async endUnpaid(subscriptionId: string): Promise<GatewaySubscription> {
+    const sub = await this.load(subscriptionId);
+    return sub.status === 'incomplete' ? this.cancelNow(sub.id) : this.view(sub);
+  }
+
   async paymentSecret(subscriptionId: string): Promise<string | null> {
     const sub = await this.load(subscriptionId);
     if (sub.status !== 'incomplete') return null;

@@ -230,6 +230,27 @@ export class StripeGateway implements PaymentGateway {
     return mapStripeSubscription(await this.call(() => this.stripe.subscriptions.cancel(subscriptionId)));
   }
 
+  /**
+   * The first invoice is voided before the subscription is canceled: Stripe refuses to void a paid
+   * invoice, so a payment confirmed in the browser at that very moment is never canceled after it
+   * was taken (the void fails, the re-read subscription shows it paid).
+   */
+  async endUnpaid(subscriptionId: string): Promise<GatewaySubscription> {
+    const subscription = await this.call(() => this.stripe.subscriptions.retrieve(subscriptionId, { expand: ['latest_invoice'] }));
+    if (subscription.status !== 'incomplete') return mapStripeSubscription(subscription);
+    const invoice = subscription.latest_invoice;
+    if (invoice && typeof invoice === 'object' && invoice.id && invoice.status === 'open') {
+      try {
+        await this.call(() => this.stripe.invoices.voidInvoice(invoice.id!));
+      } catch (error) {
+        const now = mapStripeSubscription(await this.call(() => this.stripe.subscriptions.retrieve(subscriptionId)));
+        if (now.status !== 'incomplete') return now;
+        throw error;
+      }
+    }
+    return this.cancelNow(subscriptionId);
+  }
+
   async paymentSecret(subscriptionId: string): Promise<string | null> {
     const subscription = await this.call(() =>
       this.stripe.subscriptions.retrieve(subscriptionId, { expand: ['latest_invoice.confirmation_secret'] })

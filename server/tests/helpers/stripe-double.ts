@@ -23,6 +23,8 @@ export interface DoubleSubscription {
   canceled_at: number | null;
   invoiceId: string;
   clientSecret: string;
+  /** The first invoice was voided (POST /v1/invoices/:id/void): it can no longer be paid. */
+  invoiceVoided?: boolean;
 }
 
 type Failure = { status: number; error: Record<string, unknown>; times: number; method?: string; pathPrefix?: string };
@@ -46,6 +48,8 @@ export async function startStripeDouble() {
   const portalSessions: { customer: string; return_url: string; url: string }[] = [];
   let counter = 0;
   let nextFailure: Failure | null = null;
+  /** Runs before each request is answered: a test makes something happen at that exact moment (a payment in the browser). */
+  let beforeRoute: ((method: string, path: string) => void) | null = null;
   const now = () => Math.floor(Date.now() / 1000);
 
   const subscriptionJson = (sub: DoubleSubscription, expand: string[]) => ({
@@ -77,7 +81,7 @@ export async function startStripeDouble() {
       ? {
           id: sub.invoiceId,
           object: 'invoice',
-          status: sub.status === 'incomplete' ? 'open' : 'paid',
+          status: sub.invoiceVoided ? 'void' : sub.status === 'incomplete' ? 'open' : 'paid',
           confirmation_secret: expand.includes('latest_invoice.confirmation_secret')
             ? { client_secret: sub.clientSecret, type: 'payment_intent' }
             : undefined,
@@ -139,6 +143,18 @@ export async function startStripeDouble() {
       portalSessions.push(session);
       return { status: 200, body: { id: `bps_${counter}`, object: 'billing_portal.session', ...session } };
     }
+    const voidMatch = /^\/v1\/invoices\/([^/]+)\/void$/.exec(path);
+    if (voidMatch && method === 'POST') {
+      const id = decodeURIComponent(voidMatch[1]);
+      const sub = [...subscriptions.values()].find((candidate) => candidate.invoiceId === id);
+      if (!sub) return { status: 404, body: { error: notFound('invoice', id).error } };
+      // As on Stripe: only an open invoice can be voided (a paid one cannot).
+      if (sub.status !== 'incomplete' || sub.invoiceVoided) {
+        return { status: 400, body: { error: { type: 'invalid_request_error', message: 'You can only void open invoices.' } } };
+      }
+      sub.invoiceVoided = true;
+      return { status: 200, body: { id, object: 'invoice', status: 'void', customer: sub.customer } };
+    }
     const customerMatch = /^\/v1\/customers\/([^/]+)$/.exec(path);
     if (customerMatch && method === 'DELETE') {
       const id = decodeURIComponent(customerMatch[1]);
@@ -198,6 +214,7 @@ export async function startStripeDouble() {
         nextFailure.times -= 1;
         if (nextFailure.times <= 0) nextFailure = null;
       } else {
+        beforeRoute?.(req.method ?? '', url.pathname);
         answer = route(req.method ?? '', url.pathname, params);
       }
       res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Request-Id': `req_${requests.length}` });
@@ -224,6 +241,10 @@ export async function startStripeDouble() {
     },
     clearFailure() {
       nextFailure = null;
+    },
+    /** Calls `hook` before answering each request until set to null. */
+    onRequest(hook: ((method: string, path: string) => void) | null) {
+      beforeRoute = hook;
     },
     /** Requests whose path starts with prefix, in order. */
     requestsTo(method: string, prefix: string) {

@@ -213,11 +213,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    */
   async function endUnpaidAttempts(live: SubscriptionRecord[]): Promise<void> {
     for (const record of live) {
-      if (record.status !== 'incomplete') continue;
-      const fresh = await refresh(record);
-      if (fresh.status === 'incomplete') {
-        await apply(fresh, await gateway().cancelNow(fresh.stripe_subscription_id), nowStamp());
-      }
+      if (record.status === 'incomplete') await apply(record, await gateway().endUnpaid(record.stripe_subscription_id), nowStamp());
     }
   }
 
