@@ -15,13 +15,14 @@ import { apiRoute } from './body-errors';
  *   Strapi's query grammar: a wrong shape (an operator given a scalar where it takes a list or an
  *   object, an operator nested in an operator, a list where an object goes...) answers 400 with the
  *   path of the part in error. Strapi checks names (unknown or private fields) but not shapes: these
- *   reached the database and answered 500. Values compared with a number or boolean field must be one
- *   (PostgreSQL refuses "abc" for an integer). Everything else (which fields exist and may be read,
- *   sort directions, status, locale) stays Strapi's.
+ *   reached the database and answered 500. Values compared with a number, boolean or date field must
+ *   be one (PostgreSQL refuses "abc" for an integer); $contains, $startsWith, $endsWith apply to text
+ *   only (PostgreSQL has no LIKE on numbers); a relation is filtered on its own fields. The field kinds
+ *   come from the schemas by name (see fieldKinds). Everything else (which fields exist and may be
+ *   read, sort directions, status, locale) stays Strapi's.
  */
 
 export const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
-const ENCODED_CONTROL = /%(?:0[0-9a-f]|1[0-9a-f])/i;
 
 const WEBHOOK = '/payments/webhook';
 
@@ -59,7 +60,7 @@ export function controlCharacterAt(value: unknown, root: string): string {
 // --- the query grammar -----------------------------------------------------------------------------
 
 /** What a value compared with a field must look like, for fields that are numbers or booleans. */
-export type FieldKind = 'integer' | 'biginteger' | 'number' | 'boolean' | 'date' | 'time' | 'text';
+export type FieldKind = 'integer' | 'biginteger' | 'number' | 'boolean' | 'date' | 'time' | 'text' | 'nested';
 
 const COMPARISONS = new Set(['$eq', '$eqi', '$ne', '$nei', '$lt', '$lte', '$gt', '$gte']);
 const TEXT_MATCHES = new Set(['$contains', '$notContains', '$containsi', '$notContainsi', '$startsWith', '$startsWithi', '$endsWith', '$endsWithi']);
@@ -81,7 +82,7 @@ function isDate(value: string): boolean {
 }
 
 function checkValue(value: string | null, path: string, kind: FieldKind | undefined): void {
-  if (value === null || kind === undefined || kind === 'text') return;
+  if (value === null || kind === undefined || kind === 'text' || kind === 'nested') return;
   const bad = (expected: string) => new QueryShapeError(path, `must be ${expected}, not "${value.slice(0, 40)}"`);
   switch (kind) {
     case 'integer':
@@ -121,7 +122,8 @@ class Grammar {
 
   /** Only a relation, component or media field holds fields of its own. */
   private nestable(field: string, path: string): void {
-    if (this.kinds.has(field)) throw new QueryShapeError(path, `cannot hold fields: ${field} is not a relation`);
+    const kind = this.kinds.get(field);
+    if (kind !== undefined && kind !== 'nested') throw new QueryShapeError(path, `cannot hold fields: ${field} is not a relation`);
   }
 
   private filterList(value: unknown, path: string): void {
@@ -131,6 +133,9 @@ class Grammar {
 
   /** What a field is compared with: a value, a list (as $in), operators, or (a relation or component) filters of its own. */
   private condition(value: unknown, path: string, field: string): void {
+    // A relation, component or media is filtered on its own fields; compared directly, it reached SQL as is.
+    const nestedOnly = () => new QueryShapeError(path, `is a relation or component: filter on its fields, e.g. ${path}[id]`);
+    if (this.kinds.get(field) === 'nested' && !isPlain(value)) throw nestedOnly();
     if (isScalar(value)) return checkValue(value, path, this.kinds.get(field));
     if (Array.isArray(value)) return this.values(value, path, field);
     const entries = Object.entries(value as Plain);
@@ -141,6 +146,7 @@ class Grammar {
     for (const [operator, item] of entries) {
       const at = `${path}[${operator}]`;
       const kind = this.kinds.get(field);
+      if (kind === 'nested' && !['$and', '$or', '$not'].includes(operator)) throw nestedOnly();
       if (COMPARISONS.has(operator)) {
         if (!isScalar(item)) throw new QueryShapeError(at, 'takes a single value');
         checkValue(item, at, kind);
@@ -252,9 +258,10 @@ class Grammar {
 }
 
 /**
- * The kind of every field name that is never a relation, component or media in the project's content
- * types and components (id in all): a number, boolean, date or time where it is one in every schema
- * (an integer in one and a decimal in another takes whole numbers), else text (values left to Strapi).
+ * The kind of every field name of the project's content types and components (id in all): nested
+ * where it is a relation, component or media in every schema; a number, boolean, date or time where
+ * it is one in every schema (an integer in one and a decimal in another takes whole numbers); else
+ * text (values left to Strapi). A name that is a relation in one schema and a value in another has none.
  */
 const KIND_OF_TYPE: Record<string, FieldKind> = {
   integer: 'integer',
@@ -283,6 +290,7 @@ export function fieldKinds(strapi: Core.Strapi): Map<string, FieldKind> {
   for (const [name, types] of seen) {
     if (name === 'id') continue;
     const all = [...types];
+    if (all.every((type) => NESTING.includes(type))) kinds.set(name, 'nested');
     if (all.some((type) => NESTING.includes(type))) continue;
     const each = new Set(all.map((type) => KIND_OF_TYPE[type] ?? 'text'));
     if (each.size === 1) kinds.set(name, [...each][0]);
@@ -298,6 +306,15 @@ function refuse(ctx: Context, message: string, details: Record<string, unknown> 
   ctx.body = { data: null, error: { status: 400, name: 'ValidationError', message, details } };
 }
 
+/** The path as the router decodes its parameters (a malformed escape is left to the router: it answers 400). */
+function decodedPath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 const NOT_ALLOWED = 'contains a character that is not allowed (a control character such as NUL; tab and line breaks are fine)';
 
 const inputRules: Core.MiddlewareFactory = (_config, { strapi }) => {
@@ -305,7 +322,7 @@ const inputRules: Core.MiddlewareFactory = (_config, { strapi }) => {
   let grammar: Grammar | undefined;
 
   return async (ctx: Context, next: Next) => {
-    if (ENCODED_CONTROL.test(ctx.path) || CONTROL_CHARACTER.test(ctx.path)) return refuse(ctx, `The request path ${NOT_ALLOWED}`);
+    if (CONTROL_CHARACTER.test(decodedPath(ctx.path))) return refuse(ctx, `The request path ${NOT_ALLOWED}`);
 
     const query = ctx.query as Plain;
     const inQuery = controlCharacterAt(query, 'query');
