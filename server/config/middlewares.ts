@@ -101,6 +101,9 @@ const config: Core.Config.Middlewares = [
   // webhook signature is computed over it (api::payment.payment.webhook).
   { name: 'strapi::body', config: { includeUnparsed: true } },
   'global::body-parsed',
+  // Control characters (NUL...) in the path, query or body, and query shapes outside Strapi's grammar,
+  // answer 400 before any route reads them (src/middlewares/input-rules.ts).
+  'global::input-rules',
   'strapi::session',
   'strapi::favicon',
   // /robots.txt and /sitemap.xml from PUBLIC_URL (src/middlewares/crawler-files.ts).

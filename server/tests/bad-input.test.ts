@@ -9,7 +9,8 @@ import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Context, Next } from 'koa';
-import { SERVER_DIR, bootStrapi, request, requestFrom, type TestStrapi } from './helpers/strapi';
+import { bootStrapi, request, requestFrom, type TestStrapi } from './helpers/strapi';
+import { joinPath, ownedRoutes, type OwnedRoute } from './helpers/owned-routes';
 import type { ApiError, AuthResponse, Ingredient } from './helpers/types';
 import { profileMessages } from '../src/contract/profileRules';
 import { PROFILE_PICTURE_MAX_BYTES } from '../src/extensions/upload/profile-picture-guard';
@@ -185,71 +186,6 @@ function send(req: RawRequest): Promise<RawAnswer> {
 }
 
 // --- the routes this project owns ------------------------------------------------------------------
-
-interface OwnedRoute {
-  owner: string;
-  method: string;
-  /** Full path, prefix included, as the router matches it (params like :id left in). */
-  path: string;
-  handler: string;
-}
-interface RouteDefinition {
-  method: string;
-  path: string;
-  handler: unknown;
-  config?: Record<string, unknown>;
-}
-interface Router {
-  type?: string;
-  prefix?: string;
-  routes?: RouteDefinition[];
-}
-
-const joinPath = (...parts: string[]) => parts.join('').replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');
-
-/**
- * The content-API routes of this project, read from the running Strapi:
- * - every route of every API in src/api (strapi.apis: nothing else lives there), and
- * - the content-API routes of every plugin the project extends in src/extensions/<plugin>
- *   (users-permissions, upload): their controllers and routes carry this project's guards, limits and
- *   controllers, and the members' pages call them.
- * Left out: the admin panel's routes (type 'admin', under /admin or a plugin's admin prefix) and the
- * content-API routes of plugins the project does not extend (i18n, email, content-type-builder), which
- * are Strapi's own, unchanged. The body middlewares (src/middlewares/body-*.ts) are global, so they
- * guard those too.
- */
-function ownedRoutes(): OwnedRoute[] {
-  const strapi = app.strapi as unknown as {
-    config: { get<T>(key: string, fallback: T): T };
-    apis: Record<string, { routes: Record<string, Router> }>;
-    plugin(name: string): { routes: Record<string, Router> | RouteDefinition[] } | undefined;
-  };
-  const prefix = strapi.config.get('api.rest.prefix', '/api');
-  const routes: OwnedRoute[] = [];
-  const add = (owner: string, router: Router, routerPrefix: string) => {
-    for (const route of router.routes ?? []) {
-      // A route with config.prefix is mounted without its router's prefix (Strapi's routing.js).
-      const base = route.config && 'prefix' in route.config ? '' : routerPrefix;
-      routes.push({ owner, method: route.method.toUpperCase(), path: joinPath(prefix, base, route.path), handler: String(route.handler) });
-    }
-  };
-
-  for (const [name, api] of Object.entries(strapi.apis)) {
-    for (const router of Object.values(api.routes)) add(`api::${name}`, router, router.prefix ?? '');
-  }
-  const extended = fs
-    .readdirSync(path.join(SERVER_DIR, 'src', 'extensions'), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name);
-  for (const name of extended) {
-    const pluginRoutes = strapi.plugin(name)?.routes;
-    if (!pluginRoutes || Array.isArray(pluginRoutes)) continue; // an array of routes is admin-only (Strapi's register-routes.js)
-    for (const router of Object.values(pluginRoutes)) {
-      if (router.type === 'content-api') add(`plugin::${name}`, router, router.prefix ?? `/${name}`);
-    }
-  }
-  return routes;
-}
 
 /** The content API's mounted routes ("METHOD /path"), to check that the derived paths are real. */
 function mountedRoutes(): Set<string> {
@@ -683,7 +619,7 @@ describe('every route this project owns answers bad input with 4xx and a message
   let bodyRoutes: OwnedRoute[];
 
   beforeAll(() => {
-    routes = ownedRoutes();
+    routes = ownedRoutes(app);
     bodyRoutes = routes.filter((route) => BODY_METHODS.has(route.method));
   });
 
