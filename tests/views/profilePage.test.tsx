@@ -8,9 +8,9 @@ import { renderProfile, restoreProfileHarness } from '../support/profileHarness'
 import { settle } from '../support/settle';
 
 function withSaves() {
-  const saves = deferredCalls<{ userId: string; update: ProfileUpdate }, void>();
+  const saves = deferredCalls<{ userId: string; update: ProfileUpdate }, string | null>();
   const profileSection = profileSectionMachine.provide({
-    actors: { updateProfile: fromPromise<void, { userId: string; update: ProfileUpdate }>(({ input }) => saves.handler(input)) },
+    actors: { updateProfile: fromPromise<string | null, { userId: string; update: ProfileUpdate }>(({ input }) => saves.handler(input)) },
   });
   return { saves, profileSection };
 }
