@@ -56,9 +56,9 @@ export const firstRunBmiMachine = setup({
     input: {} as Member,
   },
   actors: {
-    updateProfile: fromPromise<void, { userId: string; update: ProfileUpdate }>(({ input, signal }) =>
-      updateProfile(input.userId, input.update, { signal }),
-    ),
+    updateProfile: fromPromise<void, { userId: string; update: ProfileUpdate }>(async ({ input, signal }) => {
+      await updateProfile(input.userId, input.update, { signal });
+    }),
   },
   // Stryker disable next-line ObjectLiteral: a placeholder the app provides; XState skips a missing action the same way.
   actions: {

@@ -26,13 +26,15 @@ export const profileSectionMachine = setup({
     input: {} as { userId: string },
   },
   actors: {
-    updateProfile: fromPromise<void, { userId: string; update: ProfileUpdate }>(({ input, signal }) =>
+    updateProfile: fromPromise<string | null, { userId: string; update: ProfileUpdate }>(({ input, signal }) =>
       updateProfile(input.userId, input.update, { signal }),
     ),
   },
   // Stryker disable next-line ObjectLiteral: a placeholder the app provides; XState skips a missing action the same way.
   actions: {
     reloadProfile: () => {},
+    /** The fresh token a new e-mail address answers (every earlier one is revoked), else null; the app hands a token to the auth actor. */
+    renewSession: (_, _params: { jwt: string | null }) => {},
   },
   delays: {
     successMessage: SUCCESS_MESSAGE_MS,
@@ -79,7 +81,10 @@ export const profileSectionMachine = setup({
               assertEvent(event, 'save.submitted');
               return { userId: context.userId, update: event.update };
             },
-            onDone: { target: '#profileSection.viewing.saved', actions: 'reloadProfile' },
+            onDone: {
+              target: '#profileSection.viewing.saved',
+              actions: [{ type: 'renewSession', params: ({ event }) => ({ jwt: event.output }) }, 'reloadProfile'],
+            },
             onError: {
               target: 'failure',
               actions: assign({ error: ({ event }) => errorMessage(event.error, UPDATE_PROFILE_FALLBACK) }),

@@ -6,12 +6,12 @@ import { seedSubscriptionPlans, setupPayments } from './bootstrap/payments';
 import { syncRolePermissions } from './bootstrap/permissions';
 import { setupProgress } from './bootstrap/progress';
 import { mirrorSocialProviders } from './bootstrap/social';
-import { migrateUsernames } from './security/identifiers';
+import { migrateEmails, migrateUsernames, translateIdentifierViolations } from './security/identifiers';
 import { installGracefulShutdown } from './operations/shutdown';
 import { closeLegalEditWatchers } from './prerender/legal-edits';
 import { closeSharedRedis } from './security/limits';
 import { assertProductionSafety } from './security/production-safety';
-import { revokeSessionsOnPasswordChange } from './security/sessions';
+import { revokeSessionsOnCredentialChange } from './security/sessions';
 
 export default {
   register({ strapi }: { strapi: Core.Strapi }) {
@@ -27,8 +27,10 @@ export default {
 
   // Idempotent: runs on every start.
   async bootstrap({ strapi }: { strapi: Core.Strapi }) {
-    revokeSessionsOnPasswordChange(strapi);
+    revokeSessionsOnCredentialChange(strapi);
+    translateIdentifierViolations(strapi);
     await migrateUsernames(strapi);
+    await migrateEmails(strapi);
     await seedIngredients(strapi);
     await seedLegalDocuments(strapi);
     await syncRolePermissions(strapi);

@@ -263,7 +263,7 @@ describe('changing the e-mail address needs the current password', () => {
     const member = await register('heidi');
     const res = await put(member, { email: 'heidi.new@example.com', currentPassword: member.password });
     expect(res.status).toBe(200);
-    expect((await me(member.jwt)).body.email).toBe('heidi.new@example.com');
+    expect((await me((res.body as Me & { jwt: string }).jwt)).body.email).toBe('heidi.new@example.com');
     const notice = await outbox.next('heidi@example.com');
     expect(notice.headers.subject).toBe('The e-mail address of your Carnivo account was changed');
     expect(notice.raw).toContain('heidi@example.com to h***w@example.com');

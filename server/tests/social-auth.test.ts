@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
 import type { ApiError, AuthResponse } from './helpers/types';
 import { newSigningKey, signIdToken, startFacebookDouble, startJwksServer, type SigningKey } from './helpers/social-doubles';
@@ -179,6 +179,50 @@ describe('Google sign-in (GET /api/auth/google/callback?access_token=<ID token>)
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.body.user.id).toBe(b.body.user.id);
     expect(await usersWithEmail('twin@example.com')).toHaveLength(1);
+  });
+
+  it("when another instance created the account between the lookup and the insert: signs in to it, or refuses a password account's address", async () => {
+    // Another instance's write, made visible only after this one looked: its first lookup of the address reads nothing.
+    const staleFirstLookup = (email: string) => {
+      const query = app.strapi.db.query.bind(app.strapi.db);
+      let stale = true;
+      return vi.spyOn(app.strapi.db, 'query').mockImplementation(((uid: string) => {
+        const repository = query(uid as never);
+        if (uid !== 'plugin::users-permissions.user') return repository;
+        return {
+          ...repository,
+          findMany: async (params: { where?: { email?: { $eqi?: string } } }) => {
+            if (stale && params?.where?.email?.$eqi === email) {
+              stale = false;
+              return [];
+            }
+            return repository.findMany(params as never);
+          },
+        };
+      }) as typeof app.strapi.db.query);
+    };
+    const users = app.strapi.db.query('plugin::users-permissions.user');
+    const existing = await users.create({ data: { username: 'raced_google', email: 'raced@example.com', provider: 'google', confirmed: true } });
+    const spy = staleFirstLookup('raced@example.com');
+    try {
+      const res = await idTokenSignIn('google', await googleToken({ email: 'raced@example.com', sub: '1000009' }));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.user.id).toBe(existing.id);
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await usersWithEmail('raced@example.com')).map((user) => user.id)).toEqual([existing.id]);
+
+    const local = await users.create({ data: { username: 'raced_local', email: 'raced.local@example.com', provider: 'local', confirmed: true } });
+    const again = staleFirstLookup('raced.local@example.com');
+    try {
+      const res = await idTokenSignIn('google', await googleToken({ email: 'raced.local@example.com', sub: '1000010' }));
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toMatch(/^Email is already taken: this e-mail address belongs to an account that logs in with a password/);
+    } finally {
+      again.mockRestore();
+    }
+    expect((await usersWithEmail('raced.local@example.com')).map((user) => user.id)).toEqual([local.id]);
   });
 
   it('gives a unique username when the e-mail local part is taken', async () => {

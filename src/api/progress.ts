@@ -53,6 +53,6 @@ export async function deleteWeightEntry(id: number, { signal }: CallOptions = {}
 }
 
 /** One setting (units or reminders), saved on its own. */
-export function updateSetting(userId: string, update: SettingUpdate, options: CallOptions = {}): Promise<void> {
-  return updateUserFields(userId, update, options);
+export async function updateSetting(userId: string, update: SettingUpdate, options: CallOptions = {}): Promise<void> {
+  await updateUserFields(userId, update, options);
 }

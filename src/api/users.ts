@@ -14,19 +14,23 @@ export function getCurrentUser({ signal }: CallOptions = {}): Promise<User> {
   return apiRequest<User>('/api/users/me', { query: { populate: '*' }, auth: true, fallback: LOAD_PROFILE_FALLBACK, signal });
 }
 
-/** PUT /api/users/{userId}: the one call that writes the member's own fields. */
-export async function updateUserFields(userId: string, fields: object, { signal }: CallOptions = {}): Promise<void> {
-  await apiRequest<User>(`/api/users/${encodeURIComponent(userId)}`, {
+/**
+ * PUT /api/users/{userId}: the one call that writes the member's own fields. A new e-mail address
+ * revokes every earlier token and the answer then carries a fresh `jwt`: resolves to it, else null.
+ */
+export async function updateUserFields(userId: string, fields: object, { signal }: CallOptions = {}): Promise<string | null> {
+  const answer = await apiRequest<(User & { jwt?: unknown }) | null>(`/api/users/${encodeURIComponent(userId)}`, {
     method: 'PUT',
     auth: true,
     body: fields,
     fallback: UPDATE_PROFILE_FALLBACK,
     signal,
   });
+  return typeof answer?.jwt === 'string' && answer.jwt ? answer.jwt : null;
 }
 
-/** One section's payload. */
-export function updateProfile(userId: string, update: ProfileUpdate, options: CallOptions = {}): Promise<void> {
+/** One section's payload; resolves to the fresh token an e-mail change answers, else null. */
+export function updateProfile(userId: string, update: ProfileUpdate, options: CallOptions = {}): Promise<string | null> {
   return updateUserFields(userId, update.values, options);
 }
 

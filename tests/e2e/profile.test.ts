@@ -151,6 +151,12 @@ describe('Profile sections persist after a reload', () => {
     await expect.poll(() => section.getByRole('alert').textContent(), poll).toBe('Please enter your current password to change your email.');
     await section.getByLabel('Current password', { exact: true }).fill(user.password);
     await saveSection(section, page);
+    // A new address ends every earlier session; this device stored the fresh token the answer carried.
+    const renewed = await storedSession(page);
+    expect(renewed.jwt).not.toBe(user.jwt);
+    const oldToken = await fetch(`${baseUrl()}/api/users/me`, { headers: { Authorization: `Bearer ${user.jwt}` }, signal: AbortSignal.timeout(WAIT_MS) });
+    expect(oldToken.status).toBe(401);
+    user.jwt = renewed.jwt!;
 
     await page.reload({ waitUntil: 'domcontentloaded' });
     const view = region(page, 'Information');

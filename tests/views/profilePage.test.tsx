@@ -1,16 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { fromPromise } from 'xstate';
 import { profileSectionMachine } from '../../machines/profileSection.machine';
+import { SESSION_KEYS } from '../../src/auth/session';
 import type { ProfileUpdate } from '../../server/src/contract/users';
 import { deferredCalls } from '../support/deferred';
 import { renderProfile, restoreProfileHarness } from '../support/profileHarness';
 import { settle } from '../support/settle';
 
 function withSaves() {
-  const saves = deferredCalls<{ userId: string; update: ProfileUpdate }, void>();
+  const saves = deferredCalls<{ userId: string; update: ProfileUpdate }, string | null>();
   const profileSection = profileSectionMachine.provide({
-    actors: { updateProfile: fromPromise<void, { userId: string; update: ProfileUpdate }>(({ input }) => saves.handler(input)) },
+    actors: { updateProfile: fromPromise<string | null, { userId: string; update: ProfileUpdate }>(({ input }) => saves.handler(input)) },
   });
   return { saves, profileSection };
 }
@@ -41,6 +42,24 @@ describe('profile page', () => {
     await page.user.selectOptions(within(card).getByLabelText('Diet Preference'), 'Ketovore');
     await page.user.click(within(card).getByRole('button', { name: 'Save' }));
     expect(saves.last().input).toEqual({ userId: '7', update: { section: 'diet', values: { diet_preference: 'Ketovore' } } });
+  });
+
+  it('a save answered with a fresh token (a new e-mail address) stores it and stays logged in; one without keeps the token', async () => {
+    const { saves, profileSection } = withSaves();
+    const page = renderProfile('diet', { profileSection });
+    await settle(() => screen.getByRole('region', { name: 'Diet' }));
+    const card = () => screen.getByRole('region', { name: 'Diet' });
+    const save = async (answer: string | null) => {
+      await page.user.click(within(card()).getByRole('button', { name: 'Edit Diet' }));
+      await page.user.click(within(card()).getByRole('button', { name: 'Save' }));
+      await act(async () => saves.last().settle.resolve(answer));
+      await settle(() => within(card()).getByText('Profile updated successfully!'));
+    };
+    await save(null);
+    expect(localStorage.getItem(SESSION_KEYS.jwt)).toBe('member-token');
+    await save('fresh-token');
+    expect(localStorage.getItem(SESSION_KEYS.jwt)).toBe('fresh-token');
+    expect(screen.getByRole('navigation', { name: 'Profile sections' })).toBeTruthy();
   });
 
   it('Interests: offers the six fixed interests and saves their ids', async () => {

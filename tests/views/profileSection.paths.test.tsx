@@ -51,9 +51,9 @@ const savedUser: Partial<User> = {
 };
 
 function openSection(section: SectionName, inspect?: Inspect, user: Partial<User> = {}) {
-  const saves = deferredCalls<{ userId: string; update: ProfileUpdate }, void>();
+  const saves = deferredCalls<{ userId: string; update: ProfileUpdate }, string | null>();
   const profileSection = profileSectionMachine.provide({
-    actors: { updateProfile: fromPromise<void, { userId: string; update: ProfileUpdate }>(({ input }) => saves.handler(input)) },
+    actors: { updateProfile: fromPromise<string | null, { userId: string; update: ProfileUpdate }>(({ input }) => saves.handler(input)) },
   });
   const tab = section === 'Information' ? 'information' : 'goals';
   // How many saves were sent before the last submission.
@@ -179,7 +179,7 @@ function sectionPathTest(
         } else if (update.section === 'goals') {
           page.server.user = { ...page.server.user, ...update.values };
         }
-        page.saves.last().settle.resolve();
+        page.saves.last().settle.resolve(null);
       },
       ...Object.fromEntries(
         Object.entries(refusals).map(([type, message]) => [type, (page: Page) => page.saves.last().settle.reject(new ApiError(message, 400))]),
@@ -272,7 +272,7 @@ describe('profileSection: the spec models replayed against the Information and G
     await page.user.click(within(card(page)).getByRole('button', { name: 'Edit Profile' }));
     await saveInformation(page, { email: 'tbone@example.com', currentPassword: 'secret123' });
     page.server.user = { ...page.server.user, email: 'tbone@example.com' };
-    page.saves.last().settle.resolve();
+    page.saves.last().settle.resolve(null);
     await settle(() => expect(within(card(page)).getByRole('status').textContent).toBe(UPDATED));
     await settle(() => expect(within(card(page)).getByText('tbone@example.com')).toBeTruthy());
     await page.user.click(within(card(page)).getByRole('button', { name: 'Edit Profile' }));

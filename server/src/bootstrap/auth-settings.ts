@@ -24,9 +24,9 @@ export function parseSender(value: string): { name: string; email: string } {
 }
 
 /**
- * Points users-permissions e-mail links at the SPA routes (/email-confirmation, /reset-password),
- * and its e-mail templates (confirmation) at the configured sender (EMAIL_FROM) while they still
- * carry Strapi's default one.
+ * Keeps users-permissions' "One account per email address" on, points its e-mail links at the SPA
+ * routes (/email-confirmation, /reset-password), and its e-mail templates (confirmation) at the
+ * configured sender (EMAIL_FROM) while they still carry Strapi's default one.
  */
 export async function configureAuthSettings(strapi: Core.Strapi): Promise<void> {
   const siteUrl = publicUrl();
@@ -38,6 +38,8 @@ export async function configureAuthSettings(strapi: Core.Strapi): Promise<void> 
     email_confirmation: process.env.EMAIL_CONFIRMATION === 'true',
     email_confirmation_redirection: `${siteUrl}/email-confirmation`,
     email_reset_password: `${siteUrl}/reset-password`,
+    // One account per address, always: the database's unique index on lower(email) holds it anyway.
+    unique_email: true,
   };
   if (JSON.stringify(wanted) !== JSON.stringify(current)) {
     await store.set({ key: 'advanced', value: wanted });

@@ -65,15 +65,30 @@ export function withSessionRevocation(createJwtService: (deps: { strapi: Core.St
   };
 }
 
-/** Moves sessions_valid_after whenever a user's password hash changes, whatever changed it. */
-export function revokeSessionsOnPasswordChange(strapi: Core.Strapi): void {
+/**
+ * Whenever a user's password hash or e-mail address changes, whatever changed it (change-password,
+ * reset, profile, admin panel): every earlier token is revoked (sessions_valid_after moves), and a
+ * reset code already mailed stops working (it was sent to the old address, or for the old password).
+ */
+export function revokeSessionsOnCredentialChange(strapi: Core.Strapi): void {
   strapi.db.lifecycles.subscribe({
     models: [UID.user],
-    beforeUpdate(event: { params: { data?: Record<string, unknown> } }) {
+    async beforeUpdate(event: { params: { data?: Record<string, unknown>; where?: Record<string, unknown> } }) {
       const data = event.params.data;
-      if (data && typeof data.password === 'string' && data.password !== '') {
+      if (!data) return;
+      const passwordChanges = typeof data.password === 'string' && data.password !== '';
+      if (passwordChanges || (typeof data.email === 'string' && (await emailChanges(strapi, event.params.where, data.email)))) {
         data.sessions_valid_after = Date.now();
+        data.resetPasswordToken = null;
+        data.resetPasswordTokenExpiresAt = null;
       }
     },
   });
+}
+
+/** Whether a row the update touches holds another address (the profile form sends the e-mail unchanged too). */
+async function emailChanges(strapi: Core.Strapi, where: Record<string, unknown> | undefined, email: string): Promise<boolean> {
+  if (!where) return true;
+  const rows = (await strapi.db.query(UID.user).findMany({ where, select: ['id', 'email'] })) as { email?: string | null }[];
+  return rows.some((row) => (row.email ?? '').toLowerCase() !== email.toLowerCase());
 }

@@ -28,6 +28,8 @@ export interface BootOptions {
   env?: Record<string, string>;
   /** Reuse an existing SQLite file (e.g. to test a restart); default: a fresh temp file. */
   databaseFile?: string;
+  /** Called before Strapi loads (e.g. to watch what the start-up logs). */
+  beforeLoad?: (strapi: Core.Strapi) => void;
 }
 
 let compiled: Promise<{ appDir: string; distDir: string | undefined }> | undefined;
@@ -66,6 +68,7 @@ export async function bootStrapi(options: BootOptions = {}): Promise<TestStrapi>
 
   const strapi = createStrapi({ appDir, distDir });
   strapi.log.level = process.env.STRAPI_TEST_LOG_LEVEL ?? 'warn';
+  options.beforeLoad?.(strapi);
   await strapi.load();
   await new Promise<void>((resolve) => strapi.server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = strapi.server.httpServer.address() as AddressInfo;

@@ -1,7 +1,7 @@
 import { useRouter } from '@tanstack/react-router';
 import { photoUploadMachine } from '../../../machines/photoUpload.machine';
 import { profileSectionMachine } from '../../../machines/profileSection.machine';
-import { useFlows } from '../../app/appContext';
+import { useAuthActor, useFlows } from '../../app/appContext';
 import { useFlowActor } from '../../app/useFlowActor';
 
 /** Reloads the profile route's data (GET /api/users/me) after a change. */
@@ -14,7 +14,14 @@ function useReloadProfile() {
 
 export function useProfileSection(userId: string) {
   const reloadProfile = useReloadProfile();
-  return useFlowActor((useFlows().profileSection ?? profileSectionMachine).provide({ actions: { reloadProfile } }), { input: { userId } });
+  const auth = useAuthActor();
+  // A new e-mail address ends the other sessions; this device keeps working with the fresh token.
+  const renewSession = (_: unknown, { jwt }: { jwt: string | null }) => {
+    if (jwt) auth.send({ type: 'session.tokenRenewed', jwt });
+  };
+  return useFlowActor((useFlows().profileSection ?? profileSectionMachine).provide({ actions: { reloadProfile, renewSession } }), {
+    input: { userId },
+  });
 }
 
 export function usePhotoUpload(userId: string) {

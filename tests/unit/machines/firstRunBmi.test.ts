@@ -15,7 +15,7 @@ let save: Deferred<void>;
 
 beforeEach(() => {
   save = deferred<void>();
-  vi.mocked(updateProfile).mockReset().mockReturnValue(save.promise);
+  vi.mocked(updateProfile).mockReset().mockReturnValue(save.promise.then(() => null));
 });
 
 const member = { userId: '7', username: 'meateater', email: 'eater@example.com' };

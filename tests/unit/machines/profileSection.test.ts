@@ -12,19 +12,20 @@ vi.mock('../../../src/api/users', async (importOriginal) => ({
 
 type ProfileUpdate = Extract<ProfileSectionEvent, { type: 'save.submitted' }>['update'];
 
-let save: Deferred<void>;
+let save: Deferred<string | null>;
 
 beforeEach(() => {
-  save = deferred<void>();
+  save = deferred<string | null>();
   vi.mocked(updateProfile).mockReset().mockReturnValue(save.promise);
 });
 
 function start() {
   const reloadProfile = vi.fn();
+  const renewSession = vi.fn();
   const clock = new SimulatedClock();
-  const machine = profileSectionMachine.provide({ actions: { reloadProfile } });
+  const machine = profileSectionMachine.provide({ actions: { reloadProfile, renewSession } });
   const actor = createActor(machine, { input: { userId: '7' }, clock }).start();
-  return { actor, clock, reloadProfile };
+  return { actor, clock, reloadProfile, renewSession };
 }
 
 const bmi = { currentWeight: 80, height: 180, Gender: 'Male' as const, date_of_birth: null, idealBmiWeight: '72.9' };
@@ -112,7 +113,7 @@ describe('profileSection (SPEC §4 Profile sections, §5 Profile Information and
     actor.send({ type: 'edit.started' });
     actor.send({ type: 'save.submitted', update: information({}) });
     expect(reloadProfile).not.toHaveBeenCalled();
-    save.resolve();
+    save.resolve(null);
     await nextTick();
     expect(actor.getSnapshot().matches({ viewing: 'saved' })).toBe(true);
     expect(actor.getSnapshot().hasTag('success')).toBe(true);
@@ -124,6 +125,28 @@ describe('profileSection (SPEC §4 Profile sections, §5 Profile Information and
     expect(actor.getSnapshot().hasTag('success')).toBe(true);
     clock.increment(1);
     expect(actor.getSnapshot().matches({ viewing: 'idle' })).toBe(true);
+  });
+
+  it('hands the fresh token a new e-mail address answers, or null, to the session renewal', async () => {
+    const { actor, reloadProfile, renewSession } = start();
+    actor.send({ type: 'edit.started' });
+    actor.send({ type: 'save.submitted', update: information({ email: 'new@example.com' }) });
+    save.resolve('fresh-token');
+    await nextTick();
+    expect(actor.getSnapshot().matches({ viewing: 'saved' })).toBe(true);
+    expect(renewSession).toHaveBeenCalledTimes(1);
+    expect(renewSession.mock.calls[0][1]).toEqual({ jwt: 'fresh-token' });
+    expect(reloadProfile).toHaveBeenCalledTimes(1);
+
+    save = deferred<string | null>();
+    vi.mocked(updateProfile).mockReturnValue(save.promise);
+    actor.send({ type: 'edit.started' });
+    actor.send({ type: 'save.submitted', update: diet });
+    save.resolve(null);
+    await nextTick();
+    expect(actor.getSnapshot().matches({ viewing: 'saved' })).toBe(true);
+    expect(renewSession.mock.calls.map((call) => call[1])).toEqual([{ jwt: 'fresh-token' }, { jwt: null }]);
+    expect(reloadProfile).toHaveBeenCalledTimes(2);
   });
 
   it("stays in the form with the server's message, or 'Failed to update profile', on failure", async () => {

@@ -14,8 +14,10 @@ import type { WeightEntryService } from '../../api/weight-entry/services/weight-
  * - PUT /api/users/:id (user.update): a member updates only themselves, and only the fields of the
  *   profile sections (SPEC §7) under the same rules as the forms (SPEC §5). A new e-mail address
  *   needs the current password in the same request (a stolen token alone cannot take the account
- *   over through a reset), and the old address is told. The plugin's own controller then runs
- *   (e-mail uniqueness, save through the Document Service).
+ *   over through a reset), and the old address is told. The change ends every other session and
+ *   any mailed reset code; the answer carries a fresh `jwt` for this device. The plugin's own
+ *   controller then runs (e-mail uniqueness, save through the Document Service; a racing duplicate
+ *   is refused by the database's unique index, src/security/identifiers.ts).
  *   A changed bmi.currentWeight also records today's (UTC) weight entry, in the same transaction.
  * - POST /api/auth/change-password: the new password needs at least 6 characters (SPEC §5, §9);
  *   Strapi itself only checks the current password and the confirmation.
@@ -81,7 +83,13 @@ export const profileUpdateGuard = async (ctx: RequestContext, next: NextMiddlewa
   } else {
     await next();
   }
-  if (previousEmail && ctx.status >= 200 && ctx.status < 300) notifyEmailChanged(previousEmail, changes.email as string);
+  if (previousEmail && ctx.status >= 200 && ctx.status < 300) {
+    notifyEmailChanged(previousEmail, changes.email as string);
+    // The change revoked every earlier token (src/security/sessions.ts); this device gets a fresh
+    // one, as after a password change, so only the other devices are logged out.
+    const jwt = await strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
+    ctx.body = { ...(ctx.body as Record<string, unknown>), jwt };
+  }
 };
 
 /** The member's saved current weight (kg), or null. */

@@ -3,7 +3,7 @@ import type { NextMiddleware as Next, RequestContext as Ctx } from '../../reques
 import { errors } from '@strapi/utils';
 import { createAuthRateLimit, refuse } from '../../security/auth-rate-limit';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, usernameError } from '../../contract/fieldRules';
-import { identifierWhere, usernameTaken } from '../../security/identifiers';
+import { IdentifierTakenError, identifierWhere, usernameTaken } from '../../security/identifiers';
 import { clearThrottle, lockedFor, lockedMessage, recordFailure, recordSuccess } from '../../security/login-throttle';
 import { withSessionRevocation } from '../../security/sessions';
 import { applyProfileGuards } from './profile-guard';
@@ -91,7 +91,13 @@ export default (plugin: UsersPermissionsPlugin) => {
           if (await usernameTaken(strapi, username)) throw new errors.ApplicationError(EMAIL_TAKEN);
           body.username = username;
         }
-        return base.register(ctx, next);
+        try {
+          return await base.register(ctx, next);
+        } catch (error) {
+          // A sign-up that lost a race to the database's unique index: Strapi's own answer, not a 500.
+          if (error instanceof IdentifierTakenError) throw new errors.ApplicationError(EMAIL_TAKEN);
+          throw error;
+        }
       },
 
       async forgotPassword(ctx: Ctx) {

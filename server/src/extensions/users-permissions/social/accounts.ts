@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { USERNAME_LENGTH } from '../../../contract/fieldRules';
-import { usernameBase, usernameTaken } from '../../../security/identifiers';
+import { IdentifierTakenError, usernameBase, usernameTaken } from '../../../security/identifiers';
 import { errors } from '@strapi/utils';
 import type { SocialProvider } from '../../../contract/social';
 import { PROVIDER_LABELS } from './settings';
@@ -17,7 +17,6 @@ interface UserRow {
 }
 
 interface AdvancedSettings {
-  unique_email?: boolean;
   allow_register?: boolean;
   default_role?: string;
 }
@@ -41,19 +40,33 @@ const pending = new Map<string, Promise<UserRow>>();
  * service does it (services/providers.js):
  * - a user with this e-mail (case-insensitive) and this provider signs in;
  * - otherwise, when registration is off (advanced setting allow_register), refuse;
- * - otherwise, when another account (password or another provider) has the e-mail and the advanced
- *   setting unique_email is on (the default), refuse with "Email is already taken";
+ * - otherwise, when another account (password or another provider) has the e-mail, refuse with
+ *   "Email is already taken" (one account per address, always: the database's unique index);
  * - otherwise create the user: provider, confirmed, default role, a unique username from the
  *   e-mail's local part.
- * Blocked users are refused.
+ * Blocked users are refused. The in-process map joins simultaneous sign-ins on one instance; across
+ * instances the unique indexes decide, and the loser looks again (bounded).
  */
 export function findOrCreateSocialUser(strapi: Core.Strapi, provider: SocialProvider, email: string): Promise<UserRow> {
   const key = `${provider}:${email.toLowerCase()}`;
   const running = pending.get(key);
   if (running) return running;
-  const work = resolveUser(strapi, provider, email.toLowerCase()).finally(() => pending.delete(key));
+  const work = resolveUserRetrying(strapi, provider, email.toLowerCase()).finally(() => pending.delete(key));
   pending.set(key, work);
   return work;
+}
+
+const RACE_RETRIES = 3;
+
+/** resolveUser, again when another instance created a user with this e-mail or username meanwhile. */
+async function resolveUserRetrying(strapi: Core.Strapi, provider: SocialProvider, email: string): Promise<UserRow> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await resolveUser(strapi, provider, email);
+    } catch (error) {
+      if (!(error instanceof IdentifierTakenError) || attempt >= RACE_RETRIES) throw error;
+    }
+  }
 }
 
 async function resolveUser(strapi: Core.Strapi, provider: SocialProvider, email: string): Promise<UserRow> {
@@ -67,7 +80,7 @@ async function resolveUser(strapi: Core.Strapi, provider: SocialProvider, email:
 
   const advanced = ((await strapi.store({ type: 'plugin', name: 'users-permissions', key: 'advanced' }).get()) ?? {}) as AdvancedSettings;
   if (advanced.allow_register === false) throw new errors.ApplicationError(ACCOUNT_MESSAGES.registerClosed);
-  if (sameEmail.length > 0 && advanced.unique_email !== false) {
+  if (sameEmail.length > 0) {
     throw new errors.ApplicationError(ACCOUNT_MESSAGES.emailTaken(sameEmail[0].provider));
   }
 
