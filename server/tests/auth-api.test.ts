@@ -89,11 +89,11 @@ describe('registration and login', () => {
   it('refuses a duplicate username and a duplicate email', async () => {
     const sameName = await register({ username: 'alice', email: 'other@example.com', password });
     expect(sameName.status).toBe(400);
-    expect(sameName.body.error.message).toBe('Email or Username are already taken');
+    expect(sameName.body.error.message).toBe('Username already taken');
 
     const sameEmail = await register({ username: 'alice2', email: 'alice@example.com', password });
     expect(sameEmail.status).toBe(400);
-    expect(sameEmail.body.error.message).toBe('Email or Username are already taken');
+    expect(sameEmail.body.error.message).toBe('Email is already taken');
   });
 
   it('does not let registration set confirmed, role or stripeCustomerId', async () => {

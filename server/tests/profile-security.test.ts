@@ -263,7 +263,7 @@ describe('PUT /api/users/:id — sections (SPEC §7 payloads)', () => {
     expect(name.body.error.message).toBe('Username already taken');
     const email = await put(alice, alice.id, { ...information({ email: 'BOBBY@example.com' }), currentPassword: alice.password });
     expect(email.status).toBe(400);
-    expect(email.body.error.message).toBe('Email already taken');
+    expect(email.body.error.message).toBe('Email is already taken');
     expect(await me(alice)).toMatchObject({ username: 'alice', email: 'alice.new@example.com' });
   });
 });

@@ -165,7 +165,7 @@ describe('log-in identifiers are unambiguous', () => {
       body: { username: 'CAROL', email: 'other-carol@example.com', password: 'Carol-Pass-9' },
     });
     expect(clash.status).toBe(400);
-    expect(clash.body.error.message).toBe('Email or Username are already taken');
+    expect(clash.body.error.message).toBe('Username already taken');
     expect(await app.strapi.db.query(USERS).count({ where: { email: 'other-carol@example.com' } })).toBe(0);
 
     const dave = await register('dave');

@@ -7,13 +7,13 @@ import type { ApiError, AuthResponse } from './helpers/types';
 /**
  * One account per e-mail address and per username (any case), held by the database's unique
  * indexes (src/security/identifiers.ts): requests racing past the application's checks get one
- * success and users-permissions' "taken" message for the rest, never a 5xx, on SQLite in-process and
+ * success and "Email is already taken" or "Username already taken" for the rest, never a 5xx, on SQLite in-process and
  * on PostgreSQL across two instances; duplicates already stored are resolved at start-up.
  */
 
 const USERS = 'plugin::users-permissions.user';
-const SIGN_UP_TAKEN = 'Email or Username are already taken';
-const EMAIL_TAKEN = 'Email already taken';
+const USERNAME_TAKEN = 'Username already taken';
+const EMAIL_TAKEN = 'Email is already taken';
 // Many sign-ups; the limits have their own tests.
 const GENEROUS_LIMITS = { AUTH_RATELIMIT_MAX: '1000', AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000', AUTH_ADDRESS_LIMIT_PER_DAY: '1000' };
 
@@ -59,7 +59,7 @@ function raceScenarios(target: () => Target) {
         })
       )
     );
-    const winner = expectOneWinner(answers, SIGN_UP_TAKEN);
+    const winner = expectOneWinner(answers, EMAIL_TAKEN);
     const stored = await target().rows('email', email);
     expect(stored.map((row) => row.id)).toEqual([winner.body.user!.id]);
   });
@@ -72,7 +72,7 @@ function raceScenarios(target: () => Target) {
         target().send(i, 'POST', '/api/auth/local/register', { body: { username, email: `case${i}-${tag()}@example.com`, password: 'Case-Pass-1' } })
       )
     );
-    const winner = expectOneWinner(answers, SIGN_UP_TAKEN);
+    const winner = expectOneWinner(answers, USERNAME_TAKEN);
     const stored = await target().rows('username', name);
     expect(stored.map((row) => row.id)).toEqual([winner.body.user!.id]);
   });

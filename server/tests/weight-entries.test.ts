@@ -219,7 +219,7 @@ describe('a new current weight through PUT /api/users/:id', () => {
     // Strapi's own controller refuses the taken e-mail after the guard: the transaction rolls back.
     const taken = await put(member, { email: other.email, currentPassword: member.password, bmi: bmi(70) });
     expect(taken.status).toBe(400);
-    expect(taken.body.error.message).toBe('Email already taken');
+    expect(taken.body.error.message).toBe('Email is already taken');
 
     expect(await list(member)).toEqual(before);
     expect((await me(member)).bmi?.currentWeight).toBe(87.2);

@@ -127,7 +127,7 @@ describe('Sign Up page', () => {
     const answered = await response;
     expect(answered.status()).toBe(400);
     const serverMessage = ((await answered.json()) as { error: { message: string } }).error.message;
-    expect(serverMessage).toBe('Email or Username are already taken');
+    expect(serverMessage).toBe('Username already taken');
 
     await expect.poll(() => page.getByRole('alert').textContent(), poll).toBe(serverMessage);
     await page.getByRole('button', { name: 'Sign Up', exact: true }).waitFor();

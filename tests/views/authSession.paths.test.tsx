@@ -23,7 +23,7 @@ const OTHER_TAB: Session = { jwt: 'jwt-other-tab', userId: '9' };
 const LOGIN_ANSWER: AuthResponse = { jwt: 'jwt-from-server', user: { id: 7, createdAt: '2025-01-01T00:00:00.000Z' } };
 const GOOGLE_ANSWER: AuthResponse = { jwt: 'jwt-google', user: { id: 12, createdAt: '2025-01-01T00:00:00.000Z' } };
 const RENEWED_TOKEN = 'jwt-after-password-change';
-const SIGN_UP_REFUSAL = 'Email or Username are already taken';
+const SIGN_UP_REFUSAL = 'Email is already taken';
 const LOG_IN_REFUSAL = 'Invalid identifier or password';
 const PROVIDER_ERROR = 'access_denied';
 

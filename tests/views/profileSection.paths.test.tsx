@@ -11,7 +11,7 @@ import { renderProfile, restoreProfileHarness } from '../support/profileHarness'
 import { settle } from '../support/settle';
 
 const UPDATED = 'Profile updated successfully!';
-const EMAIL_TAKEN = 'Email already taken';
+const EMAIL_TAKEN = 'Email is already taken';
 const WRONG_PASSWORD = 'The provided current password is invalid';
 
 type InformationChange = { username?: string; email?: string; currentPassword?: string; height?: number; currentWeight?: number };

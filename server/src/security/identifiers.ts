@@ -31,13 +31,13 @@ export function usernameBase(text: string, room: number = USERNAME_LENGTH.max): 
 const USERNAME_INDEX = 'up_users_username_ci_unique';
 const EMAIL_INDEX = 'up_users_email_ci_unique';
 
-/** users-permissions' own words for a taken identifier (its user controllers'), which the SPA shows. */
-export const TAKEN_MESSAGES = { email: 'Email already taken', username: usernameMessages.taken } as const;
+/** The answer to a taken identifier, wherever it is set (sign-up, profile, admin panel); the SPA shows it. */
+export const TAKEN_MESSAGES = { email: 'Email is already taken', username: usernameMessages.taken } as const;
 
 /**
  * A write the database refused because another user holds this e-mail or username (any case):
- * the loser of a race the checks before it could not see. A 400 with users-permissions' message
- * wherever it happens (profile, admin panel, ...); registration and social sign-in reword it.
+ * the loser of a race the checks before it could not see. A 400 with the same message wherever it
+ * happens (sign-up, profile, admin panel, ...); social sign-in words it for its own case.
  */
 export class IdentifierTakenError extends errors.ApplicationError {
   constructor(public readonly field: 'email' | 'username') {

@@ -1,7 +1,7 @@
 import { errors } from '@strapi/utils';
 import { checkProfileUpdate, changePasswordBodyError, profileMessages, type RuleBreak } from '../../contract/profileRules';
 import type { NextMiddleware, RequestContext } from '../../request-context';
-import { usernameTaken } from '../../security/identifiers';
+import { TAKEN_MESSAGES, usernameTaken } from '../../security/identifiers';
 import { UID } from '../../content-types';
 import { memberOnlyAuth } from '../../api/account/auth/bearer-required';
 import { utcDate } from '../../contract/progress';
@@ -123,6 +123,9 @@ async function checkEmailChange(userId: number | string, email: unknown, current
   if (typeof currentPassword !== 'string' || currentPassword === '') throw new ValidationError(profileMessages.currentPasswordRequired);
   const valid = await strapi.plugin('users-permissions').service('user').validatePassword(currentPassword, stored.password);
   if (!valid) throw new ValidationError(profileMessages.currentPasswordInvalid);
+  // Before users-permissions' own check, so the answer is the same as when the index refuses a race.
+  const holder = await strapi.db.query(UID.user).findOne({ where: { email: { $eqi: email } }, select: ['id'] });
+  if (holder && holder.id !== Number(userId)) throw new ApplicationError(TAKEN_MESSAGES.email);
   return stored.email;
 }
 

@@ -3,7 +3,7 @@ import type { NextMiddleware as Next, RequestContext as Ctx } from '../../reques
 import { errors } from '@strapi/utils';
 import { createAuthRateLimit, refuse } from '../../security/auth-rate-limit';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, usernameError } from '../../contract/fieldRules';
-import { IdentifierTakenError, identifierWhere, usernameTaken } from '../../security/identifiers';
+import { TAKEN_MESSAGES, identifierWhere, usernameTaken } from '../../security/identifiers';
 import { clearThrottle, lockedFor, lockedMessage, recordFailure, recordSuccess } from '../../security/login-throttle';
 import { withSessionRevocation } from '../../security/sessions';
 import { applyProfileGuards } from './profile-guard';
@@ -22,7 +22,8 @@ interface UsersPermissionsPlugin {
 }
 
 const INVALID_LOGIN = 'Invalid identifier or password';
-const EMAIL_TAKEN = 'Email or Username are already taken';
+/** users-permissions' own answer when its check before a sign-up finds the e-mail or username in use. */
+const STRAPI_TAKEN = 'Email or Username are already taken';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -88,14 +89,18 @@ export default (plugin: UsersPermissionsPlugin) => {
           const username = body.username.trim();
           const broken = usernameError(username);
           if (broken) throw new errors.ValidationError(broken);
-          if (await usernameTaken(strapi, username)) throw new errors.ApplicationError(EMAIL_TAKEN);
+          if (await usernameTaken(strapi, username)) throw new errors.ApplicationError(TAKEN_MESSAGES.username);
           body.username = username;
         }
         try {
           return await base.register(ctx, next);
         } catch (error) {
-          // A sign-up that lost a race to the database's unique index: Strapi's own answer, not a 500.
-          if (error instanceof IdentifierTakenError) throw new errors.ApplicationError(EMAIL_TAKEN);
+          // Say which identifier is taken. A sign-up that lost a race to the database's unique index
+          // arrives here as an IdentifierTakenError (already worded), never as a 500.
+          if (error instanceof errors.ApplicationError && error.message === STRAPI_TAKEN) {
+            const username = typeof body.username === 'string' ? body.username : '';
+            throw new errors.ApplicationError(TAKEN_MESSAGES[username && (await usernameTaken(strapi, username)) ? 'username' : 'email']);
+          }
           throw error;
         }
       },
