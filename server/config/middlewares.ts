@@ -101,6 +101,9 @@ const config: Core.Config.Middlewares = [
   // webhook signature is computed over it (api::payment.payment.webhook).
   { name: 'strapi::body', config: { includeUnparsed: true } },
   'global::body-parsed',
+  // The admin panel's auth routes: per address and per administrator, shared by every instance
+  // (src/middlewares/admin-auth-throttle.ts); after the body, which holds the e-mail.
+  'global::admin-auth-throttle',
   'strapi::session',
   'strapi::favicon',
   // /robots.txt and /sitemap.xml from PUBLIC_URL (src/middlewares/crawler-files.ts).
