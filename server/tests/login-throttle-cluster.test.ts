@@ -72,6 +72,23 @@ describe.skipIf(missing !== null)('the admin panel log-in on two instances', () 
     expect(answers).toEqual([...Array(10).fill(400), 429]);
   });
 
+  it('a member\'s e-mail and an e-mail no member has answer alike across the instances, the 11th included', async () => {
+    const member = { username: 'cluster_member', email: 'cluster_member@example.com', password: 'Cluster-Member-1' };
+    expect((await post(a, client(), '/api/auth/local/register', member)).status).toBe(200);
+    const seen = (res: Awaited<ReturnType<typeof post>>) => [res.status, res.body.error?.message, res.headers['retry-after']];
+    const known = [];
+    const unknown = [];
+    for (let i = 0; i < 11; i += 1) {
+      known.push(seen(await post(i % 2 ? b : a, client(), '/api/auth/local', { identifier: member.email, password: `wrong-${i}` })));
+      unknown.push(seen(await post(i % 2 ? b : a, client(), '/api/auth/local', { identifier: 'cluster_nobody@example.com', password: `wrong-${i}` })));
+    }
+    expect(unknown).toEqual(known);
+    expect(known.map(([status]) => status)).toEqual([...Array(10).fill(400), 429]);
+    const right = await post(b, client(), '/api/auth/local', { identifier: member.email, password: member.password });
+    expect(right.status).toBe(429);
+    expect((right.body as { jwt?: string }).jwt).toBeUndefined();
+  });
+
   it('one client gets the admin auth routes\' per-address limit once, not once per instance', async () => {
     const from = client();
     const statuses: number[] = [];

@@ -5,9 +5,9 @@ import { RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate
  * Counters that every server instance must share: rate limits, log-in throttling, upload quotas.
  *
  * With REDIS_URL set they live in Redis, so N instances enforce one limit; without it, in this
- * process's memory (the embedded one-process default), at most `maxKeys` keys per limiter. When Redis cannot be reached the limits
- * fail open: the request goes through, and the outage is logged loudly (at most every 10 s), so
- * a Redis outage never turns into 5xx answers.
+ * process's memory (the embedded one-process default), at most `maxKeys` keys per limiter. When
+ * Redis cannot be reached the limits fail open: the request goes through, and the outage is logged
+ * loudly (at most every 10 s), so a Redis outage never turns into 5xx answers.
  */
 
 export interface Verdict {
@@ -236,8 +236,9 @@ export function createLimiter(name: string, { points, durationSec, maxKeys = MEM
   let backend: Limiter | undefined;
   // Chosen on first use, so REDIS_URL is read when the limiter is needed.
   const store = () => {
+    if (backend) return backend;
     const client = sharedRedis();
-    return (backend ??= client ? redisLimiter(client, `carnivo:${name}`, points, durationSec) : boundedMemoryLimiter(points, durationSec, maxKeys));
+    return (backend = client ? redisLimiter(client, `carnivo:${name}`, points, durationSec) : boundedMemoryLimiter(points, durationSec, maxKeys));
   };
   return {
     consume: (key) => store().consume(key),
