@@ -20,7 +20,7 @@ let nextHost = 2;
 /** A loopback address no other request of this file used. */
 const client = () => `127.0.6.${nextHost++}`;
 
-type Answer = ApiError & { data?: { token?: string; user?: { id: number; email: string } } };
+type Answer = Omit<ApiError, 'data'> & { data?: { token?: string; user?: { id: number; email: string } } };
 const post = (instance: Instance, from: string, path: string, body: unknown) => requestFrom<Answer>(from, instance.baseUrl, 'POST', path, { body });
 
 describe.skipIf(missing !== null)('the admin panel log-in on two instances', () => {

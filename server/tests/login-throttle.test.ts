@@ -20,7 +20,7 @@ let nextAddress = 1;
 /** A loopback address no other request used: a fresh client for the per-address limits. */
 const freshClient = () => `127.0.${20 + Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 1}`;
 
-type Answer = AuthResponse & ApiError & { data?: { token?: string; user?: { id: number; email: string } } };
+type Answer = AuthResponse & Omit<ApiError, 'data'> & { data?: { token?: string; user?: { id: number; email: string } } };
 const post = (urlPath: string, body: unknown, from = freshClient()) => requestFrom<Answer>(from, app.baseUrl, 'POST', urlPath, { body });
 /** What a client sees of an answer: status, message, Retry-After. */
 const seen = (res: { status: number; body: Answer; headers: Record<string, unknown> }) => ({
