@@ -93,6 +93,31 @@ describe('members: the lock does not tell whether an account exists', () => {
   });
 });
 
+describe('a password with a lone UTF-16 surrogate (bcryptjs would never return: the process dies)', () => {
+  it('is a wrong password for a member and an administrator: answered 400, counted, and the server stays up', async () => {
+    const member = await registerMember('surrogate_victim');
+    const admin = await createAdmin('surrogate.admin@carnivo.example');
+    for (const password of ['\ud800', `x\udfff${'y'.repeat(50)}`]) {
+      const memberAnswer = await post('/api/auth/local', { identifier: member.email, password });
+      expect(seen(memberAnswer)).toEqual({ status: 400, message: 'Invalid identifier or password', retryAfter: undefined });
+      const adminAnswer = await post('/admin/login', { email: admin.email, password });
+      expect(seen(adminAnswer)).toEqual({ status: 400, message: 'Invalid credentials', retryAfter: undefined });
+      expect(adminAnswer.body.data?.token).toBeUndefined();
+    }
+    // Still up, and those were counted: 8 more failures lock both accounts.
+    for (let i = 0; i < 8; i += 1) {
+      expect((await post('/api/auth/local', { identifier: member.email, password: `wrong-${i}` })).status).toBe(400);
+      expect((await post('/admin/login', { email: admin.email, password: `Wrong-Passw0rd-${i}` })).status).toBe(400);
+    }
+    const memberRight = await post('/api/auth/local', { identifier: member.email, password: member.password });
+    expect(seen(memberRight)).toMatchObject({ status: 429, message: LOCKED });
+    expect(memberRight.body.jwt).toBeUndefined();
+    const adminRight = await post('/admin/login', { email: admin.email, password: admin.password });
+    expect(seen(adminRight)).toMatchObject({ status: 429, message: LOCKED });
+    expect(adminRight.body.data?.token).toBeUndefined();
+  });
+});
+
 describe('the admin panel log-in', () => {
   it('15 wrong passwords from 15 addresses lock the administrator: the right one answers 429 and no token; an unknown e-mail answers alike', async () => {
     const admin = await createAdmin('locked.admin@carnivo.example');

@@ -11,6 +11,7 @@ import {
   recordFailure,
   recordSuccess,
   unknownSubject,
+  unusablePassword,
 } from '../security/login-throttle';
 
 /**
@@ -61,11 +62,13 @@ async function throttledLogin(strapi: Core.Strapi, ctx: Context, next: Next): Pr
   const locked = await lockedFor(subject);
   if (locked > 0) refuse(ctx, locked, lockedMessage(locked));
 
+  const unusable = unusablePassword(password);
   try {
+    if (unusable) throw new errors.ApplicationError(INVALID_CREDENTIALS);
     await next();
   } catch (error) {
     if (error instanceof errors.ApplicationError && error.message === INVALID_CREDENTIALS) {
-      if (!admin) await checkPasswordInVain((given, hash) => strapi.service('admin::auth').validatePassword(given, hash), password);
+      if (!admin || unusable) await checkPasswordInVain((given, hash) => strapi.service('admin::auth').validatePassword(given, hash), password);
       const lockedNow = await recordFailure(subject);
       if (lockedNow > 0 && admin) strapi.log.warn(`[auth] administrator ${admin.id}: log-in locked for ${lockedNow} s after repeated failures`);
     }

@@ -122,7 +122,15 @@ export const unknownIdentifierKeys = (): number | null => {
 // A bcrypt hash (cost 10, as both user stores hash) of a random password nobody kept.
 const NO_ACCOUNT_HASH = '$2a$10$QhjTjZ9bWXgjqUudOUk3O.R4YqsvQ/wkfMQX5UwiRIEb5UqhwX0Li';
 
-/** For an identifier no account has: the password check an account costs, so the answer's time does not tell either. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A password bcryptjs (2.4) must never see: on a lone UTF-16 surrogate it grows an array until the
+ * whole process dies. No stored password can hold one, so it is simply a wrong password.
+ */
+export const unusablePassword = (password: unknown): boolean => typeof password === 'string' && new RegExp(LONE_SURROGATE.source).test(password);
+
+/** For an identifier no account has (or an unusable password): the password check an account costs, so the answer's time does not tell either. */
 export async function checkPasswordInVain(compare: (password: string, hash: string) => Promise<boolean>, password: unknown): Promise<void> {
-  if (typeof password === 'string') await compare(password, NO_ACCOUNT_HASH).catch(() => false);
+  if (typeof password === 'string') await compare(password.replace(LONE_SURROGATE, '\uFFFD'), NO_ACCOUNT_HASH).catch(() => false);
 }

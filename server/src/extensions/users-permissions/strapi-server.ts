@@ -13,6 +13,7 @@ import {
   recordFailure,
   recordSuccess,
   unknownSubject,
+  unusablePassword,
 } from '../../security/login-throttle';
 import { withSessionRevocation } from '../../security/sessions';
 import { applyProfileGuards } from './profile-guard';
@@ -78,13 +79,16 @@ export default (plugin: UsersPermissionsPlugin) => {
 
         // Hand Strapi the exact stored value, so its own lookup finds this user and no other.
         if (user) body.identifier = identifier.includes('@') ? user.email : user.username;
+        const unusable = unusablePassword(body.password);
         try {
+          if (unusable) throw new errors.ValidationError(INVALID_LOGIN);
           const result = await base.callback(ctx, next);
           await recordSuccess(subject);
           return result;
         } catch (error) {
           if (error instanceof errors.ValidationError && error.message === INVALID_LOGIN) {
-            if (!user) await checkPasswordInVain((password, hash) => strapi.plugin('users-permissions').service('user').validatePassword(password, hash), body.password);
+            const compare = (password: string, hash: string) => strapi.plugin('users-permissions').service('user').validatePassword(password, hash);
+            if (!user || unusable) await checkPasswordInVain(compare, body.password);
             const lockedNow = await recordFailure(subject);
             if (lockedNow > 0 && user) strapi.log.warn(`[auth] user ${user.id}: log-in locked for ${lockedNow} s after repeated failures`);
           }
