@@ -4,6 +4,9 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Admin => 
   auth: {
     secret: env('ADMIN_JWT_SECRET')!,
   },
+  // Off: its counters live in one process's memory. The admin auth routes are limited by
+  // global::admin-auth-throttle instead, shared by every instance (src/middlewares/admin-auth-throttle.ts).
+  rateLimit: { enabled: false },
   apiToken: {
     salt: env('API_TOKEN_SALT')!,
   },

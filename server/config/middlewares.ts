@@ -104,6 +104,9 @@ const config: Core.Config.Middlewares = [
   // Control characters (NUL...) in the path, query or body, and query shapes outside Strapi's grammar,
   // answer 400 before any route reads them (src/middlewares/input-rules.ts).
   'global::input-rules',
+  // The admin panel's auth routes: per address and per administrator, shared by every instance
+  // (src/middlewares/admin-auth-throttle.ts); after the body, which holds the e-mail.
+  'global::admin-auth-throttle',
   'strapi::session',
   'strapi::favicon',
   // /robots.txt and /sitemap.xml from PUBLIC_URL (src/middlewares/crawler-files.ts).

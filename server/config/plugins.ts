@@ -66,7 +66,9 @@ const emailConfig = (env: Core.Config.Shared.ConfigParams['env']) => {
 
 const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin => ({
   email: {
-    config: emailConfig(env),
+    // Its rate limit guards only the admin panel's forgot-password, per process: off, in favour of
+    // global::admin-auth-throttle (shared by every instance).
+    config: { ...emailConfig(env), ratelimit: { enabled: false } },
   },
   'users-permissions': {
     config: {

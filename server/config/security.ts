@@ -5,16 +5,24 @@ import type { Core } from '@strapi/strapi';
  * Counters are shared through Redis when REDIS_URL is set (src/security/limits.ts).
  */
 export default ({ env }: Core.Config.Shared.ConfigParams) => ({
-  /** Every users-permissions auth route: attempts per route and client address. */
+  /** Every users-permissions and admin-panel auth route: attempts per route and client address. */
   authRateLimit: {
     enabled: env.bool('AUTH_RATELIMIT_ENABLED', true),
     max: env.int('AUTH_RATELIMIT_MAX', 10),
     intervalMs: env.int('AUTH_RATELIMIT_INTERVAL_MS', 60_000),
   },
-  /** Registration, forgot-password, send-email-confirmation: per client address, whatever the e-mail. */
+  /** Registration, forgot-password (members' and the admin panel's), send-email-confirmation: per client address, whatever the e-mail. */
   addressLimit: {
     perMinute: env.int('AUTH_ADDRESS_LIMIT_PER_MINUTE', 10),
     perDay: env.int('AUTH_ADDRESS_LIMIT_PER_DAY', 50),
+  },
+  /**
+   * Failed log-ins per account, members and administrators (src/security/login-throttle.ts): the
+   * first lock's length and the longest (each further lock within a day doubles).
+   */
+  loginThrottle: {
+    lockSec: env.int('LOGIN_LOCK_SEC', 15 * 60),
+    maxLockSec: env.int('LOGIN_MAX_LOCK_SEC', 60 * 60),
   },
   /** Profile pictures a member may upload an hour. */
   uploadsPerHour: env.int('UPLOAD_LIMIT_PER_HOUR', 10),

@@ -1,7 +1,18 @@
 import net from 'node:net';
 import { describe, it, expect, afterEach, vi } from 'vitest';
-import { closeSharedRedis, createLimiter } from '../src/security/limits';
-import { BASE_LOCK_SEC, MAX_LOCK_SEC, clearThrottle, lockedFor, lockedMessage, recordFailure, recordSuccess } from '../src/security/login-throttle';
+import { MEMORY_MAX_KEYS, closeSharedRedis, createLimiter } from '../src/security/limits';
+import {
+  BASE_LOCK_SEC,
+  MAX_LOCK_SEC,
+  accountSubject,
+  clearThrottle,
+  lockedFor,
+  lockedMessage,
+  recordFailure,
+  recordSuccess,
+  unknownIdentifierKeys,
+  unknownSubject,
+} from '../src/security/login-throttle';
 import { createAuthRateLimit } from '../src/security/auth-rate-limit';
 import { productionProblems, secretProblem } from '../src/security/production-safety';
 
@@ -35,7 +46,7 @@ afterEach(async () => {
 describe('per-account log-in throttling (in memory)', () => {
   it('locks after 10 failures, doubles the lock each time up to an hour, and a reset lifts it', async () => {
     vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
-    const account = 'user-1';
+    const account = accountSubject('member', 'user-1');
     const fail10 = async () => {
       let locked = 0;
       for (let i = 0; i < 10; i += 1) locked = await recordFailure(account);
@@ -65,11 +76,58 @@ describe('per-account log-in throttling (in memory)', () => {
   });
 
   it('a successful log-in forgets the failures before it', async () => {
-    const account = 'user-2';
+    const account = accountSubject('member', 'user-2');
     for (let i = 0; i < 9; i += 1) await recordFailure(account);
     await recordSuccess(account);
     for (let i = 0; i < 9; i += 1) expect(await recordFailure(account)).toBe(0);
     expect(await lockedFor(account)).toBe(0);
+  });
+});
+
+describe('identifiers no account has (in memory)', () => {
+  it('are locked after the same failures as an account, whatever their case or spaces', async () => {
+    const account = accountSubject('member', 'user-3');
+    const variants = ['Ghost@Example.com', ' ghost@example.com', 'GHOST@EXAMPLE.COM '];
+    const accountLocks: number[] = [];
+    const unknownLocks: number[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      accountLocks.push(await recordFailure(account));
+      unknownLocks.push(await recordFailure(unknownSubject('member', variants[i % 3])));
+    }
+    expect(unknownLocks).toEqual(accountLocks);
+    expect(accountLocks.at(-1)).toBe(BASE_LOCK_SEC);
+    expect(await lockedFor(unknownSubject('member', 'gHoSt@example.COM'))).toBe(await lockedFor(account));
+    // A username and an e-mail, or a member and an administrator, never share a count.
+    expect(await lockedFor(unknownSubject('member', 'ghost'))).toBe(0);
+    expect(await lockedFor(unknownSubject('admin', 'ghost@example.com'))).toBe(0);
+    expect(await lockedFor(accountSubject('admin', 'user-3'))).toBe(0);
+  });
+
+  it('cannot fill memory, nor push an account\'s failures out', async () => {
+    const account = accountSubject('member', 'user-4');
+    for (let i = 0; i < 9; i += 1) await recordFailure(account);
+    // Bounded loop: a little more than the store keeps.
+    const flood = MEMORY_MAX_KEYS + 20_000;
+    for (let i = 0; i < flood; i += 1) await recordFailure(unknownSubject('member', `made-up-${i}@example.com`));
+    const kept = unknownIdentifierKeys();
+    expect(kept).not.toBeNull();
+    expect(kept!).toBeLessThanOrEqual(MEMORY_MAX_KEYS);
+    // The newest made-up identifiers are still counted; the account's ninth failure was not forgotten.
+    for (let i = 0; i < 9; i += 1) await recordFailure(unknownSubject('member', `made-up-${flood - 1}@example.com`));
+    expect(await lockedFor(unknownSubject('member', `made-up-${flood - 1}@example.com`))).toBe(BASE_LOCK_SEC);
+    expect(await recordFailure(account)).toBe(BASE_LOCK_SEC);
+  });
+});
+
+describe('the bounded in-memory store', () => {
+  it('keeps at most maxKeys keys, dropping the oldest windows first', async () => {
+    const limiter = createLimiter(`test-bounded-${Date.now()}`, { points: 2, durationSec: 60, maxKeys: 100 });
+    for (let i = 0; i < 1_000; i += 1) await limiter.consume(`key-${i}`);
+    expect(limiter.storedKeys()).toBeLessThanOrEqual(100);
+    // The newest key keeps its count: its third attempt is refused; the oldest was forgotten.
+    await limiter.consume('key-999');
+    expect((await limiter.consume('key-999')).allowed).toBe(false);
+    expect((await limiter.peek('key-0')).consumed).toBe(0);
   });
 });
 

@@ -247,7 +247,7 @@ describe('PUT /api/users/:id — sections (SPEC §7 payloads)', () => {
     expect(res.status).toBe(200);
     // A new address ends the earlier sessions; the answer carries this device's fresh token.
     expect((await request(app.baseUrl, 'GET', '/api/users/me', { token: alice.jwt })).status).toBe(401);
-    alice.jwt = (res.body as Me & { jwt: string }).jwt;
+    alice.jwt = (res.body as unknown as { jwt: string }).jwt;
     expect(await me(alice)).toMatchObject({ email: 'alice.new@example.com', username: 'alice' });
     alice.email = 'alice.new@example.com';
 

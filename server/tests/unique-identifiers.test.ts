@@ -17,7 +17,7 @@ const EMAIL_TAKEN = 'Email is already taken';
 // Many sign-ups; the limits have their own tests.
 const GENEROUS_LIMITS = { AUTH_RATELIMIT_MAX: '1000', AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000', AUTH_ADDRESS_LIMIT_PER_DAY: '1000' };
 
-type Answer = Partial<AuthResponse> & Partial<ApiError> & { email?: string; jwt?: string };
+type Answer = Partial<AuthResponse> & Partial<ApiError> & { id?: number; email?: string; jwt?: string };
 interface Target {
   /** The i-th concurrent request (the cluster alternates instances), each from its own client address. */
   send(i: number, method: string, path: string, options?: { body?: unknown; token?: string }): Promise<{ status: number; body: Answer }>;
@@ -241,7 +241,7 @@ describe.skipIf(missing !== null)('start-up resolution on PostgreSQL (in-process
       app = await bootStrapi({
         env,
         beforeLoad: (strapi) => {
-          vi.spyOn(strapi.log, 'warn').mockImplementation(((message: unknown) => void warnings.push(String(message))) as typeof strapi.log.warn);
+          vi.spyOn(strapi.log, 'warn').mockImplementation(((message: unknown) => void warnings.push(String(message))) as unknown as typeof strapi.log.warn);
         },
       });
       await app.stop();

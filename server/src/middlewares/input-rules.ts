@@ -22,7 +22,11 @@ import { apiRoute } from './body-errors';
  *   read, sort directions, status, locale) stays Strapi's.
  */
 
-export const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+/**
+ * Control characters (but tab, line feed, carriage return), and lone UTF-16 surrogates: no text
+ * holds one, none can be stored as UTF-8, and bcryptjs kills the process on a password with one.
+ */
+export const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 const WEBHOOK = '/payments/webhook';
 
@@ -315,7 +319,7 @@ function decodedPath(path: string): string {
   }
 }
 
-const NOT_ALLOWED = 'contains a character that is not allowed (a control character such as NUL; tab and line breaks are fine)';
+const NOT_ALLOWED = 'contains a character that is not allowed (a control character such as NUL, or half of a character; tab and line breaks are fine)';
 
 const inputRules: Core.MiddlewareFactory = (_config, { strapi }) => {
   const prefix = strapi.config.get<string>('api.rest.prefix', '/api');

@@ -5,18 +5,19 @@ import { createLimiter, type Limiter } from './limits';
 
 /**
  * Replaces users-permissions' own rateLimit middleware (koa2-ratelimit, one process's memory) on
- * every auth route it guards, with counters shared by all instances (src/security/limits.ts):
+ * every auth route it guards, and the admin panel's (src/middlewares/admin-auth-throttle.ts), with
+ * counters shared by all instances (src/security/limits.ts):
  *
  * - every guarded route: AUTH_RATELIMIT_MAX attempts per AUTH_RATELIMIT_INTERVAL_MS per route and
  *   client address (as before);
- * - registration, forgot-password and send-email-confirmation also per client address whatever
+ * - registration, forgot-password (the admin panel's too) and send-email-confirmation also per client address whatever
  *   the e-mail: AUTH_ADDRESS_LIMIT_PER_MINUTE and AUTH_ADDRESS_LIMIT_PER_DAY. The e-mail is never
  *   part of a key, so changing it does not buy a fresh bucket.
  */
 
 const { RateLimitError } = errors;
 
-const ADDRESS_LIMITED = ['/auth/local/register', '/auth/forgot-password', '/auth/send-email-confirmation'];
+const ADDRESS_LIMITED = ['/auth/local/register', '/auth/forgot-password', '/auth/send-email-confirmation', '/admin/forgot-password'];
 
 export const RATE_LIMIT_MESSAGE = (retryAfterSec: number) => {
   const minutes = Math.ceil(retryAfterSec / 60);
@@ -33,7 +34,7 @@ type Ctx = { request: { path: string; ip: string }; set(name: string, value: str
 type Next = () => Promise<unknown>;
 
 /** Lower-cased, normalised path without trailing slashes: one bucket for /a and /a/. */
-const normalisePath = (requestPath: string) =>
+export const normalisePath = (requestPath: string) =>
   path.posix.normalize(String(requestPath)).toLowerCase().replace(/\/+$/, '') || '/';
 
 /** Throws 429 with Retry-After when verdicts refuse. */

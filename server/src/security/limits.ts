@@ -1,13 +1,13 @@
 import Redis from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 /**
  * Counters that every server instance must share: rate limits, log-in throttling, upload quotas.
  *
  * With REDIS_URL set they live in Redis, so N instances enforce one limit; without it, in this
- * process's memory (the embedded one-process default). When Redis cannot be reached the limits
- * fail open: the request goes through, and the outage is logged loudly (at most every 10 s), so
- * a Redis outage never turns into 5xx answers.
+ * process's memory (the embedded one-process default), at most `maxKeys` keys per limiter. When
+ * Redis cannot be reached the limits fail open: the request goes through, and the outage is logged
+ * loudly (at most every 10 s), so a Redis outage never turns into 5xx answers.
  */
 
 export interface Verdict {
@@ -27,12 +27,19 @@ export interface Limiter {
   reset(key: string): Promise<void>;
   /** Blocks the key for seconds, whatever its count. */
   block(key: string, seconds: number): Promise<void>;
+  /** Keys held in this process's memory; null when they live in Redis. */
+  storedKeys(): number | null;
 }
 
 export interface LimitOptions {
   points: number;
   durationSec: number;
+  /** In-memory mode only: keys kept at most (default MEMORY_MAX_KEYS). */
+  maxKeys?: number;
 }
+
+/** Keys an in-memory limiter keeps; past it the oldest windows are forgotten, so memory stays bounded. */
+export const MEMORY_MAX_KEYS = 100_000;
 
 type Logger = { error(message: string): void; warn(message: string): void; info(message: string): void };
 
@@ -122,24 +129,68 @@ const verdictOf = (res: RateLimiterRes, points: number, allowed: boolean): Verdi
 
 const open: Verdict = { allowed: true, retryAfterSec: 0, consumed: 0 };
 
-/** A named fixed-window limiter: `points` attempts per `durationSec` for each key. */
-export function createLimiter(name: string, { points, durationSec }: LimitOptions): Limiter {
-  const keyPrefix = `carnivo:${name}`;
-  let backend: { limiter: RateLimiterAbstract; client: Redis | null } | undefined;
-  const store = async (): Promise<RateLimiterAbstract> => {
-    if (!backend) {
-      const client = sharedRedis();
-      backend = {
-        client,
-        limiter: client
-          ? new RateLimiterRedis({ storeClient: client, keyPrefix, points, duration: durationSec, rejectIfRedisNotReady: true })
-          : new RateLimiterMemory({ keyPrefix, points, duration: durationSec }),
-      };
-    }
-    if (backend.client) await connected(backend.client);
-    return backend.limiter;
+/**
+ * Fixed windows in this process's memory, bounded: rate-limiter-flexible's memory store keeps every
+ * key until its window ends, so distinct keys (e.g. made-up log-in identifiers) could grow it without
+ * limit. Past maxKeys, expired windows go first, then the oldest, down to 90 %.
+ */
+function boundedMemoryLimiter(points: number, durationSec: number, maxKeys: number): Limiter {
+  const windows = new Map<string, { consumed: number; endsAt: number }>();
+  const live = (key: string) => {
+    const entry = windows.get(key);
+    if (entry && entry.endsAt > Date.now()) return entry;
+    windows.delete(key);
+    return undefined;
   };
+  const put = (key: string, entry: { consumed: number; endsAt: number }) => {
+    // Re-inserted, so Map order stays the order windows started in.
+    windows.delete(key);
+    windows.set(key, entry);
+    if (windows.size <= maxKeys) return;
+    const now = Date.now();
+    for (const [stale, { endsAt }] of windows) if (endsAt <= now) windows.delete(stale);
+    const keep = Math.floor(maxKeys * 0.9);
+    for (const oldest of windows.keys()) {
+      if (windows.size <= keep) break;
+      windows.delete(oldest);
+    }
+  };
+  const waitOf = (entry: { endsAt: number }) => Math.max(1, Math.ceil((entry.endsAt - Date.now()) / 1000));
 
+  return {
+    async consume(key) {
+      const entry = live(key);
+      if (!entry) {
+        put(key, { consumed: 1, endsAt: Date.now() + durationSec * 1000 });
+        return { allowed: true, retryAfterSec: 0, consumed: 1 };
+      }
+      entry.consumed += 1;
+      const allowed = entry.consumed <= points;
+      return { allowed, retryAfterSec: allowed ? 0 : waitOf(entry), consumed: entry.consumed };
+    },
+    async peek(key) {
+      const entry = live(key);
+      if (!entry) return { allowed: true, retryAfterSec: 0, consumed: 0 };
+      const allowed = entry.consumed < points;
+      return { allowed, retryAfterSec: allowed ? 0 : waitOf(entry), consumed: entry.consumed };
+    },
+    async reset(key) {
+      windows.delete(key);
+    },
+    async block(key, seconds) {
+      put(key, { consumed: points + 1, endsAt: Date.now() + seconds * 1000 });
+    },
+    storedKeys: () => windows.size,
+  };
+}
+
+/** Counts in Redis, shared by every instance; fails open while Redis cannot be reached. */
+function redisLimiter(client: Redis, keyPrefix: string, points: number, durationSec: number): Limiter {
+  const limiter = new RateLimiterRedis({ storeClient: client, keyPrefix, points, duration: durationSec, rejectIfRedisNotReady: true });
+  const store = async () => {
+    await connected(client);
+    return limiter;
+  };
   return {
     async consume(key) {
       try {
@@ -176,5 +227,24 @@ export function createLimiter(name: string, { points, durationSec }: LimitOption
         logOutage(error);
       }
     },
+    storedKeys: () => null,
+  };
+}
+
+/** A named fixed-window limiter: `points` attempts per `durationSec` for each key. */
+export function createLimiter(name: string, { points, durationSec, maxKeys = MEMORY_MAX_KEYS }: LimitOptions): Limiter {
+  let backend: Limiter | undefined;
+  // Chosen on first use, so REDIS_URL is read when the limiter is needed.
+  const store = () => {
+    if (backend) return backend;
+    const client = sharedRedis();
+    return (backend = client ? redisLimiter(client, `carnivo:${name}`, points, durationSec) : boundedMemoryLimiter(points, durationSec, maxKeys));
+  };
+  return {
+    consume: (key) => store().consume(key),
+    peek: (key) => store().peek(key),
+    reset: (key) => store().reset(key),
+    block: (key, seconds) => store().block(key, seconds),
+    storedKeys: () => store().storedKeys(),
   };
 }

@@ -4,7 +4,16 @@ import { errors } from '@strapi/utils';
 import { createAuthRateLimit, refuse } from '../../security/auth-rate-limit';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, usernameError } from '../../contract/fieldRules';
 import { TAKEN_MESSAGES, identifierWhere, usernameTaken } from '../../security/identifiers';
-import { clearThrottle, lockedFor, lockedMessage, recordFailure, recordSuccess } from '../../security/login-throttle';
+import {
+  accountSubject,
+  checkPasswordInVain,
+  clearThrottle,
+  lockedFor,
+  lockedMessage,
+  recordFailure,
+  recordSuccess,
+  unknownSubject,
+} from '../../security/login-throttle';
 import { withSessionRevocation } from '../../security/sessions';
 import { applyProfileGuards } from './profile-guard';
 import { withSocialSignIn } from './social/controller';
@@ -32,7 +41,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * users-permissions, customised (see README "Security"):
  * - forgot-password / reset-password use short, single-use, hashed, 1-hour codes (api::account.password-reset);
  * - tokens are revocable (src/security/sessions.ts);
- * - log-in identifiers are unambiguous and failed log-ins are throttled per account;
+ * - log-in identifiers are unambiguous and failed log-ins are throttled per account, and per
+ *   identifier alike where no account has it (src/security/login-throttle.ts);
  * - the auth routes' rate limit is shared by every instance (src/security/auth-rate-limit.ts);
  * - send-email-confirmation answers the same whether or not the address has an account.
  * The plugin's routes stay as they are.
@@ -62,21 +72,23 @@ export default (plugin: UsersPermissionsPlugin) => {
           where: { provider: 'local', ...identifierWhere(identifier) },
           select: ['id', 'email', 'username'],
         })) as { id: number; email: string; username: string } | null;
-        if (!user) throw new errors.ValidationError(INVALID_LOGIN);
-
-        const locked = await lockedFor(user.id);
+        // An identifier no account has is counted and locked the same way: the answers never tell.
+        const subject = user ? accountSubject('member', user.id) : unknownSubject('member', identifier);
+        const locked = await lockedFor(subject);
         if (locked > 0) refuse(ctx, locked, lockedMessage(locked));
 
         // Hand Strapi the exact stored value, so its own lookup finds this user and no other.
-        body.identifier = identifier.includes('@') ? user.email : user.username;
+        if (user) body.identifier = identifier.includes('@') ? user.email : user.username;
         try {
           const result = await base.callback(ctx, next);
-          await recordSuccess(user.id);
+          await recordSuccess(subject);
           return result;
         } catch (error) {
           if (error instanceof errors.ValidationError && error.message === INVALID_LOGIN) {
-            const lockedNow = await recordFailure(user.id);
-            if (lockedNow > 0) strapi.log.warn(`[auth] user ${user.id}: log-in locked for ${lockedNow} s after repeated failures`);
+            const compare = (password: string, hash: string) => strapi.plugin('users-permissions').service('user').validatePassword(password, hash);
+            if (!user) await checkPasswordInVain(compare, body.password);
+            const lockedNow = await recordFailure(subject);
+            if (lockedNow > 0 && user) strapi.log.warn(`[auth] user ${user.id}: log-in locked for ${lockedNow} s after repeated failures`);
           }
           throw error;
         }
@@ -112,7 +124,7 @@ export default (plugin: UsersPermissionsPlugin) => {
 
       async resetPassword(ctx: Ctx) {
         const userId: number = await strapi.service('api::account.password-reset').resetPassword(ctx.request.body);
-        await clearThrottle(userId);
+        await clearThrottle(accountSubject('member', userId));
         ctx.send({ ok: true });
       },
 
