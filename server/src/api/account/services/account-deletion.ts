@@ -1,6 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { UID } from '../../../content-types';
+import { withMemberLock } from '../../../security/member-lock';
+import { memberFiles, removeFile, unlinkFromMember } from '../../../uploads/member-files';
 
 /** The user row as loaded for deletion (private fields included, media fields populated). */
 export interface DeletableUser {
@@ -18,12 +20,6 @@ export interface DeletableUser {
  */
 export type AccountCleanup = (user: DeletableUser, context: { strapi: Core.Strapi }) => Promise<void> | void;
 
-interface UploadedFile {
-  id: number;
-  name?: string;
-  provider?: string;
-}
-
 export interface AccountDeletionService {
   registerCleanup(name: string, cleanup: AccountCleanup): void;
   /** Names of the registered clean-ups, in the order they run. */
@@ -40,9 +36,11 @@ export interface AccountDeletionService {
  *     ...cancel the user's subscription...
  *   });
  *
- * deleteAccount(userId) then runs, in order: every registered clean-up; removal of the files in the
- * user's media fields (profile picture) through the upload plugin, so the files on disk and their
- * records go; deletion of the user document (its components and relation links go with it).
+ * deleteAccount(userId) then runs, in order: every registered clean-up; then, holding the member's
+ * lock (security/member-lock.ts), removal through the upload plugin of every file the member
+ * uploaded (src/uploads/member-files.ts: recorded as theirs on the file row, whether or not still
+ * linked, plus legacy uploads linked to them), so every size on disk or in S3 and the records go,
+ * and deletion of the user document (its components and relation links go with it).
  */
 export default ({ strapi }: { strapi: Core.Strapi }): AccountDeletionService => {
   const registered = new Map<string, AccountCleanup>();
@@ -85,18 +83,18 @@ export default ({ strapi }: { strapi: Core.Strapi }): AccountDeletionService => 
         }
       }
 
-      const files = fields.flatMap((field) => {
-        const value = user[field] as UploadedFile | UploadedFile[] | null | undefined;
-        return value ? (Array.isArray(value) ? value : [value]) : [];
+      // Under the member's lock, so a picture upload racing the deletion either finishes first (and
+      // its file is removed here) or finds the account gone. Every file the member ever uploaded
+      // (recorded as theirs, linked or not), and every legacy upload linked to them, is removed;
+      // an admin's media linked to them is only unlinked.
+      const removedFiles = await withMemberLock(strapi, user.id, async ({ trx, exists }) => {
+        if (!exists) throw new errors.NotFoundError('Account not found');
+        const { own, linkedOnly } = await memberFiles(strapi, user.id, { trx });
+        await unlinkFromMember(strapi, user.id, linkedOnly.map((file) => file.id), trx);
+        for (const file of own) await removeFile(strapi, file);
+        await strapi.documents(UID.user).delete({ documentId: user.documentId });
+        return own.length;
       });
-      const uploads = strapi.plugin('upload').service('upload');
-      for (const file of files) {
-        // Full row (formats, provider, hash) so the provider removes every variant on disk.
-        const row = await strapi.db.query(UID.file).findOne({ where: { id: file.id } });
-        if (row) await uploads.remove(row);
-      }
-
-      await strapi.documents(UID.user).delete({ documentId: user.documentId });
 
       // Refresh-token sessions, when that mode is on (legacy JWTs die with the user row).
       const sessionManager = (strapi as unknown as { sessionManager?: SessionManager }).sessionManager;
@@ -104,8 +102,8 @@ export default ({ strapi }: { strapi: Core.Strapi }): AccountDeletionService => 
         await sessionManager('users-permissions').invalidateRefreshToken(String(user.id));
       }
 
-      strapi.log.info(`[account] deleted user ${user.id} and ${files.length} file(s)`);
-      return { userId: user.id, removedFiles: files.length };
+      strapi.log.info(`[account] deleted user ${user.id} and ${removedFiles} file(s)`);
+      return { userId: user.id, removedFiles };
     },
   };
 };

@@ -13,6 +13,7 @@ import {
   type WebhookEvent,
 } from '../../../payments';
 import { UID } from '../../../content-types';
+import { lockMemberRow as lockSharedMemberRow } from '../../../security/member-lock';
 import { ConflictError } from '../../../payments/http';
 import { publicUrl } from '../../../public-url';
 import { billingMessages, type AccountExport, type Invoice, type InvoicesResponse } from '../../../contract/billing';
@@ -110,21 +111,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const gateway = (): PaymentGateway => strapi.service('api::payment.gateway').get();
   const subs = () => strapi.db.query(UID.subscription);
 
-  /**
-   * Takes the member's purchase lock in the database, inside the transaction `trx`. PostgreSQL: a
-   * row lock on the user (SELECT ... FOR UPDATE), which every server process sharing the database
-   * waits for until commit. SQLite has no row locks: a first write takes the database's write lock
-   * until commit, so another process on the same file waits as well (within a process, Knex's
-   * single SQLite connection already serialises transactions).
-   */
+  /** The member's purchase lock, in `trx` (shared with picture replacement and deletion: security/member-lock.ts). */
   async function lockMemberRow(userId: number, trx: Knex.Transaction): Promise<void> {
-    const { tableName } = strapi.db.metadata.get(UID.user);
-    const row = strapi.db.getConnection(tableName).transacting(trx).where('id', userId);
-    if (strapi.db.dialect.client === 'sqlite') {
-      await row.update({ id: strapi.db.connection.ref('id') });
-    } else {
-      await row.forUpdate().select('id');
-    }
+    await lockSharedMemberRow(strapi, userId, trx);
   }
 
   /** Errors after which what was done stays (the gateway already acted on it), as opposed to a database failure. */
