@@ -18,6 +18,8 @@ export default (plugin: { routes: Record<string, unknown>; contentTypes?: Record
   const file = plugin.contentTypes?.file?.schema;
   if (!file) throw new Error('upload extension: the upload plugin has no file content type');
   file.attributes[OWNER_ATTRIBUTE] = { type: 'integer', private: true, configurable: false };
-  file.indexes = [...(file.indexes ?? []), { name: 'upload_files_owner_member_id_index', columns: ['owner_member_id'], type: null }];
+  // Idempotent: a second Strapi in one process (tests) extends the same schema object again.
+  const index = { name: 'upload_files_owner_member_id_index', columns: ['owner_member_id'], type: null };
+  file.indexes = [...(file.indexes ?? []).filter((existing) => existing.name !== index.name), index];
   return plugin;
 };
