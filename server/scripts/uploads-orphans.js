@@ -42,7 +42,7 @@ async function main() {
   const { compileStrapi, createStrapi } = require('@strapi/strapi');
   const context = await compileStrapi({ appDir });
   const app = createStrapi(context);
-  app.log.level = process.env.STRAPI_LOG_LEVEL || 'warn';
+  app.log.level = process.env.STRAPI_LOG_LEVEL || 'error';
   // A maintenance run, not an instance: no scheduled jobs (goal reminders).
   app.config.set('server.cron.enabled', false);
   await app.load();

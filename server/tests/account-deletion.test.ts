@@ -279,6 +279,27 @@ describe('deletion removes every file the member ever uploaded, linked or not', 
     expect(await app.strapi.db.query('plugin::upload.file').count({ where: { id: davesPicture.id } })).toBe(1);
   });
 
+  it('uploads racing the deletion either finish first (and their files go) or find the account gone: nothing is left', async () => {
+    const frank = await register('frank');
+    const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#abcdef' } }).png().toBuffer();
+    const send = async (n: number) => {
+      const form = new FormData();
+      form.append('files', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), `race-${n}.png`);
+      form.append('refId', String(frank.user.id));
+      form.append('ref', USERS);
+      form.append('field', 'profile_picture');
+      const res = await fetch(`${app.baseUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${frank.jwt}` }, body: form });
+      return { status: res.status, body: (await res.json()) as StoredFile[] };
+    };
+    const [uploads, deleted] = await Promise.all([Promise.all([0, 1, 2, 3].map(send)), deleteAccount(frank.jwt)]);
+    expect(deleted.status).toBe(200);
+    for (const res of uploads) expect([201, 401]).toContain(res.status);
+    expect(await app.strapi.db.connection('files').where({ owner_member_id: frank.user.id }).count({ n: '*' })).toEqual([{ n: 0 }]);
+    for (const res of uploads.filter((answer) => answer.status === 201)) {
+      for (const onDisk of diskPaths(res.body[0])) expect(fs.existsSync(onDisk), onDisk).toBe(false);
+    }
+  });
+
   it('an admin’s media file set as the member’s picture is unlinked, not deleted', async () => {
     const erin = await register('erin');
     const admin = await app.strapi.db.query('admin::user').create({
