@@ -12,6 +12,7 @@ import { closeLegalEditWatchers } from './prerender/legal-edits';
 import { closeSharedRedis } from './security/limits';
 import { assertProductionSafety } from './security/production-safety';
 import { revokeSessionsOnCredentialChange } from './security/sessions';
+import { noteOwnersRecordedSince } from './uploads/member-files';
 
 export default {
   register({ strapi }: { strapi: Core.Strapi }) {
@@ -39,5 +40,6 @@ export default {
     await seedSubscriptionPlans(strapi);
     await setupPayments(strapi);
     await setupProgress(strapi);
+    await noteOwnersRecordedSince(strapi);
   },
 };

@@ -75,7 +75,9 @@ async function rowsOf(userId: number, fileIds: number[]) {
 
 beforeAll(async () => {
   tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-deletion-'));
-  app = await bootStrapi({ env: { EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'), SMTP_HOST: '' } });
+  // Uploads on local disk in this file's own directory (PUBLIC_DIR/uploads).
+  fs.mkdirSync(path.join(tmpDir, 'public', 'uploads'), { recursive: true });
+  app = await bootStrapi({ env: { EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'), SMTP_HOST: '', PUBLIC_DIR: path.join(tmpDir, 'public') } });
 });
 
 afterAll(async () => {
@@ -216,6 +218,107 @@ describe('DELETE /api/users-permissions/users/delete-account', () => {
   it('lets the same address sign up again afterwards', async () => {
     const again = await register('alice');
     expect(again.user.id).not.toBe(alice.user.id);
+  });
+});
+
+/** POST /api/upload of a 640 × 480 PNG as the member's profile picture (stored with a thumbnail and a small size). */
+async function uploadOverHttp(member: { jwt: string; user: { id: number } }, name: string, colour: string): Promise<StoredFile> {
+  const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: colour } }).png().toBuffer();
+  const form = new FormData();
+  form.append('files', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), name);
+  form.append('refId', String(member.user.id));
+  form.append('ref', USERS);
+  form.append('field', 'profile_picture');
+  const res = await fetch(`${app.baseUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${member.jwt}` }, body: form });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as StoredFile[])[0];
+}
+
+describe('deletion removes every file the member ever uploaded, linked or not', () => {
+  it('pictures uploaded at once, and a replaced one whose removal failed, are gone from disk and the files table; others’ stay', async () => {
+    const carol = await register('carol');
+    const dave = await register('dave');
+    const uploaded: StoredFile[] = [await uploadOverHttp(carol, 'one.png', '#111111')];
+
+    // The disk refuses the removal of the replaced picture once: it stays behind, unlinked.
+    const provider = app.strapi.plugin('upload').provider as { delete(file: unknown): Promise<unknown> };
+    const originalDelete = provider.delete;
+    let failures = 1;
+    provider.delete = async function (this: unknown, file: unknown) {
+      if (failures-- > 0) throw new Error('EIO: the disk refused');
+      return originalDelete.call(this, file);
+    };
+    const logger = app.strapi.log as unknown as { silent: boolean };
+    logger.silent = true; // the failed removal is logged
+    try {
+      uploaded.push(await uploadOverHttp(carol, 'two.png', '#222222'));
+    } finally {
+      provider.delete = originalDelete;
+      logger.silent = false;
+    }
+    expect(await app.strapi.db.query(USERS).findOne({ where: { id: carol.user.id }, populate: ['profile_picture'] })).toMatchObject({
+      profile_picture: { id: uploaded[1].id },
+    });
+    expect(await app.strapi.db.query('plugin::upload.file').findOne({ where: { id: uploaded[0].id } })).not.toBeNull();
+
+    // Five at once.
+    const colours = ['#330000', '#003300', '#000033', '#333300', '#003333'];
+    uploaded.push(...(await Promise.all(colours.map((colour, n) => uploadOverHttp(carol, `at-once-${n}.png`, colour)))));
+    const davesPicture = await uploadOverHttp(dave, 'dave.png', '#999999');
+
+    const res = await deleteAccount(carol.jwt);
+    expect(res.status).toBe(200);
+
+    const ids = uploaded.map((file) => file.id);
+    expect(await app.strapi.db.connection('files').whereIn('id', ids).count({ n: '*' })).toEqual([{ n: 0 }]);
+    expect(await app.strapi.db.connection('files').where({ owner_member_id: carol.user.id }).count({ n: '*' })).toEqual([{ n: 0 }]);
+    for (const file of uploaded) for (const onDisk of diskPaths(file)) expect(fs.existsSync(onDisk), onDisk).toBe(false);
+    for (const file of uploaded) expect((await fetch(app.baseUrl + file.url)).status, file.url).toBe(404);
+    // Another member's picture stays.
+    for (const onDisk of diskPaths(davesPicture)) expect(fs.existsSync(onDisk), onDisk).toBe(true);
+    expect(await app.strapi.db.query('plugin::upload.file').count({ where: { id: davesPicture.id } })).toBe(1);
+  });
+
+  it('uploads racing the deletion either finish first (and their files go) or find the account gone: nothing is left', async () => {
+    const frank = await register('frank');
+    const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#abcdef' } }).png().toBuffer();
+    const send = async (n: number) => {
+      const form = new FormData();
+      form.append('files', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), `race-${n}.png`);
+      form.append('refId', String(frank.user.id));
+      form.append('ref', USERS);
+      form.append('field', 'profile_picture');
+      const res = await fetch(`${app.baseUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${frank.jwt}` }, body: form });
+      return { status: res.status, body: (await res.json()) as StoredFile[] };
+    };
+    const [uploads, deleted] = await Promise.all([Promise.all([0, 1, 2, 3].map(send)), deleteAccount(frank.jwt)]);
+    expect(deleted.status).toBe(200);
+    for (const res of uploads) expect([201, 401]).toContain(res.status);
+    expect(await app.strapi.db.connection('files').where({ owner_member_id: frank.user.id }).count({ n: '*' })).toEqual([{ n: 0 }]);
+    for (const res of uploads.filter((answer) => answer.status === 201)) {
+      for (const onDisk of diskPaths(res.body[0])) expect(fs.existsSync(onDisk), onDisk).toBe(false);
+    }
+  });
+
+  it('an admin’s media file set as the member’s picture is unlinked, not deleted', async () => {
+    const erin = await register('erin');
+    const admin = await app.strapi.db.query('admin::user').create({
+      data: { firstname: 'Ada', lastname: 'Admin', email: 'ada.admin@example.com', isActive: true },
+    });
+    const filepath = path.join(tmpDir, 'banner.png');
+    await sharp({ create: { width: 640, height: 480, channels: 3, background: '#00ff00' } }).png().toFile(filepath);
+    const [media] = (await app.strapi
+      .plugin('upload')
+      .service('upload')
+      .upload(
+        { data: { ref: USERS, refId: erin.user.id, field: 'profile_picture' }, files: { filepath, originalFilename: 'banner.png', mimetype: 'image/png', size: fs.statSync(filepath).size } },
+        { user: { id: admin.id } }
+      )) as StoredFile[];
+
+    expect((await deleteAccount(erin.jwt)).status).toBe(200);
+    expect(await app.strapi.db.query('plugin::upload.file').count({ where: { id: media.id } })).toBe(1);
+    for (const onDisk of diskPaths(media)) expect(fs.existsSync(onDisk), onDisk).toBe(true);
+    expect(await app.strapi.db.connection('files_related_mph').where({ related_id: erin.user.id, related_type: USERS }).count({ n: '*' })).toEqual([{ n: 0 }]);
   });
 });
 

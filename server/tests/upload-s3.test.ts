@@ -527,6 +527,54 @@ describe('Strapi with uploads on S3: the profile-picture rules', () => {
     expect(await app.strapi.db.query(USERS).count({ where: { id: alice.id } })).toBe(0);
   });
 
+  it('five pictures at once leave one set of objects; deleting the account then deletes every object the member ever uploaded', async () => {
+    const carol = await register(`carol${crypto.randomBytes(3).toString('hex')}`);
+    const uploaded: MediaFile[] = [];
+    const first = await upload(carol, await photo('png', '#101010'), 'one.png', 'image/png');
+    expect(first.status).toBe(201);
+    uploaded.push(first.body[0]);
+
+    // The bucket refuses the removal of the replaced picture once: its objects stay behind, unlinked.
+    const provider = app.strapi.plugin('upload').provider as { delete(file: unknown): Promise<unknown> };
+    const originalDelete = provider.delete;
+    let failures = 1;
+    provider.delete = async function (this: unknown, file: unknown) {
+      if (failures-- > 0) throw new Error('S3 unavailable');
+      return originalDelete.call(this, file);
+    };
+    const logger = app.strapi.log as unknown as { silent: boolean };
+    logger.silent = true; // the failed removal is logged
+    try {
+      const second = await upload(carol, await photo('png', '#202020'), 'two.png', 'image/png');
+      expect(second.status).toBe(201);
+      uploaded.push(second.body[0]);
+    } finally {
+      provider.delete = originalDelete;
+      logger.silent = false;
+    }
+    for (const key of keysOf(uploaded[0])) expect(double.objects.has(key), key).toBe(true);
+
+    const colours = ['#300000', '#003000', '#000030', '#303000', '#003030'];
+    const atOnce = await Promise.all(colours.map(async (colour, n) => upload(carol, await photo('png', colour), `at-once-${n}.png`, 'image/png')));
+    for (const res of atOnce) expect(res.status).toBe(201);
+    uploaded.push(...atOnce.map((res) => res.body[0]));
+    const current = (await pictureOf(carol))!;
+    // Of the five at once, one picture's objects remain (plus the one whose removal failed).
+    for (const file of atOnce.map((res) => res.body[0])) {
+      for (const key of keysOf(file)) expect(double.objects.has(key), key).toBe(file.id === current.id);
+    }
+
+    const res = await request<{ ok: boolean }>(app.baseUrl, 'DELETE', '/api/users-permissions/users/delete-account', { token: carol.jwt });
+    expect(res.status).toBe(200);
+    for (const file of uploaded) {
+      for (const key of keysOf(file)) expect(double.objects.has(key), key).toBe(false);
+      expect(await app.strapi.db.query(FILES).count({ where: { id: file.id } }), String(file.id)).toBe(0);
+    }
+    // Bob's picture stays.
+    const bobs = (await pictureOf(bob))!;
+    for (const key of keysOf(bobs)) expect(double.objects.has(key), key).toBe(true);
+  });
+
   it('the Content-Security-Policy lets the browser load pictures from the S3 public origin', async () => {
     const res = await fetch(`${app.baseUrl}/api/health/live`);
     const directives = Object.fromEntries(

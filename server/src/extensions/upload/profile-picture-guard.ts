@@ -7,6 +7,9 @@ import { PROFILE_PICTURE_UPLOAD } from '../../contract/users';
 import sharp from 'sharp';
 import { createLimiter, type Limiter } from '../../security/limits';
 import { refuse } from '../../security/auth-rate-limit';
+import { withMemberLock } from '../../security/member-lock';
+import { OWNER_ATTRIBUTE, memberFiles, removeFile, unlinkFromMember } from '../../uploads/member-files';
+import type { Knex } from 'knex';
 
 /**
  * Guard of POST /api/upload (upload plugin, content API) for logged-in members (see README "Profile").
@@ -26,13 +29,15 @@ import { refuse } from '../../security/auth-rate-limit';
  * - The picture is decoded and re-encoded before Strapi stores it: EXIF orientation applied, then
  *   written in the same format without any metadata (EXIF, GPS, XMP, IPTC, ICC); an animated GIF or
  *   WebP keeps its first frame. A file that does not decode is refused.
- * - Once the new picture is saved, the previous one (record and files on disk) is removed.
+ * - One replacement at a time per member across every instance (the member's row lock): the new
+ *   picture is stored, linked and recorded as the member's (ownerMemberId), then every other file of
+ *   theirs is unlinked and removed (record and every size, on disk or S3), all in one transaction.
  *
  * Requests authenticated with an admin-issued API token are left to Strapi.
  */
 
 // PolicyError: a 403 whose message reaches the client (Strapi turns a plain ForbiddenError into 'Forbidden').
-const { ValidationError, PolicyError, ForbiddenError } = errors;
+const { ValidationError, PolicyError, ForbiddenError, UnauthorizedError } = errors;
 
 export const PICTURE_FIELD = PROFILE_PICTURE_UPLOAD.field;
 export const PROFILE_PICTURE_MAX_BYTES = 5 * 1024 * 1024;
@@ -85,6 +90,7 @@ type Ctx = {
   request: { body?: unknown; files?: Record<string, UploadedFile | UploadedFile[] | undefined>; path: string; ip: string };
   state: { user?: { id: number | string }; auth?: { strategy?: { name?: string } } };
   status: number;
+  body?: unknown;
   set(name: string, value: string): void;
 };
 type Next = () => Promise<unknown>;
@@ -235,10 +241,26 @@ async function enforceQuota(ctx: Ctx, userId: string, count: boolean): Promise<v
   if (!verdict.allowed) refuse(ctx, verdict.retryAfterSec, UPLOAD_MESSAGES.tooManyUploads(current.perHour));
 }
 
-async function currentPictureId(userId: string): Promise<number | null> {
-  const user = await strapi.db.query(UID.user).findOne({ where: { id: userId }, populate: [PICTURE_FIELD] });
-  const picture = user?.[PICTURE_FIELD] as { id: number } | null | undefined;
-  return picture?.id ?? null;
+/**
+ * Under the member's lock, right after Strapi stored `created` and linked it to their
+ * profile_picture: records the member as its owner, then takes every other file of theirs off the
+ * picture and removes it (every size, from disk or S3, and its row). Admin media linked to the
+ * picture (not the member's upload) is only unlinked. A removal that fails is logged and leaves an
+ * unlinked file of theirs behind, which `npm run uploads:orphans` removes.
+ */
+async function replacePicture(userId: number, created: number[], trx: Knex.Transaction): Promise<void> {
+  await strapi.db.query(UID.file).updateMany({ where: { id: { $in: created } }, data: { [OWNER_ATTRIBUTE]: userId } });
+  const { own, linkedOnly } = await memberFiles(strapi, userId, { field: PICTURE_FIELD, trx });
+  const replaced = own.filter((file) => !created.includes(file.id));
+  const ids = [...replaced, ...linkedOnly].map((file) => file.id).filter((id) => !created.includes(id));
+  await unlinkFromMember(strapi, userId, ids, trx);
+  for (const file of replaced) {
+    try {
+      await removeFile(strapi, file);
+    } catch (error) {
+      strapi.log.error(`[upload] could not remove the replaced profile picture ${file.id} of user ${userId}: ${String(error)}`);
+    }
+  }
 }
 
 /** Route middleware of POST /api/upload (runs after auth and the role permission check). */
@@ -263,22 +285,19 @@ export const profilePictureUploadGuard = async (ctx: Ctx, next: Next) => {
     throw error;
   }
 
-  const previous = await currentPictureId(userId);
-  await next();
-  if (ctx.status < 200 || ctx.status >= 300) return;
-
-  const now = await currentPictureId(userId);
-  if (previous !== null && previous !== now) {
-    // Full row (formats, hash, provider) so the provider removes every variant on disk.
-    const row = await strapi.db.query(UID.file).findOne({ where: { id: previous } });
-    if (row) {
-      try {
-        await strapi.plugin('upload').service('upload').remove(row);
-      } catch (error) {
-        strapi.log.error(`[upload] could not remove the previous profile picture ${previous} of user ${userId}: ${String(error)}`);
-      }
+  // One replacement at a time per member, across every instance (the member's row lock): storing,
+  // linking, recording the owner and removing the replaced pictures commit together.
+  await withMemberLock(strapi, Number(user.id), async ({ trx, exists }) => {
+    if (!exists) {
+      // The account was deleted while this request waited.
+      await discardTempFiles(ctx);
+      throw new UnauthorizedError();
     }
-  }
+    await next();
+    if (ctx.status < 200 || ctx.status >= 300) return;
+    const created = (Array.isArray(ctx.body) ? (ctx.body as { id?: unknown }[]) : []).map((file) => Number(file.id)).filter(Number.isInteger);
+    if (created.length > 0) await replacePicture(Number(user.id), created, trx);
+  }, { whenGone: 'run' });
 };
 
 interface RouteLike {

@@ -1,7 +1,9 @@
 import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
 import { errors } from '@strapi/utils';
 import { UID } from '../../../content-types';
-import { withMemberLock } from '../../../members/member-lock';
+import { withMemberLock } from '../../../security/member-lock';
+import { memberFiles, removeFile, unlinkFromMember } from '../../../uploads/member-files';
 
 /** The user row as loaded for deletion (private fields included, media fields populated). */
 export interface DeletableUser {
@@ -19,12 +21,6 @@ export interface DeletableUser {
  */
 export type AccountCleanup = (user: DeletableUser, context: { strapi: Core.Strapi }) => Promise<void> | void;
 
-interface UploadedFile {
-  id: number;
-  name?: string;
-  provider?: string;
-}
-
 export interface AccountDeletionService {
   registerCleanup(name: string, cleanup: AccountCleanup): void;
   /** Names of the registered clean-ups, in the order they run. */
@@ -41,9 +37,11 @@ export interface AccountDeletionService {
  *     ...cancel the user's subscription...
  *   });
  *
- * deleteAccount(userId) then runs, in order: every registered clean-up; removal of the files in the
- * user's media fields (profile picture) through the upload plugin, so the files on disk and their
- * records go; deletion of the user document (its components and relation links go with it).
+ * deleteAccount(userId) then runs, all holding the member's lock (security/member-lock.ts) in one
+ * transaction: every registered clean-up; removal through the upload plugin of every file the member
+ * uploaded (src/uploads/member-files.ts: recorded as theirs on the file row, whether or not still
+ * linked, plus legacy uploads linked to them), so every size on disk or in S3 and the records go;
+ * deletion of the user document (its components and relation links go with it).
  */
 export default ({ strapi }: { strapi: Core.Strapi }): AccountDeletionService => {
   const registered = new Map<string, AccountCleanup>();
@@ -71,7 +69,7 @@ export default ({ strapi }: { strapi: Core.Strapi }): AccountDeletionService => 
     deleteAccount(userId) {
       // Under the member's lock, in one transaction: a purchase waiting for the lock then finds no
       // account, instead of creating a customer and a payable attempt for one being deleted.
-      return withMemberLock(strapi, userId, () => deleteLocked(userId), { keepsWork: (error) => error instanceof CleanupFailed }).catch(
+      return withMemberLock(strapi, userId, ({ trx }) => deleteLocked(userId, trx), { keepsWork: (error) => error instanceof CleanupFailed }).catch(
         (error: unknown) => {
           throw error instanceof CleanupFailed ? error.original : error;
         }
@@ -79,7 +77,7 @@ export default ({ strapi }: { strapi: Core.Strapi }): AccountDeletionService => 
     },
   };
 
-  async function deleteLocked(userId: number): Promise<{ userId: number; removedFiles: number }> {
+  async function deleteLocked(userId: number, trx: Knex.Transaction): Promise<{ userId: number; removedFiles: number }> {
     const fields = mediaFields();
     const user = (await strapi.db
       .query(UID.user)
@@ -98,16 +96,12 @@ export default ({ strapi }: { strapi: Core.Strapi }): AccountDeletionService => 
       }
     }
 
-    const files = fields.flatMap((field) => {
-      const value = user[field] as UploadedFile | UploadedFile[] | null | undefined;
-      return value ? (Array.isArray(value) ? value : [value]) : [];
-    });
-    const uploads = strapi.plugin('upload').service('upload');
-    for (const file of files) {
-      // Full row (formats, provider, hash) so the provider removes every variant on disk.
-      const row = await strapi.db.query(UID.file).findOne({ where: { id: file.id } });
-      if (row) await uploads.remove(row);
-    }
+    // Every file the member ever uploaded (recorded as theirs, linked or not) and every legacy upload
+    // linked to them is removed; an admin's media linked to them is only unlinked. Under the lock, a
+    // picture upload racing the deletion either finished first (its file goes here) or finds no account.
+    const { own, linkedOnly } = await memberFiles(strapi, user.id, { trx });
+    await unlinkFromMember(strapi, user.id, linkedOnly.map((file) => file.id), trx);
+    for (const file of own) await removeFile(strapi, file);
 
     await strapi.documents(UID.user).delete({ documentId: user.documentId });
 
@@ -117,8 +111,8 @@ export default ({ strapi }: { strapi: Core.Strapi }): AccountDeletionService => 
       await sessionManager('users-permissions').invalidateRefreshToken(String(user.id));
     }
 
-    strapi.log.info(`[account] deleted user ${user.id} and ${files.length} file(s)`);
-    return { userId: user.id, removedFiles: files.length };
+    strapi.log.info(`[account] deleted user ${user.id} and ${own.length} file(s)`);
+    return { userId: user.id, removedFiles: own.length };
   }
 };
 

@@ -12,7 +12,7 @@ import {
   type WebhookEvent,
 } from '../../../payments';
 import { UID } from '../../../content-types';
-import { withMemberLock as lockMember } from '../../../members/member-lock';
+import { withMemberLock as lockMember } from '../../../security/member-lock';
 import { ConflictError } from '../../../payments/http';
 import { publicUrl } from '../../../public-url';
 import { billingMessages, type AccountExport, type Invoice, type InvoicesResponse } from '../../../contract/billing';
