@@ -1,9 +1,10 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, sendTo, setup } from 'xstate';
 import { errorMessage } from '../src/api/errors';
 import type { ProfileUpdate } from '../server/src/contract/users';
 import { UPDATE_PROFILE_FALLBACK, updateProfile } from '../src/api/users';
 import { profileUpdateError } from '../server/src/contract/profileRules';
 import { messageInUnits, type UnitSystem } from '../src/lib/units';
+import type { AuthActorRef } from './authSession.machine';
 
 /** SPEC §9: profile success messages disappear after 3000 ms. */
 export const SUCCESS_MESSAGE_MS = 3000;
@@ -21,9 +22,9 @@ export type ProfileSectionEvent =
  */
 export const profileSectionMachine = setup({
   types: {
-    context: {} as { userId: string; error: string | null },
+    context: {} as { userId: string; auth: AuthActorRef; error: string | null },
     events: {} as ProfileSectionEvent,
-    input: {} as { userId: string },
+    input: {} as { userId: string; auth: AuthActorRef },
   },
   actors: {
     updateProfile: fromPromise<string | null, { userId: string; update: ProfileUpdate }>(({ input, signal }) =>
@@ -33,13 +34,13 @@ export const profileSectionMachine = setup({
   // Stryker disable next-line ObjectLiteral: a placeholder the app provides; XState skips a missing action the same way.
   actions: {
     reloadProfile: () => {},
-    /** The fresh token a new e-mail address answers (every earlier one is revoked), else null; the app hands a token to the auth actor. */
-    renewSession: (_, _params: { jwt: string | null }) => {},
   },
   delays: {
     successMessage: SUCCESS_MESSAGE_MS,
   },
   guards: {
+    /** A new e-mail address revoked every earlier token; the answer carries this device's fresh one. */
+    tokenRenewed: (_, params: { jwt: string | null }) => params.jwt !== null,
     updateInvalid: ({ event }) => {
       assertEvent(event, 'save.submitted');
       return profileUpdateError(event.update) !== null;
@@ -47,7 +48,7 @@ export const profileSectionMachine = setup({
   },
 }).createMachine({
   id: 'profileSection',
-  context: ({ input }) => ({ userId: input.userId, error: null }),
+  context: ({ input }) => ({ userId: input.userId, auth: input.auth, error: null }),
   initial: 'viewing',
   states: {
     viewing: {
@@ -81,10 +82,14 @@ export const profileSectionMachine = setup({
               assertEvent(event, 'save.submitted');
               return { userId: context.userId, update: event.update };
             },
-            onDone: {
-              target: '#profileSection.viewing.saved',
-              actions: [{ type: 'renewSession', params: ({ event }) => ({ jwt: event.output }) }, 'reloadProfile'],
-            },
+            onDone: [
+              {
+                guard: { type: 'tokenRenewed', params: ({ event }) => ({ jwt: event.output }) },
+                target: '#profileSection.viewing.saved',
+                actions: [sendTo(({ context }) => context.auth, ({ event }) => ({ type: 'session.tokenRenewed', jwt: event.output })), 'reloadProfile'],
+              },
+              { target: '#profileSection.viewing.saved', actions: 'reloadProfile' },
+            ],
             onError: {
               target: 'failure',
               actions: assign({ error: ({ event }) => errorMessage(event.error, UPDATE_PROFILE_FALLBACK) }),

@@ -26,6 +26,8 @@ export const profileInformationModel = setup({
       | { type: 'save.sameEmailOtherCase' }
       | { type: 'save.newEmailWithPassword' }
       | { type: 'server.saved' }
+      /** A new address: every earlier token is revoked and the answer carries this device's fresh one. */
+      | { type: 'server.savedNewEmail' }
       | { type: 'server.refused' }
       | { type: 'server.wrongPassword' }
       | { type: 'time.passed3s' },
@@ -55,7 +57,9 @@ export const profileInformationModel = setup({
     },
     /** The first broken rule's message; another invalid save shows its own. */
     invalid: { on: { 'save.valid': 'saving', 'save.shortUsername': 'invalid', 'edit.cancelled': 'viewing' } },
-    saving: { on: { 'server.saved': 'saved', 'server.refused': 'refused', 'server.wrongPassword': 'refused' } },
+    saving: {
+      on: { 'server.saved': 'saved', 'server.savedNewEmail': 'saved', 'server.refused': 'refused', 'server.wrongPassword': 'refused' },
+    },
     /** Still in the form, with the server's message. */
     refused: { on: { 'save.valid': 'saving', 'save.blankUsername': 'invalid', 'edit.cancelled': 'viewing' } },
     saved: { on: { 'time.passed3s': 'viewing', 'edit.started': 'editing' } },
@@ -76,6 +80,8 @@ export const profileGoalsModel = setup({
       | { type: 'save.noGoal' }
       | { type: 'save.lightGoal' }
       | { type: 'server.saved' }
+      /** Only a new address gets a fresh token, but the flow is one for every section: whatever token comes is kept. */
+      | { type: 'server.savedNewEmail' }
       | { type: 'server.refused' }
       | { type: 'time.passed3s' },
   },
@@ -87,7 +93,7 @@ export const profileGoalsModel = setup({
     viewing: { on: { 'edit.started': 'editing' } },
     editing: { on: { 'edit.cancelled': 'viewing', 'save.valid': 'saving', 'save.noGoal': 'saving', 'save.lightGoal': 'invalid' } },
     invalid: { on: { 'save.valid': 'saving', 'edit.cancelled': 'viewing' } },
-    saving: { on: { 'server.saved': 'saved', 'server.refused': 'refused' } },
+    saving: { on: { 'server.saved': 'saved', 'server.savedNewEmail': 'saved', 'server.refused': 'refused' } },
     refused: { on: { 'save.noGoal': 'saving', 'save.lightGoal': 'invalid', 'edit.cancelled': 'viewing' } },
     saved: { on: { 'time.passed3s': 'viewing', 'edit.started': 'editing' } },
   },

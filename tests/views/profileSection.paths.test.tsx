@@ -3,6 +3,7 @@ import { act, screen, within } from '@testing-library/react';
 import { fromPromise, type AnyStateMachine } from 'xstate';
 import { PROFILE_UPDATED_MESSAGE, SUCCESS_MESSAGE_MS, profileSectionMachine } from '../../machines/profileSection.machine';
 import { ApiError } from '../../src/api/errors';
+import { SESSION_KEYS } from '../../src/auth/session';
 import type { ProfileUpdate, User } from '../../server/src/contract/users';
 import { profileGoalsModel, profileInformationModel } from '../models/profileSection.model';
 import { deferredCalls } from '../support/deferred';
@@ -44,6 +45,7 @@ const goalsSaves: Record<string, { goal: number; message?: string }> = {
 };
 
 type SectionName = 'Information' | 'Goals';
+const FRESH_TOKEN = 'fresh-token-after-email-change';
 const savedUser: Partial<User> = {
   username: 'tbone',
   bmi: { id: 1, currentWeight: 80, height: 180, Gender: 'Male', date_of_birth: '1985-01-02', idealBmiWeight: '72.9' },
@@ -62,6 +64,18 @@ function openSection(section: SectionName, inspect?: Inspect, user: Partial<User
 type Page = ReturnType<typeof openSection>;
 
 const card = (page: Page) => screen.getByRole('region', { name: page.section });
+
+/** The server saved the last submission; `jwt` is the fresh token it answers for a new address. */
+function answerSaved(page: Page, jwt: string | null) {
+  const { update } = page.saves.last().input;
+  if (update.section === 'information') {
+    const { username, email, bmi } = update.values;
+    page.server.user = { ...page.server.user, username, email: email.toLowerCase(), bmi: { id: 1, ...bmi } };
+  } else if (update.section === 'goals') {
+    page.server.user = { ...page.server.user, ...update.values };
+  }
+  page.saves.last().settle.resolve(jwt);
+}
 const editLabel = (page: Page) => (page.section === 'Information' ? 'Edit Profile' : 'Edit Goals');
 const currentPasswordField = () => screen.queryByLabelText('Current password', { selector: 'input' }) as HTMLInputElement | null;
 // The server compares addresses trimmed and case-insensitively.
@@ -171,16 +185,8 @@ function sectionPathTest(
       ...saves,
       'edit.started': (page) => page.user.click(within(card(page)).getByRole('button', { name: editLabel(page) })),
       'edit.cancelled': (page) => page.user.click(within(card(page)).getByRole('button', { name: 'Cancel' })),
-      'server.saved': (page) => {
-        const { update } = page.saves.last().input;
-        if (update.section === 'information') {
-          const { username, email, bmi } = update.values;
-          page.server.user = { ...page.server.user, username, email: email.toLowerCase(), bmi: { id: 1, ...bmi } };
-        } else if (update.section === 'goals') {
-          page.server.user = { ...page.server.user, ...update.values };
-        }
-        page.saves.last().settle.resolve(null);
-      },
+      'server.saved': (page) => answerSaved(page, null),
+      'server.savedNewEmail': (page) => answerSaved(page, FRESH_TOKEN),
       ...Object.fromEntries(
         Object.entries(refusals).map(([type, message]) => [type, (page: Page) => page.saves.last().settle.reject(new ApiError(message, 400))]),
       ),
@@ -206,8 +212,10 @@ function sectionPathTest(
         expect(page.saves.calls).toHaveLength(page.savesBefore + 1);
       },
       refused: (page, { via }) => expectForm(page, { alert: messageFor(via) }),
-      saved: async (page) => {
+      saved: async (page, { via }) => {
         await expectViewing(page, UPDATED);
+        // Still logged in: with the fresh token after a new address, else with the one it had.
+        expect(localStorage.getItem(SESSION_KEYS.jwt)).toBe(via === 'server.savedNewEmail' ? FRESH_TOKEN : 'member-token');
         // The profile reloads and shows what was saved.
         const { update } = page.saves.last().input;
         const shown = update.section === 'information' ? update.values.username : savedGoal(page.server.user);

@@ -15,12 +15,8 @@ function useReloadProfile() {
 export function useProfileSection(userId: string) {
   const reloadProfile = useReloadProfile();
   const auth = useAuthActor();
-  // A new e-mail address ends the other sessions; this device keeps working with the fresh token.
-  const renewSession = (_: unknown, { jwt }: { jwt: string | null }) => {
-    if (jwt) auth.send({ type: 'session.tokenRenewed', jwt });
-  };
-  return useFlowActor((useFlows().profileSection ?? profileSectionMachine).provide({ actions: { reloadProfile, renewSession } }), {
-    input: { userId },
+  return useFlowActor((useFlows().profileSection ?? profileSectionMachine).provide({ actions: { reloadProfile } }), {
+    input: { userId, auth },
   });
 }
 

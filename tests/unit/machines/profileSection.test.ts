@@ -3,7 +3,7 @@ import { SimulatedClock, createActor } from 'xstate';
 import { updateProfile } from '../../../src/api/users';
 import { PROFILE_UPDATED_MESSAGE, profileSectionMachine, type ProfileSectionEvent } from '../../../machines/profileSection.machine';
 import { deferred, type Deferred } from '../../support/deferred';
-import { nextTick } from './machineTestKit';
+import { nextTick, recordingAuth } from './machineTestKit';
 
 vi.mock('../../../src/api/users', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../../src/api/users')>()),
@@ -21,11 +21,11 @@ beforeEach(() => {
 
 function start() {
   const reloadProfile = vi.fn();
-  const renewSession = vi.fn();
+  const session = recordingAuth();
   const clock = new SimulatedClock();
-  const machine = profileSectionMachine.provide({ actions: { reloadProfile, renewSession } });
-  const actor = createActor(machine, { input: { userId: '7' }, clock }).start();
-  return { actor, clock, reloadProfile, renewSession };
+  const machine = profileSectionMachine.provide({ actions: { reloadProfile } });
+  const actor = createActor(machine, { input: { userId: '7', auth: session.auth }, inspect: session.inspect, clock }).start();
+  return { actor, clock, reloadProfile, session };
 }
 
 const bmi = { currentWeight: 80, height: 180, Gender: 'Male' as const, date_of_birth: null, idealBmiWeight: '72.9' };
@@ -127,15 +127,15 @@ describe('profileSection (SPEC §4 Profile sections, §5 Profile Information and
     expect(actor.getSnapshot().matches({ viewing: 'idle' })).toBe(true);
   });
 
-  it('hands the fresh token a new e-mail address answers, or null, to the session renewal', async () => {
-    const { actor, reloadProfile, renewSession } = start();
+  it('sends the fresh token a new e-mail address answers to the auth actor, and nothing when none came', async () => {
+    const { actor, reloadProfile, session } = start();
     actor.send({ type: 'edit.started' });
     actor.send({ type: 'save.submitted', update: information({ email: 'new@example.com' }) });
     save.resolve('fresh-token');
     await nextTick();
     expect(actor.getSnapshot().matches({ viewing: 'saved' })).toBe(true);
-    expect(renewSession).toHaveBeenCalledTimes(1);
-    expect(renewSession.mock.calls[0][1]).toEqual({ jwt: 'fresh-token' });
+    expect(session.received).toEqual([{ type: 'session.tokenRenewed', jwt: 'fresh-token' }]);
+    expect(session.auth.getSnapshot().context.session).toEqual({ jwt: 'fresh-token', userId: '7' });
     expect(reloadProfile).toHaveBeenCalledTimes(1);
 
     save = deferred<string | null>();
@@ -145,7 +145,9 @@ describe('profileSection (SPEC §4 Profile sections, §5 Profile Information and
     save.resolve(null);
     await nextTick();
     expect(actor.getSnapshot().matches({ viewing: 'saved' })).toBe(true);
-    expect(renewSession.mock.calls.map((call) => call[1])).toEqual([{ jwt: 'fresh-token' }, { jwt: null }]);
+    // No new token (no e-mail change): the auth actor hears nothing and the member stays logged in.
+    expect(session.received).toEqual([{ type: 'session.tokenRenewed', jwt: 'fresh-token' }]);
+    expect(session.auth.getSnapshot().context.session).toEqual({ jwt: 'fresh-token', userId: '7' });
     expect(reloadProfile).toHaveBeenCalledTimes(2);
   });
 
