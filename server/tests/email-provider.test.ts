@@ -44,6 +44,8 @@ describe('email configuration (config/plugins.ts)', () => {
       provider: 'strapi-provider-email-outbox',
       providerOptions: { outboxDir: path.join(SERVER_DIR, '.tmp', 'outbox') },
       settings: { defaultFrom: 'Carnivo <no-reply@carnivo.app>', defaultReplyTo: 'Carnivo <no-reply@carnivo.app>' },
+      // Its per-process limit is off: the shared admin and auth limits cover the routes that send mail.
+      ratelimit: { enabled: false },
     });
   });
 
@@ -68,6 +70,7 @@ describe('email configuration (config/plugins.ts)', () => {
       provider: 'nodemailer',
       providerOptions: { host: 'smtp.example.com', port: 465, secure: true, auth: { user: 'mailer', pass: 's3cret' } },
       settings: { defaultFrom: 'Carnivo Team <team@carnivo.example>', defaultReplyTo: 'support@carnivo.example' },
+      ratelimit: { enabled: false },
     });
   });
 
