@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, requestFrom, type TestStrapi } from './helpers/strapi';
-import { PG, withPostgres } from './helpers/instances';
+import { PG, postgresEnv, withPostgres } from './helpers/instances';
 import { ownedRoutes, type OwnedRoute } from './helpers/owned-routes';
 import type { ApiError, AuthResponse, Ingredient, ListResponse } from './helpers/types';
 
@@ -490,14 +490,7 @@ if (pgMissing) {
       return bootStrapi({
         env: {
           ...RAISED_LIMITS,
-          DATABASE_CLIENT: 'postgres',
-          DATABASE_HOST: PG.host,
-          DATABASE_PORT: String(PG.port),
-          DATABASE_NAME: PG.database,
-          DATABASE_USERNAME: PG.user,
-          DATABASE_PASSWORD: PG.password,
-          DATABASE_SCHEMA: schema,
-          DATABASE_POOL_MIN: '0',
+          ...postgresEnv(schema),
         },
       });
     },

@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
+import { PG, postgresEnv, withPostgres } from './helpers/instances';
 import { createOutboxReader, type OutboxEmail } from './helpers/outbox';
 import type { ApiError, AuthResponse } from './helpers/types';
 import type { GoalReminderService, ReminderRun } from '../src/api/reminder/services/goal-reminders';
@@ -18,24 +18,7 @@ import { isoWeek, periodKey } from '../src/reminders/period';
  * one-click unsubscribe link (a tampered one changes nothing).
  */
 
-const { Client } = createRequire(import.meta.url)('pg') as typeof import('pg');
-const PG = {
-  host: process.env.TEST_PG_HOST ?? '127.0.0.1',
-  port: Number(process.env.TEST_PG_PORT ?? 5432),
-  user: process.env.TEST_PG_USER ?? 'postgres',
-  password: process.env.TEST_PG_PASSWORD ?? '',
-  database: process.env.TEST_PG_DATABASE ?? 'test',
-};
-const pgAdmin = async <T>(work: (client: InstanceType<typeof Client>) => Promise<T>): Promise<T> => {
-  const client = new Client({ ...PG, connectionTimeoutMillis: 2000 });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-};
-const pgReachable = await pgAdmin(async () => true).catch((error: Error) => {
+const pgReachable = await withPostgres(async () => true).catch((error: Error) => {
   console.warn(`[goal-reminders.test] PostgreSQL part skipped: no PostgreSQL at ${PG.host}:${PG.port} (${error.message})`);
   return false;
 });
@@ -316,21 +299,14 @@ describe.skipIf(!pgReachable)('goal reminders and weight entries on PostgreSQL (
   const schema = `carnivo_reminders_${crypto.randomBytes(4).toString('hex')}`;
 
   beforeAll(async () => {
-    await pgAdmin((client) => client.query(`CREATE SCHEMA "${schema}"`));
+    await withPostgres((client) => client.query(`CREATE SCHEMA "${schema}"`));
     await h.boot({
-      DATABASE_CLIENT: 'postgres',
-      DATABASE_HOST: PG.host,
-      DATABASE_PORT: String(PG.port),
-      DATABASE_NAME: PG.database,
-      DATABASE_USERNAME: PG.user,
-      DATABASE_PASSWORD: PG.password,
-      DATABASE_SCHEMA: schema,
-      DATABASE_POOL_MIN: '0',
+      ...postgresEnv(schema),
     });
   });
   afterAll(async () => {
     await h.stop();
-    await pgAdmin((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+    await withPostgres((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
   });
 
   it('two or more racing runs send one e-mail per member and period', async () => {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
-import { missingServices, startCluster, withPostgres, PG, type Cluster } from './helpers/instances';
+import { missingServices, postgresEnv, startCluster, withPostgres, type Cluster } from './helpers/instances';
 import { bootStrapi, requestFrom, type TestStrapi } from './helpers/strapi';
 import type { ApiError, AuthResponse } from './helpers/types';
 
@@ -213,14 +213,7 @@ describe.skipIf(missing !== null)('start-up resolution on PostgreSQL (in-process
     await withPostgres((db) => db.query(`CREATE SCHEMA "${schema}"`));
     const env = {
       ...GENEROUS_LIMITS,
-      DATABASE_CLIENT: 'postgres',
-      DATABASE_HOST: PG.host,
-      DATABASE_PORT: String(PG.port),
-      DATABASE_NAME: PG.database,
-      DATABASE_USERNAME: PG.user,
-      DATABASE_PASSWORD: PG.password,
-      DATABASE_SCHEMA: schema,
-      DATABASE_POOL_MIN: '0',
+      ...postgresEnv(schema),
     };
     const sql = <T>(text: string, values: unknown[] = []) =>
       withPostgres(async (db) => {

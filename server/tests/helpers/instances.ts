@@ -23,6 +23,19 @@ export const PG = {
 };
 export const REDIS = { host: '127.0.0.1', port: Number(process.env.TEST_REDIS_PORT ?? 6379) };
 
+/** The environment that points a server at `schema` of the test PostgreSQL database. */
+export const postgresEnv = (schema: string) => ({
+  DATABASE_CLIENT: 'postgres',
+  DATABASE_URL: '',
+  DATABASE_HOST: PG.host,
+  DATABASE_PORT: String(PG.port),
+  DATABASE_NAME: PG.database,
+  DATABASE_USERNAME: PG.user,
+  DATABASE_PASSWORD: PG.password,
+  DATABASE_SCHEMA: schema,
+  DATABASE_POOL_MIN: '0',
+});
+
 const STRAPI_BIN = path.join(SERVER_DIR, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js');
 
 export async function withPostgres<T>(work: (client: InstanceType<typeof Client>) => Promise<T>): Promise<T> {
@@ -142,15 +155,7 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
     STRIPE_WEBHOOK_SECRET: '',
     STRAPI_TELEMETRY_DISABLED: 'true',
     HOST: '127.0.0.1',
-    DATABASE_CLIENT: 'postgres',
-    DATABASE_URL: '',
-    DATABASE_HOST: PG.host,
-    DATABASE_PORT: String(PG.port),
-    DATABASE_NAME: PG.database,
-    DATABASE_USERNAME: PG.user,
-    DATABASE_PASSWORD: PG.password,
-    DATABASE_SCHEMA: schema,
-    DATABASE_POOL_MIN: '0',
+    ...postgresEnv(schema),
     REDIS_URL: `redis://${REDIS.host}:${REDIS.port}/${redisDb}`,
     APP_KEYS: [secret(), secret()].join(','),
     API_TOKEN_SALT: secret(),
