@@ -5,8 +5,30 @@ import { precompress } from './scripts/precompress.ts';
 
 const strapiOrigin = process.env.STRAPI_URL ?? 'http://127.0.0.1:1337';
 
-export default defineConfig(({ isSsrBuild }) => ({
-  // precompress: dist/**/*.{br,gz} for the server to send (README "Server and data").
+/**
+ * `vite build --mode profile-shell`, after the app's build: the script of /profile
+ * (src/entry-profile-shell.ts), built on its own into the same dist/ so that it shares no chunk with
+ * the app (as a second entry of the app's build, its modules would join the app's first-paint
+ * chunk). One self-contained classic script with a fixed name: the server puts it inline in
+ * /profile's HTML (server/src/prerender/html.ts).
+ */
+const PROFILE_SHELL_MODE = 'profile-shell';
+const profileShellBuild = {
+  outDir: 'dist',
+  emptyOutDir: false,
+  copyPublicDir: false,
+  sourcemap: false,
+  modulePreload: false,
+  rolldownOptions: {
+    input: 'src/entry-profile-shell.ts',
+    output: { format: 'iife', entryFileNames: 'profile-shell.js' },
+    // Reading a property has no side effect in this code: the unit rules' unused messages go.
+    treeshake: { propertyReadSideEffects: false },
+  },
+} as const;
+
+export default defineConfig(({ isSsrBuild, mode }) => ({
+  // precompress: dist/**/*.{br,gz} for the server to send (docs/operations.md).
   plugins: [react(), precompress()],
   resolve: {
     // React 19 has useSyncExternalStore built in; the npm shim would only duplicate it in the bundle.
@@ -14,7 +36,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       { find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/, replacement: 'use-sync-external-store/with-selector' },
       {
         find: /^use-sync-external-store\/shim(\/index\.js)?$/,
-        replacement: fileURLToPath(new URL('./src/lib/useSyncExternalStoreShim.ts', import.meta.url)),
+        replacement: fileURLToPath(new URL('./src/app/useSyncExternalStoreShim.ts', import.meta.url)),
       },
     ],
   },
@@ -52,4 +74,5 @@ export default defineConfig(({ isSsrBuild }) => ({
           },
         },
       },
+  ...(mode === PROFILE_SHELL_MODE && { build: profileShellBuild }),
 }));

@@ -1,12 +1,12 @@
 import { assertEvent, assign, fromCallback, fromPromise, setup, type ActorRefFrom } from 'xstate';
-import { LOGIN_FALLBACK, REGISTER_FALLBACK } from '../src/api/authFallbacks';
+import { LOGIN_FALLBACK, REGISTER_FALLBACK } from './services/authFallbacks';
 import type { LoginPayload, RegisterPayload } from '../server/src/contract/auth';
-import { errorMessage } from '../src/api/errors';
+import { errorMessage } from './services/errors';
 import type { AuthResponse } from '../server/src/contract/auth';
-import type { Session } from '../src/auth/session';
-import type { NavigationRequest, ReturnPath } from '../src/lib/navigation';
-import { safeReturnPath } from '../src/lib/returnPath';
-import { isNewAccount, signUpError } from '../src/lib/validation';
+import type { Session } from './services/session';
+import type { NavigationRequest, ReturnPath } from './rules/navigation';
+import { safeReturnPath } from './rules/returnPath';
+import { isNewAccount, signUpError } from './rules/validation';
 
 export const authMessages = {
   accountDeleted: 'Your account has been deleted successfully.',
@@ -79,9 +79,9 @@ const authSetup = setup({
   actors: {
     // The API client loads with the first call, not with the first paint.
     register: fromPromise<RegisterOutcome, RegisterPayload>(async ({ input, signal }) =>
-      (await import('../src/api/auth')).register(input, { signal }),
+      (await import('./services/auth')).register(input, { signal }),
     ),
-    login: fromPromise<AuthResponse, LoginPayload>(async ({ input, signal }) => (await import('../src/api/auth')).login(input, { signal })),
+    login: fromPromise<AuthResponse, LoginPayload>(async ({ input, signal }) => (await import('./services/auth')).login(input, { signal })),
     // Other tabs' storage changes and refused tokens reach the machine through this actor.
     // Stryker disable next-line ArrowFunction: a placeholder the app provides; no cleanup is the same as an empty one.
     watchSession: fromCallback<AuthEvent>(() => () => {}),
@@ -124,11 +124,7 @@ const authSetup = setup({
 function loggedOutWithNotice(notice: string, replace?: true) {
   return {
     target: '#authSession.loggedOut',
-    actions: [
-      'forgetSession',
-      { type: 'endSession', params: { notice } },
-      { type: 'navigate', params: { to: NOTICE_PAGE, replace } },
-    ],
+    actions: ['forgetSession', { type: 'endSession', params: { notice } }, { type: 'navigate', params: { to: NOTICE_PAGE, replace } }],
   } as const;
 }
 
@@ -247,10 +243,7 @@ export const authSessionMachine = authSetup.createMachine({
                 // Nothing to store: the member logs in once the e-mail is confirmed.
                 guard: { type: 'confirmationPending', params: ({ event }) => event.output },
                 target: 'idle',
-                actions: [
-                  assign({ notice: authMessages.confirmEmail }),
-                  { type: 'navigate', params: { to: NOTICE_PAGE } },
-                ],
+                actions: [assign({ notice: authMessages.confirmEmail }), { type: 'navigate', params: { to: NOTICE_PAGE } }],
               },
               {
                 target: '#authSession.loggedIn',

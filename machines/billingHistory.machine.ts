@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { billingMessages, type Invoice } from '../server/src/contract/billing';
-import { getInvoices, type InvoicePage } from '../src/api/billing';
-import { errorMessage } from '../src/api/errors';
+import { getInvoices, type InvoicePage } from './services/billing';
+import { errorMessage } from './services/errors';
 
 export type BillingHistoryEvent =
   | { type: 'history.moreRequested' }

@@ -1,10 +1,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { billingMessages } from '../server/src/contract/billing';
-import { exportAccount, type AccountExportFile } from '../src/api/billing';
-import { errorMessage } from '../src/api/errors';
-
-/** SPEC §9: success messages on the profile disappear after 3000 ms. */
-export const EXPORT_SAVED_MS = 3000;
+import { exportAccount, type AccountExportFile } from './services/billing';
+import { errorMessage } from './services/errors';
+import { SUCCESS_NOTICE_MS, successNotice } from './shared/notice';
 
 export function exportedMessage(filename: string): string {
   return `Your data has been downloaded as ${filename}.`;
@@ -27,7 +25,7 @@ export const dataExportMachine = setup({
     saveFile: (_, _file: AccountExportFile) => {},
   },
   delays: {
-    successMessage: EXPORT_SAVED_MS,
+    successMessage: SUCCESS_NOTICE_MS,
   },
 }).createMachine({
   id: 'dataExport',
@@ -51,8 +49,7 @@ export const dataExportMachine = setup({
       },
     },
     saved: {
-      tags: ['success'],
-      after: { successMessage: 'idle' },
+      ...successNotice('idle'),
       on: { 'export.requested': 'preparing' },
     },
     failure: {

@@ -1,7 +1,7 @@
 import { assign, fromPromise, sendTo, setup } from 'xstate';
-import { DELETE_ACCOUNT_FALLBACK, deleteAccount } from '../src/api/account';
-import { errorMessage } from '../src/api/errors';
-import { safeReturnPath } from '../src/lib/returnPath';
+import { DELETE_ACCOUNT_FALLBACK, deleteAccount } from './services/account';
+import { errorMessage } from './services/errors';
+import { safeReturnPath } from './rules/returnPath';
 import type { AuthActorRef } from './authSession.machine';
 
 /** SPEC §9: the logged-out delete page redirects after 2 seconds. */
@@ -9,10 +9,7 @@ export const LOGIN_REDIRECT_DELAY_MS = 2000;
 /** SPEC §6: what /login says to a visitor sent there from this page. */
 export const LOGIN_TO_DELETE_NOTICE = 'Please log in to proceed with account deletion';
 
-export type DeleteAccountEvent =
-  | { type: 'deletion.requested' }
-  | { type: 'deletion.confirmed' }
-  | { type: 'deletion.cancelled' };
+export type DeleteAccountEvent = { type: 'deletion.requested' } | { type: 'deletion.confirmed' } | { type: 'deletion.cancelled' };
 
 export const deleteAccountMachine = setup({
   types: {

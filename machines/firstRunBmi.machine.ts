@@ -1,25 +1,14 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { profileUpdateError } from '../server/src/contract/profileRules';
 import type { ProfileUpdate } from '../server/src/contract/users';
-import { errorMessage } from '../src/api/errors';
-import { UPDATE_PROFILE_FALLBACK, updateProfile } from '../src/api/users';
-import { idealBmiWeight, type Gender } from '../src/lib/bmi';
-import { heightFromInput, messageInUnits, unitSystemOf, weightFromInput, type UnitSystem } from '../src/lib/units';
-import type { NavigationRequest } from '../src/lib/navigation';
+import { errorMessage } from './services/errors';
+import { UPDATE_PROFILE_FALLBACK, updateProfile } from './services/users';
+import { bmiFromForm, type BmiForm } from './rules/profileForms';
+import { messageInUnits, unitSystemOf, type UnitSystem } from './rules/units';
+import type { NavigationRequest } from './rules/navigation';
 
-/**
- * The /bmi form's fields as typed: the machine parses them. In imperial the weight is in pounds and
- * the height in `feet` and `inches` (`height` is then unused); metric when no unit is given.
- */
-export type BmiFields = {
-  height: string;
-  currentWeight: string;
-  Gender: string;
-  date_of_birth: string;
-  unitSystem?: UnitSystem;
-  feet?: string;
-  inches?: string;
-};
+/** The /bmi form's fields as typed (the machine parses them), and the member's unit: metric when none is given. */
+export type BmiFields = BmiForm & { unitSystem?: UnitSystem };
 
 export type FirstRunBmiEvent = { type: 'bmi.submitted'; fields: BmiFields };
 
@@ -29,22 +18,9 @@ export const FIRST_RUN_DONE: NavigationRequest = { to: '/profile' };
 
 /** The BMI details as the profile's Information section saves them (same rules, same call). */
 export function bmiUpdate(member: Member, fields: BmiFields): ProfileUpdate {
-  const gender: Gender = fields.Gender === 'Female' ? 'Female' : 'Male';
-  const unit = unitSystemOf(fields.unitSystem);
-  const height = heightFromInput({ cm: fields.height, feet: fields.feet, inches: fields.inches }, unit);
   return {
     section: 'information',
-    values: {
-      username: member.username,
-      email: member.email,
-      bmi: {
-        height,
-        currentWeight: weightFromInput(fields.currentWeight, unit),
-        Gender: gender,
-        date_of_birth: fields.date_of_birth || null,
-        idealBmiWeight: String(idealBmiWeight(height, gender) ?? 0),
-      },
-    },
+    values: { username: member.username, email: member.email, bmi: bmiFromForm(fields, unitSystemOf(fields.unitSystem)) },
   };
 }
 

@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { fetchLegalDocument, type LegalDocument } from '../src/api/legal';
-import { legalDocuments, type LegalDocumentKind } from '../src/lib/legalDocuments';
+import { fetchLegalDocument, type LegalDocument } from './services/legal';
+import { legalDocuments, type LegalDocumentKind } from './rules/legalDocuments';
 
 type LegalContext = {
   document: LegalDocumentKind;

@@ -1,6 +1,6 @@
 import { assign, fromPromise, sendTo, setup } from 'xstate';
-import { LOGOUT_ALL_FALLBACK, logoutAllDevices } from '../src/api/account';
-import { errorMessage } from '../src/api/errors';
+import { LOGOUT_ALL_FALLBACK, logoutAllDevices } from './services/account';
+import { errorMessage } from './services/errors';
 import type { AuthActorRef } from './authSession.machine';
 
 export type LogoutAllDevicesEvent = { type: 'logoutAll.requested' };

@@ -1,17 +1,13 @@
-import { assertEvent, assign, fromPromise, raise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, raise, sendParent, setup } from 'xstate';
 import { billingMessages } from '../server/src/contract/billing';
 import type { PaymentMode, SandboxCard } from '../server/src/contract/subscriptions';
-import { openBillingPortal, updateSandboxCard } from '../src/api/billing';
-import { errorMessage } from '../src/api/errors';
-
-/** SPEC §9: success messages on the profile disappear after 3000 ms. */
-export const CARD_UPDATED_MS = 3000;
+import { openBillingPortal, updateSandboxCard } from './services/billing';
+import { errorMessage } from './services/errors';
+import { SUCCESS_NOTICE_MS, successNotice } from './shared/notice';
 
 export type ManageBillingEvent =
   /** "Manage billing", with the payment mode the tab loaded. */
-  | { type: 'billing.requested'; mode: PaymentMode }
-  | { type: 'card.submitted'; card: SandboxCard }
-  | { type: 'card.dismissed' };
+  { type: 'billing.requested'; mode: PaymentMode } | { type: 'card.submitted'; card: SandboxCard } | { type: 'card.dismissed' };
 
 /**
  * "Manage billing": with Stripe, asks for a Customer Portal session and leaves for it; in sandbox
@@ -28,8 +24,10 @@ export const manageBillingMachine = setup({
   },
   // Stryker disable next-line ObjectLiteral: a placeholder the view provides; XState skips a missing action the same way.
   actions: {
-    /** Leaves the app for the portal (the view sets the window's location). */
-    goToPortal: (_, _url: string) => {},
+    /** Leaves the app for another page (the view gives the browser's full-page redirect). */
+    redirectTo: (_, _url: string) => {},
+    /** Tells the Subscriptions tab, its parent, so that the card on file is shown anew. */
+    reportCardChanged: sendParent({ type: 'card.changed' }),
   },
   guards: {
     stripe: ({ event }) => {
@@ -38,7 +36,7 @@ export const manageBillingMachine = setup({
     },
   },
   delays: {
-    successMessage: CARD_UPDATED_MS,
+    successMessage: SUCCESS_NOTICE_MS,
   },
 }).createMachine({
   id: 'manageBilling',
@@ -58,7 +56,7 @@ export const manageBillingMachine = setup({
       invoke: {
         id: 'openPortal',
         src: 'openPortal',
-        onDone: { target: 'leaving', actions: { type: 'goToPortal', params: ({ event }) => event.output } },
+        onDone: { target: 'leaving', actions: { type: 'redirectTo', params: ({ event }) => event.output } },
         onError: { target: 'idle', actions: assign({ error: ({ event }) => errorMessage(event.error, billingMessages.portalFailed) }) },
       },
     },
@@ -81,14 +79,16 @@ export const manageBillingMachine = setup({
           return event.card;
         },
         // The error was cleared when the card was submitted.
-        onDone: 'updated',
+        onDone: { target: 'updated', actions: 'reportCardChanged' },
         // The dialog stays open so another card can be tried.
-        onError: { target: 'editingCard', actions: assign({ error: ({ event }) => errorMessage(event.error, billingMessages.cardUpdateFailed) }) },
+        onError: {
+          target: 'editingCard',
+          actions: assign({ error: ({ event }) => errorMessage(event.error, billingMessages.cardUpdateFailed) }),
+        },
       },
     },
     updated: {
-      tags: ['success'],
-      after: { successMessage: 'idle' },
+      ...successNotice('idle'),
       on: {
         // Asking again during the message is handled as from idle.
         'billing.requested': { target: 'idle', actions: raise(({ event }) => event) },

@@ -1,12 +1,12 @@
 import { assertEvent, assign, fromPromise, sendTo, setup } from 'xstate';
-import { errorMessage } from '../src/api/errors';
-import { CHANGE_PASSWORD_FALLBACK, changePassword } from '../src/api/users';
+import { errorMessage } from './services/errors';
+import { SUCCESS_NOTICE_MS, successNotice } from './shared/notice';
+import { CHANGE_PASSWORD_FALLBACK, changePassword } from './services/users';
 import type { ChangePasswordPayload } from '../server/src/contract/auth';
 import { passwordChangeError } from '../server/src/contract/profileRules';
 import type { AuthActorRef } from './authSession.machine';
 
 export const PASSWORD_CHANGED_MESSAGE = 'Password changed successfully!';
-export const PASSWORD_CHANGED_MS = 3000;
 
 export type PasswordChangeEvent =
   | { type: 'panel.toggled' }
@@ -27,7 +27,7 @@ export const passwordChangeMachine = setup({
     changePassword: fromPromise<string | null, ChangePasswordPayload>(({ input, signal }) => changePassword(input, { signal })),
   },
   delays: {
-    successMessage: PASSWORD_CHANGED_MS,
+    successMessage: SUCCESS_NOTICE_MS,
   },
   guards: {
     fieldsInvalid: ({ event }) => {
@@ -44,7 +44,7 @@ export const passwordChangeMachine = setup({
       initial: 'idle',
       states: {
         idle: {},
-        changed: { tags: ['success'], after: { successMessage: 'idle' } },
+        changed: successNotice('idle'),
       },
       // Stryker disable next-line ObjectLiteral: closing always clears the error, so a closed panel never has one.
       on: { 'panel.toggled': { target: 'open', actions: assign({ error: null }) } },
@@ -68,7 +68,10 @@ export const passwordChangeMachine = setup({
             },
             onDone: {
               target: '#passwordChange.closed.changed',
-              actions: sendTo(({ context }) => context.auth, ({ event }) => ({ type: 'session.tokenRenewed', jwt: event.output })),
+              actions: sendTo(
+                ({ context }) => context.auth,
+                ({ event }) => ({ type: 'session.tokenRenewed', jwt: event.output }),
+              ),
             },
             onError: {
               target: 'failure',

@@ -1,11 +1,9 @@
 import { assertEvent, assign, fromPromise, sendTo, setup } from 'xstate';
-import { FORGOT_PASSWORD_FALLBACK, RESET_PASSWORD_FALLBACK, forgotPassword, resetPassword } from '../src/api/passwordReset';
+import { FORGOT_PASSWORD_FALLBACK, RESET_PASSWORD_FALLBACK, forgotPassword, resetPassword } from './services/passwordReset';
 import type { ResetPasswordPayload } from '../server/src/contract/auth';
-import { errorMessage } from '../src/api/errors';
-import { resetCodeError, resetRequestError } from '../src/lib/validation';
-import { authMessages, type AuthActorRef } from './authSession.machine';
-
-export const RESET_SUCCESS_MESSAGE = authMessages.passwordReset;
+import { errorMessage } from './services/errors';
+import { resetCodeError, resetRequestError } from './rules/validation';
+import type { AuthActorRef } from './authSession.machine';
 
 type ResetContext = {
   auth: AuthActorRef;

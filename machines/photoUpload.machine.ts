@@ -1,16 +1,13 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { errorMessage } from '../src/api/errors';
-import { uploadProfilePicture } from '../src/api/users';
+import { errorMessage } from './services/errors';
+import { SUCCESS_NOTICE_MS, successNotice } from './shared/notice';
+import { uploadProfilePicture } from './services/users';
 
 export const PHOTO_UPDATED_MESSAGE = 'Profile picture updated successfully!';
 export const PHOTO_UPLOAD_FALLBACK = 'Failed to upload profile picture';
 export const NOT_AN_IMAGE_MESSAGE = 'Please choose an image file.';
-export const PHOTO_SUCCESS_MS = 3000;
 
-export type PhotoUploadEvent =
-  | { type: 'file.selected'; file: File }
-  | { type: 'upload.confirmed' }
-  | { type: 'upload.cancelled' };
+export type PhotoUploadEvent = { type: 'file.selected'; file: File } | { type: 'upload.confirmed' } | { type: 'upload.cancelled' };
 
 export const photoUploadMachine = setup({
   types: {
@@ -28,7 +25,7 @@ export const photoUploadMachine = setup({
     reloadProfile: () => {},
   },
   delays: {
-    successMessage: PHOTO_SUCCESS_MS,
+    successMessage: SUCCESS_NOTICE_MS,
   },
   guards: {
     isImage: ({ event }) => {
@@ -74,9 +71,6 @@ export const photoUploadMachine = setup({
         },
       },
     },
-    succeeded: {
-      tags: ['success'],
-      after: { successMessage: 'idle' },
-    },
+    succeeded: successNotice('idle'),
   },
 });

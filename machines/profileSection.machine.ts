@@ -1,24 +1,33 @@
 import { assertEvent, assign, fromPromise, sendTo, setup } from 'xstate';
-import { errorMessage } from '../src/api/errors';
+import { errorMessage } from './services/errors';
 import type { ProfileUpdate } from '../server/src/contract/users';
-import { UPDATE_PROFILE_FALLBACK, updateProfile } from '../src/api/users';
+import { UPDATE_PROFILE_FALLBACK, updateProfile } from './services/users';
 import { profileUpdateError } from '../server/src/contract/profileRules';
-import { messageInUnits, type UnitSystem } from '../src/lib/units';
+import { toProfileUpdate, type ProfileForm, type SavedProfile } from './rules/profileForms';
+import { messageInUnits, unitSystemOf } from './rules/units';
 import type { AuthActorRef } from './authSession.machine';
+import { SUCCESS_NOTICE_MS, successNotice } from './shared/notice';
 
-/** SPEC §9: profile success messages disappear after 3000 ms. */
-export const SUCCESS_MESSAGE_MS = 3000;
 export const PROFILE_UPDATED_MESSAGE = 'Profile updated successfully!';
 
 export type ProfileSectionEvent =
   | { type: 'edit.started' }
   | { type: 'edit.cancelled' }
-  /** The update is in kg and cm; the member's unit words the rules' messages (metric when absent). */
-  | { type: 'save.submitted'; update: ProfileUpdate; unitSystem?: UnitSystem };
+  /**
+   * The section's fields as typed, and the saved profile the form was filled from: its unit reads
+   * the fields and words the rules' messages; what the member left unchanged stays as saved.
+   */
+  | { type: 'save.submitted'; form: ProfileForm; profile: SavedProfile };
+
+type SaveSubmitted = Extract<ProfileSectionEvent, { type: 'save.submitted' }>;
+
+/** The update the submitted form makes, in kg and cm. */
+const submittedUpdate = (event: SaveSubmitted): ProfileUpdate => toProfileUpdate(event.form, event.profile);
 
 /**
  * One profile section (Information, Diet, Interests or Goals): viewing or editing.
- * The form shows the saved values when editing starts, so cancelling restores them.
+ * The form shows the saved values when editing starts, so cancelling restores them. A save stays
+ * busy until the profile has reloaded, then leaves edit mode with the notice beside the saved values.
  */
 export const profileSectionMachine = setup({
   types: {
@@ -30,20 +39,18 @@ export const profileSectionMachine = setup({
     updateProfile: fromPromise<string | null, { userId: string; update: ProfileUpdate }>(({ input, signal }) =>
       updateProfile(input.userId, input.update, { signal }),
     ),
-  },
-  // Stryker disable next-line ObjectLiteral: a placeholder the app provides; XState skips a missing action the same way.
-  actions: {
-    reloadProfile: () => {},
+    /** Reloads the page's profile, done once the saved values show; the app provides it, and it never fails. */
+    reloadProfile: fromPromise<void>(async () => {}),
   },
   delays: {
-    successMessage: SUCCESS_MESSAGE_MS,
+    successMessage: SUCCESS_NOTICE_MS,
   },
   guards: {
     /** A new e-mail address revoked every earlier token; the answer carries this device's fresh one. */
     tokenRenewed: (_, params: { jwt: string | null }) => params.jwt !== null,
     updateInvalid: ({ event }) => {
       assertEvent(event, 'save.submitted');
-      return profileUpdateError(event.update) !== null;
+      return profileUpdateError(submittedUpdate(event)) !== null;
     },
   },
 }).createMachine({
@@ -55,10 +62,7 @@ export const profileSectionMachine = setup({
       initial: 'idle',
       states: {
         idle: {},
-        saved: {
-          tags: ['success'],
-          after: { successMessage: 'idle' },
-        },
+        saved: successNotice('idle'),
       },
       on: {
         // Stryker disable next-line ObjectLiteral: leaving the form always clears the error, so viewing never has one.
@@ -74,25 +78,42 @@ export const profileSectionMachine = setup({
         saving: {
           tags: ['busy'],
           on: { 'save.submitted': {}, 'edit.cancelled': {} },
-          invoke: {
-            // Stryker disable next-line StringLiteral: nothing looks the invoked actor up by its id.
-            id: 'updateProfile',
-            src: 'updateProfile',
-            input: ({ context, event }) => {
-              assertEvent(event, 'save.submitted');
-              return { userId: context.userId, update: event.update };
-            },
-            onDone: [
-              {
-                guard: { type: 'tokenRenewed', params: ({ event }) => ({ jwt: event.output }) },
-                target: '#profileSection.viewing.saved',
-                actions: [sendTo(({ context }) => context.auth, ({ event }) => ({ type: 'session.tokenRenewed', jwt: event.output })), 'reloadProfile'],
+          initial: 'sending',
+          states: {
+            sending: {
+              invoke: {
+                // Stryker disable next-line StringLiteral: nothing looks the invoked actor up by its id.
+                id: 'updateProfile',
+                src: 'updateProfile',
+                input: ({ context, event }) => {
+                  assertEvent(event, 'save.submitted');
+                  return { userId: context.userId, update: submittedUpdate(event) };
+                },
+                onDone: [
+                  {
+                    guard: { type: 'tokenRenewed', params: ({ event }) => ({ jwt: event.output }) },
+                    target: 'reloading',
+                    actions: sendTo(
+                      ({ context }) => context.auth,
+                      ({ event }) => ({ type: 'session.tokenRenewed', jwt: event.output }),
+                    ),
+                  },
+                  { target: 'reloading' },
+                ],
+                onError: {
+                  target: '#profileSection.editing.failure',
+                  actions: assign({ error: ({ event }) => errorMessage(event.error, UPDATE_PROFILE_FALLBACK) }),
+                },
               },
-              { target: '#profileSection.viewing.saved', actions: 'reloadProfile' },
-            ],
-            onError: {
-              target: 'failure',
-              actions: assign({ error: ({ event }) => errorMessage(event.error, UPDATE_PROFILE_FALLBACK) }),
+            },
+            // Saved: the notice waits for the reloaded profile, so it shows beside the saved values, never the old ones.
+            reloading: {
+              invoke: {
+                // Stryker disable next-line StringLiteral: nothing looks the invoked actor up by its id.
+                id: 'reloadProfile',
+                src: 'reloadProfile',
+                onDone: '#profileSection.viewing.saved',
+              },
             },
           },
         },
@@ -103,7 +124,9 @@ export const profileSectionMachine = setup({
           {
             guard: 'updateInvalid',
             target: '.invalid',
-            actions: assign({ error: ({ event }) => messageInUnits(profileUpdateError(event.update), event.unitSystem ?? 'metric') }),
+            actions: assign({
+              error: ({ event }) => messageInUnits(profileUpdateError(submittedUpdate(event)), unitSystemOf(event.profile.unit_system)),
+            }),
           },
           { target: '.saving', actions: assign({ error: null }) },
         ],

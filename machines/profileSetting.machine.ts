@@ -1,8 +1,8 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { errorMessage } from '../src/api/errors';
-import { updateSetting, type SettingUpdate } from '../src/api/progress';
-import { UPDATE_PROFILE_FALLBACK } from '../src/api/users';
-import { SUCCESS_MESSAGE_MS } from './profileSection.machine';
+import { errorMessage } from './services/errors';
+import { updateSetting, type SettingUpdate } from './services/progress';
+import { UPDATE_PROFILE_FALLBACK } from './services/users';
+import { SUCCESS_NOTICE_MS, successNotice } from './shared/notice';
 
 export type ProfileSettingEvent = { type: 'setting.changed'; update: SettingUpdate };
 
@@ -26,7 +26,7 @@ export const profileSettingMachine = setup({
     reloadProfile: () => {},
   },
   delays: {
-    successMessage: SUCCESS_MESSAGE_MS,
+    successMessage: SUCCESS_NOTICE_MS,
   },
 }).createMachine({
   id: 'profileSetting',
@@ -34,10 +34,7 @@ export const profileSettingMachine = setup({
   initial: 'idle',
   states: {
     idle: {},
-    saved: {
-      tags: ['success'],
-      after: { successMessage: 'idle' },
-    },
+    saved: successNotice('idle'),
     failure: {},
     saving: {
       tags: ['busy'],

@@ -1,8 +1,8 @@
 import { assign, fromPromise, sendTo, setup } from 'xstate';
-import { errorMessage } from '../src/api/errors';
-import { SOCIAL_FALLBACKS, connectCallback } from '../src/api/social';
+import { errorMessage } from './services/errors';
+import { SOCIAL_FALLBACKS, connectCallback } from './services/social';
 import type { AuthResponse } from '../server/src/contract/auth';
-import { safeReturnPath } from '../src/lib/returnPath';
+import { safeReturnPath } from './rules/returnPath';
 import type { AuthActorRef } from './authSession.machine';
 
 export const INVALID_SOCIAL_RESPONSE = 'Invalid social login response';
@@ -34,7 +34,10 @@ export const socialCallbackMachine = setup({
   actions: {
     forgetSavedRedirect: () => {},
     /** SPEC §4: the failure is shown on /login. */
-    showLoginWith: sendTo(({ context }) => context.auth, (_, notice: string) => ({ type: 'login.requested', notice })),
+    showLoginWith: sendTo(
+      ({ context }) => context.auth,
+      (_, notice: string) => ({ type: 'login.requested', notice }),
+    ),
   },
   guards: {
     providerSentError: ({ context }) => context.error !== undefined,
@@ -73,7 +76,11 @@ export const socialCallbackMachine = setup({
             'forgetSavedRedirect',
             sendTo(
               ({ context }) => context.auth,
-              ({ context, event }) => ({ type: 'session.started', response: event.output, returnTo: safeReturnPath(context.savedRedirect) }),
+              ({ context, event }) => ({
+                type: 'session.started',
+                response: event.output,
+                returnTo: safeReturnPath(context.savedRedirect),
+              }),
             ),
           ],
         },

@@ -1,9 +1,9 @@
 import { assign, fromPromise, sendTo, setup } from 'xstate';
-import { errorMessage } from '../src/api/errors';
-import { SOCIAL_FALLBACKS, exchangeIdToken } from '../src/api/social';
+import { errorMessage } from './services/errors';
+import { FACEBOOK_CONNECT_URL, SOCIAL_FALLBACKS, exchangeIdToken } from './services/social';
 import type { AuthResponse } from '../server/src/contract/auth';
-import type { ReturnPath } from '../src/lib/navigation';
-import { safeReturnPath } from '../src/lib/returnPath';
+import type { ReturnPath } from './rules/navigation';
+import { safeReturnPath } from './rules/returnPath';
 import type { AuthActorRef } from './authSession.machine';
 
 export type PopupProvider = 'google' | 'apple';
@@ -50,7 +50,8 @@ export const socialSignInMachine = setup({
   // Stryker disable next-line ObjectLiteral: placeholders the app provides; XState skips a missing action the same way.
   actions: {
     saveReturnRoute: (_, _returnTo: ReturnPath) => {},
-    redirectToProvider: () => {},
+    /** Leaves the app for another page (the view gives the browser's full-page redirect). */
+    redirectTo: (_, _url: string) => {},
   },
 }).createMachine({
   id: 'socialSignIn',
@@ -62,7 +63,11 @@ export const socialSignInMachine = setup({
       on: {
         'popup.requested': {
           target: 'authorizing',
-          actions: assign({ provider: ({ event }) => event.provider, returnTo: ({ event }) => safeReturnPath(event.returnTo), error: null }),
+          actions: assign({
+            provider: ({ event }) => event.provider,
+            returnTo: ({ event }) => safeReturnPath(event.returnTo),
+            error: null,
+          }),
         },
         'redirect.requested': {
           target: 'redirecting',
@@ -119,7 +124,10 @@ export const socialSignInMachine = setup({
         src: 'checkRedirectProvider',
         onDone: {
           target: 'leaving',
-          actions: [{ type: 'saveReturnRoute', params: ({ context }) => context.returnTo }, 'redirectToProvider'],
+          actions: [
+            { type: 'saveReturnRoute', params: ({ context }) => context.returnTo },
+            { type: 'redirectTo', params: FACEBOOK_CONNECT_URL },
+          ],
         },
         onError: {
           target: 'idle',

@@ -1,18 +1,18 @@
 import { assign, fromPromise, sendParent, setup } from 'xstate';
-import { errorMessage } from '../src/api/errors';
+import { formatDate } from './rules/dates';
+import { errorMessage } from './services/errors';
+import { SUCCESS_NOTICE_MS, successNotice } from './shared/notice';
 import { billingMessages } from '../server/src/contract/billing';
 import type { CancelSubscriptionResponse, CurrentSubscription } from '../server/src/contract/subscriptions';
-import { resumeSubscription } from '../src/api/billing';
-import { CANCEL_FALLBACK, cancelSubscription } from '../src/api/subscriptions';
+import { resumeSubscription } from './services/billing';
+import { CANCEL_FALLBACK, cancelSubscription } from './services/subscriptions';
 
 /** SPEC §9: the cancel success message disappears after 5000 ms. */
 export const CANCEL_SUCCESS_MS = 5000;
-/** SPEC §9: other success messages on the profile disappear after 3000 ms. */
-export const RESUME_SUCCESS_MS = 3000;
 
 /** `cancelAt` is null when the provider gave no end date: access still runs to the period's end. */
 export function cancelledMessage(cancelAt: string | null): string {
-  const until = cancelAt ? new Date(cancelAt).toLocaleDateString() : 'the end of your billing period';
+  const until = cancelAt ? formatDate(cancelAt) : 'the end of your billing period';
   return `Your subscription has been cancelled. You keep access until ${until}.`;
 }
 
@@ -21,7 +21,9 @@ export type SubscriptionCancelEvent =
   | { type: 'cancel.confirmed' }
   | { type: 'cancel.dismissed' }
   /** "Resume subscription" on a subscription set to cancel at period end. */
-  | { type: 'resume.requested' };
+  | { type: 'resume.requested' }
+  /** A purchase started in the tab: its outcome replaces this flow's message. */
+  | { type: 'notice.cleared' };
 
 export const subscriptionCancelMachine = setup({
   types: {
@@ -35,10 +37,12 @@ export const subscriptionCancelMachine = setup({
   actions: {
     /** Tells the Subscriptions tab, its parent, to reload the profile and the current subscription. */
     reloadSubscription: sendParent({ type: 'subscription.changed' }),
+    /** Tells the tab a cancel or resume started, so the purchase's message gives way to its outcome. */
+    announceStart: sendParent({ type: 'cancel.started' }),
   },
   delays: {
     successMessage: CANCEL_SUCCESS_MS,
-    resumedMessage: RESUME_SUCCESS_MS,
+    resumedMessage: SUCCESS_NOTICE_MS,
   },
 }).createMachine({
   id: 'subscriptionCancel',
@@ -49,6 +53,7 @@ export const subscriptionCancelMachine = setup({
       on: {
         'cancel.requested': { target: 'confirming', actions: assign({ error: null }) },
         'resume.requested': 'resuming',
+        'notice.cleared': { actions: assign({ error: null }) },
       },
     },
     confirming: {
@@ -60,6 +65,7 @@ export const subscriptionCancelMachine = setup({
     },
     cancelling: {
       tags: ['dialog', 'busy'],
+      entry: 'announceStart',
       invoke: {
         id: 'cancelSubscription',
         src: 'cancelSubscription',
@@ -74,14 +80,16 @@ export const subscriptionCancelMachine = setup({
       },
     },
     cancelled: {
-      tags: ['success'],
-      after: { successMessage: { target: 'idle', actions: assign({ cancelAt: null }) } },
-      // The reloaded card offers Resume while the message shows.
-      on: { 'resume.requested': { target: 'resuming', actions: assign({ cancelAt: null }) } },
+      ...successNotice({ target: 'idle', actions: assign({ cancelAt: null }) }),
+      on: {
+        // The reloaded card offers Resume while the message shows.
+        'resume.requested': { target: 'resuming', actions: assign({ cancelAt: null }) },
+        'notice.cleared': { target: 'idle', actions: assign({ cancelAt: null }) },
+      },
     },
     resuming: {
       tags: ['busy'],
-      entry: assign({ error: null }),
+      entry: [assign({ error: null }), 'announceStart'],
       invoke: {
         id: 'resumeSubscription',
         src: 'resumeSubscription',
@@ -93,8 +101,7 @@ export const subscriptionCancelMachine = setup({
       },
     },
     resumed: {
-      tags: ['success'],
-      after: { resumedMessage: 'idle' },
+      ...successNotice('idle', 'resumedMessage'),
       // The reloaded card offers Unsubscribe again while the message shows.
       on: { 'cancel.requested': 'confirming' },
     },

@@ -1,7 +1,20 @@
-import { assign, fromPromise, setup } from 'xstate';
-import { errorMessage } from '../src/api/errors';
-import { CURRENT_FALLBACK, PLANS_FALLBACK, getCurrentSubscription, getPaymentsConfig, getSubscriptionPlans } from '../src/api/subscriptions';
-import type { CurrentSubscription, PaymentsConfig, SubscriptionPlan } from '../server/src/contract/subscriptions';
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { errorMessage } from './services/errors';
+import {
+  CURRENT_FALLBACK,
+  PLANS_FALLBACK,
+  getCurrentSubscription,
+  getPaymentsConfig,
+  getSubscriptionPlans,
+} from './services/subscriptions';
+import {
+  holdsPlan,
+  purchaseRefusals,
+  blocksPurchase,
+  type CurrentSubscription,
+  type PaymentsConfig,
+  type SubscriptionPlan,
+} from '../server/src/contract/subscriptions';
 
 type OverviewContext = {
   plans: SubscriptionPlan[];
@@ -94,3 +107,22 @@ export const subscriptionOverviewMachine = setup({
     },
   },
 });
+
+/**
+ * How the plan list offers a plan: `open` (Subscribe), `blocked` (Subscribe disabled: a renewing subscription
+ * blocks it, or the current subscription is still loading) or `none` (no button: retired, or the plan that renews).
+ */
+export type PlanOffer = { plan: SubscriptionPlan; isCurrent: boolean; offer: 'open' | 'blocked' | 'none' };
+
+/** The plans as the server would treat buying each now (SPEC §6), and its refusal when a subscription blocks them. */
+export function planOffers(snapshot: SnapshotFrom<typeof subscriptionOverviewMachine>): { offers: PlanOffer[]; blockedBy: string | null } {
+  const { plans, current } = snapshot.context;
+  const renews = blocksPurchase(current);
+  const loadingCurrent = snapshot.matches({ current: 'loading' });
+  const offers = plans.map((plan): PlanOffer => {
+    const isCurrent = current !== null && holdsPlan(current) && current.plan?.id === plan.id;
+    if (!plan.is_active || (isCurrent && renews)) return { plan, isCurrent, offer: 'none' };
+    return { plan, isCurrent, offer: renews || loadingCurrent ? 'blocked' : 'open' };
+  });
+  return { offers, blockedBy: renews ? purchaseRefusals.existingSubscription : null };
+}

@@ -1,27 +1,20 @@
-import { assertEvent, assign, fromPromise, raise, sendParent, setup } from 'xstate';
-import { errorMessage } from '../src/api/errors';
-import { VERIFY_FALLBACK, createSubscription, verifySubscription } from '../src/api/subscriptions';
-import type { CreateSubscriptionResponse, CurrentSubscription, SubscriptionPlan } from '../server/src/contract/subscriptions';
-import { PAYMENT_FAILED, confirmCardPayment, type PaymentMethodInput } from '../src/payments/confirmPayment';
+import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
+import { errorMessage } from './services/errors';
+import { SUCCESS_NOTICE_MS, successNotice } from './shared/notice';
+import { VERIFY_FALLBACK, createSubscription, verifySubscription } from './services/subscriptions';
+import type { CreateSubscriptionResponse, SubscriptionPlan } from '../server/src/contract/subscriptions';
+import { PAYMENT_FAILED, confirmCardPayment, type PaymentMethodInput } from './services/confirmPayment';
 
 export const SUBSCRIPTION_SUCCESS_MESSAGE = 'Subscription successful!';
-export const SUBSCRIPTION_SUCCESS_MS = 3000;
 export const PAYMENT_FALLBACK = 'An error occurred';
-export const purchaseRefusals = {
-  inactivePlan: 'This plan is no longer available.',
-  existingSubscription: 'You already have an active subscription.',
-} as const;
-
-/** SPEC §6: a subscription blocks a purchase unless it is set to cancel at period end. */
-export function blocksPurchase(current: CurrentSubscription | null): boolean {
-  if (!current || ['canceled', 'incomplete', 'incomplete_expired'].includes(current.status)) return false;
-  return !current.cancel_at_period_end;
-}
 
 export type SubscriptionPurchaseEvent =
-  | { type: 'plan.chosen'; plan: SubscriptionPlan; current: CurrentSubscription | null }
+  /** The plan list offers only plans the server would sell (see planOffers); the server still decides. */
+  | { type: 'plan.chosen'; plan: SubscriptionPlan }
   | { type: 'payment.submitted'; method: PaymentMethodInput }
-  | { type: 'payment.dismissed' };
+  | { type: 'payment.dismissed' }
+  /** Another flow of the tab started: its outcome replaces this one's message. */
+  | { type: 'notice.cleared' };
 
 type PurchaseContext = {
   plan: SubscriptionPlan | null;
@@ -49,20 +42,14 @@ export const subscriptionPurchaseMachine = setup({
   actions: {
     /** Tells the Subscriptions tab, its parent, to reload the profile and the current subscription. */
     reloadSubscription: sendParent({ type: 'subscription.changed' }),
+    /** Tells the tab a purchase started, so the other flows' messages give way to its outcome. */
+    announceStart: sendParent({ type: 'purchase.started' }),
   },
   delays: {
-    successMessage: SUBSCRIPTION_SUCCESS_MS,
+    successMessage: SUCCESS_NOTICE_MS,
   },
   guards: {
     noPaymentDue: (_, created: CreateSubscriptionResponse) => created.clientSecret === null,
-    planInactive: ({ event }) => {
-      assertEvent(event, 'plan.chosen');
-      return !event.plan.is_active;
-    },
-    alreadySubscribed: ({ event }) => {
-      assertEvent(event, 'plan.chosen');
-      return blocksPurchase(event.current);
-    },
   },
 }).createMachine({
   id: 'subscriptionPurchase',
@@ -71,11 +58,8 @@ export const subscriptionPurchaseMachine = setup({
   states: {
     idle: {
       on: {
-        'plan.chosen': [
-          { guard: 'planInactive', actions: assign({ error: purchaseRefusals.inactivePlan }) },
-          { guard: 'alreadySubscribed', actions: assign({ error: purchaseRefusals.existingSubscription }) },
-          { target: 'creating', actions: assign({ plan: ({ event }) => event.plan, error: null }) },
-        ],
+        'plan.chosen': { target: 'creating', actions: [assign({ plan: ({ event }) => event.plan, error: null }), 'announceStart'] },
+        'notice.cleared': { actions: assign({ error: null }) },
       },
     },
     creating: {
@@ -102,7 +86,9 @@ export const subscriptionPurchaseMachine = setup({
         ],
         onError: {
           target: 'idle',
-          actions: assign({ error: ({ event }) => errorMessage(event.error, 'Failed to initiate subscription: Failed to create subscription') }),
+          actions: assign({
+            error: ({ event }) => errorMessage(event.error, 'Failed to initiate subscription: Failed to create subscription'),
+          }),
         },
       },
     },
@@ -148,12 +134,9 @@ export const subscriptionPurchaseMachine = setup({
       },
     },
     succeeded: {
-      tags: ['success'],
-      after: { successMessage: 'idle' },
-      on: {
-        // Choosing again during the success message is handled as from idle.
-        'plan.chosen': { target: 'idle', actions: raise(({ event }) => event) },
-      },
+      ...successNotice('idle'),
+      // The plans stay blocked while the new subscription renews, so no choice can come during the message.
+      on: { 'notice.cleared': 'idle' },
     },
   },
 });

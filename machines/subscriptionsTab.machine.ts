@@ -1,6 +1,7 @@
 import { enqueueActions, sendTo, setup, type SnapshotFrom } from 'xstate';
 import type { SubscriptionPlan } from '../server/src/contract/subscriptions';
 import { billingHistoryMachine } from './billingHistory.machine';
+import { cardOnFileMachine } from './cardOnFile.machine';
 import { manageBillingMachine } from './manageBilling.machine';
 import { subscriptionCancelMachine } from './subscriptionCancel.machine';
 import { subscriptionOverviewMachine } from './subscriptionOverview.machine';
@@ -11,12 +12,18 @@ export type SubscriptionsTabEvent =
   /** "Manage billing": the tab adds the payment mode the overview loaded. */
   | { type: 'billing.requested' }
   /** Sent by purchase and cancel (or resume) when the member's subscription changed on the server. */
-  | { type: 'subscription.changed' };
+  | { type: 'subscription.changed' }
+  /** Sent by manage billing when the card on file was replaced. */
+  | { type: 'card.changed' }
+  /** Sent by purchase, and by cancel (or resume), when it asks the server: its outcome replaces the other's message. */
+  | { type: 'purchase.started' }
+  | { type: 'cancel.started' };
 
 /**
- * The Subscriptions tab: it owns the overview, purchase, cancel, billing history and manage-billing
- * flows, gives the purchase the current subscription it must check, and reloads the overview and the
- * billing history when a purchase, cancel or resume changed the subscription.
+ * The Subscriptions tab: it owns the overview, purchase, cancel, billing history, manage-billing and
+ * card-on-file flows, reloads the overview, the billing history and the card on file when a purchase,
+ * cancel or resume changed the subscription, and the card on file when a card update replaced it; it
+ * keeps one outcome on screen: a flow that starts clears the other's message.
  */
 export const subscriptionsTabMachine = setup({
   types: {
@@ -28,6 +35,7 @@ export const subscriptionsTabMachine = setup({
     cancel: subscriptionCancelMachine,
     billingHistory: billingHistoryMachine,
     manageBilling: manageBillingMachine,
+    cardOnFile: cardOnFileMachine,
   },
   // Stryker disable next-line ObjectLiteral: a placeholder the app provides; XState skips a missing action the same way.
   actions: {
@@ -42,15 +50,11 @@ export const subscriptionsTabMachine = setup({
     { id: 'cancel', src: 'cancel' },
     { id: 'billingHistory', src: 'billingHistory' },
     { id: 'manageBilling', src: 'manageBilling' },
+    { id: 'cardOnFile', src: 'cardOnFile' },
   ],
   on: {
     'plan.chosen': {
-      actions: sendTo('purchase', ({ event, self }) => ({
-        type: 'plan.chosen' as const,
-        plan: event.plan,
-        // Stryker disable next-line OptionalChaining: the overview is invoked from the tab's start, so it is always there.
-        current: self.getSnapshot().children.overview?.getSnapshot().context.current ?? null,
-      })),
+      actions: sendTo('purchase', ({ event }) => event),
     },
     'billing.requested': {
       actions: enqueueActions(({ enqueue, self }) => {
@@ -61,14 +65,25 @@ export const subscriptionsTabMachine = setup({
       }),
     },
     'subscription.changed': {
-      actions: [sendTo('overview', { type: 'subscription.changed' }), sendTo('billingHistory', { type: 'subscription.changed' }), 'reloadProfile'],
+      actions: [
+        sendTo('overview', { type: 'subscription.changed' }),
+        sendTo('billingHistory', { type: 'subscription.changed' }),
+        // A purchase saves its paying card.
+        sendTo('cardOnFile', { type: 'card.changed' }),
+        'reloadProfile',
+      ],
     },
+    'card.changed': { actions: sendTo('cardOnFile', { type: 'card.changed' }) },
+    'purchase.started': { actions: sendTo('cancel', { type: 'notice.cleared' }) },
+    'cancel.started': { actions: sendTo('purchase', { type: 'notice.cleared' }) },
   },
 });
 
 /** The tab's flows: invoked from its start, so present for as long as the tab lives. */
 export function subscriptionFlows(snapshot: SnapshotFrom<typeof subscriptionsTabMachine>) {
-  const { overview, purchase, cancel, billingHistory, manageBilling } = snapshot.children;
-  if (!overview || !purchase || !cancel || !billingHistory || !manageBilling) throw new Error('The Subscriptions tab has not started its flows');
-  return { overview, purchase, cancel, billingHistory, manageBilling };
+  const { overview, purchase, cancel, billingHistory, manageBilling, cardOnFile } = snapshot.children;
+  if (!overview || !purchase || !cancel || !billingHistory || !manageBilling || !cardOnFile) {
+    throw new Error('The Subscriptions tab has not started its flows');
+  }
+  return { overview, purchase, cancel, billingHistory, manageBilling, cardOnFile };
 }

@@ -1,12 +1,13 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { weightEntryError, type NewWeightEntry, type WeightEntry } from '../server/src/contract/progress';
-import { errorMessage } from '../src/api/errors';
-import { addWeightEntry, deleteWeightEntry, getWeightEntries, progressFallbacks } from '../src/api/progress';
-import { messageInUnits, type UnitSystem } from '../src/lib/units';
+import { errorMessage } from './services/errors';
+import { addWeightEntry, deleteWeightEntry, getWeightEntries, progressFallbacks } from './services/progress';
+import { messageInUnits, weightFromInput, type UnitSystem } from './rules/units';
+import { SUCCESS_NOTICE_MS, successNotice } from './shared/notice';
 
 export type WeightHistoryEvent =
-  /** A dated entry, the weight already in kg; the unit only words the messages. */
-  | { type: 'entry.submitted'; date: string; weight: number; unitSystem: UnitSystem }
+  /** A dated entry as typed, the weight in the member's unit, which also words the messages. */
+  | { type: 'entry.submitted'; date: string; weight: string; unitSystem: UnitSystem }
   | { type: 'entry.deleted'; id: number }
   | { type: 'history.retried' };
 
@@ -23,11 +24,17 @@ export function withEntry(entries: readonly WeightEntry[], entry: WeightEntry): 
   );
 }
 
+/** The submitted entry with its weight in kg. */
+function submittedEntry(event: Extract<WeightHistoryEvent, { type: 'entry.submitted' }>): NewWeightEntry {
+  return { date: event.date, weight: weightFromInput(event.weight, event.unitSystem) };
+}
+
 const byDate = (entries: readonly WeightEntry[]) => [...entries].sort((a, b) => a.date.localeCompare(b.date));
 
 /**
  * The weight history of the Goals tab: loads the member's entries (Retry after a failure), adds a
- * dated entry after checking it, deletes one. The entries stay shown while a change is under way.
+ * dated entry after checking it ('Weight entry saved' for 3 s, like the profile's other notices),
+ * deletes one. The entries stay shown while a change is under way.
  */
 export const weightHistoryMachine = setup({
   types: {
@@ -46,8 +53,11 @@ export const weightHistoryMachine = setup({
   guards: {
     entryInvalid: ({ event }) => {
       assertEvent(event, 'entry.submitted');
-      return weightEntryError(event) !== null;
+      return weightEntryError(submittedEntry(event)) !== null;
     },
+  },
+  delays: {
+    successMessage: SUCCESS_NOTICE_MS,
   },
 }).createMachine({
   id: 'weightHistory',
@@ -85,7 +95,7 @@ export const weightHistoryMachine = setup({
             src: 'addEntry',
             input: ({ event }) => {
               assertEvent(event, 'entry.submitted');
-              return { date: event.date, weight: event.weight };
+              return submittedEntry(event);
             },
             onDone: { target: 'added', actions: assign({ entries: ({ context, event }) => withEntry(context.entries, event.output) }) },
             onError: {
@@ -94,7 +104,7 @@ export const weightHistoryMachine = setup({
             },
           },
         },
-        added: { tags: ['success'] },
+        added: successNotice('idle'),
         deleting: {
           tags: ['busy'],
           on: { 'entry.submitted': {}, 'entry.deleted': {} },
@@ -122,7 +132,7 @@ export const weightHistoryMachine = setup({
           {
             guard: 'entryInvalid',
             target: '.invalid',
-            actions: assign({ error: ({ event }) => messageInUnits(weightEntryError(event), event.unitSystem) }),
+            actions: assign({ error: ({ event }) => messageInUnits(weightEntryError(submittedEntry(event)), event.unitSystem) }),
           },
           { target: '.adding', actions: assign({ error: null }) },
         ],

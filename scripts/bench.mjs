@@ -1,5 +1,5 @@
 // `npm run bench`: throughput of the profile read, and a lost-update check of concurrent profile
-// writes across two instances (README "Running several instances", "Benchmark"). Runs against the
+// writes across two instances (docs/instances.md). Runs against the
 // build (server/dist, recompiled incrementally from the sources like the tests do, and dist/), only on
 // loopback addresses, and stops by itself within a few minutes.
 //
@@ -51,7 +51,8 @@ const { requestFrom } = await load('server/tests/helpers/strapi.ts');
 /** Whatever runs (a cluster or one process) and how to stop it; stopped on every way out. */
 let running = null;
 let stopping = null;
-const stopRunning = () => (stopping ??= running ? running.stop().catch((error) => console.error(`bench: stopping: ${error.message}`)) : Promise.resolve());
+const stopRunning = () =>
+  (stopping ??= running ? running.stop().catch((error) => console.error(`bench: stopping: ${error.message}`)) : Promise.resolve());
 const giveUp = setTimeout(async () => {
   console.error(`bench: gave up after ${GIVE_UP_MS / 1000} s`);
   await Promise.race([stopRunning(), new Promise((resolve) => setTimeout(resolve, 20_000))]);
@@ -140,10 +141,12 @@ async function throughput(instance, where) {
   for (const run of [full, plain]) {
     console.log(
       `  GET ${run.path.padEnd(26)} ${fmt(run.rps).padStart(6)} requests/s   latency p50 ${run.p50} ms, p99 ${run.p99} ms` +
-        `   (${run.total} requests${run.failed ? `, ${run.failed} FAILED: status ${run.statuses}` : ''})`
+        `   (${run.total} requests${run.failed ? `, ${run.failed} FAILED: status ${run.statuses}` : ''})`,
     );
   }
-  console.log(`  ratio populate=* / plain: ${fmt(full.rps / plain.rps, 2)} (plain answers ${fmt(plain.rps / full.rps, 2)}x as many requests/s)`);
+  console.log(
+    `  ratio populate=* / plain: ${fmt(full.rps / plain.rps, 2)} (plain answers ${fmt(plain.rps / full.rps, 2)}x as many requests/s)`,
+  );
   console.log('');
   return full.failed + plain.failed;
 }
@@ -156,12 +159,22 @@ async function throughput(instance, where) {
  */
 const SECTIONS = {
   goals: {
-    body: (m, r) => ({ goal_weight: 50 + m + r / 2, goal_reminder: r % 2 ? 'weekly' : 'daily', personal_goal_note: `member ${m} round ${r}` }),
+    body: (m, r) => ({
+      goal_weight: 50 + m + r / 2,
+      goal_reminder: r % 2 ? 'weekly' : 'daily',
+      personal_goal_note: `member ${m} round ${r}`,
+    }),
     value: (p) => JSON.stringify([Number(p.goal_weight), p.goal_reminder, p.personal_goal_note]),
   },
   bmi: {
     body: (m, r) => ({
-      bmi: { height: 150 + m + r, currentWeight: 60 + m + r / 2, Gender: r % 2 ? 'Female' : 'Male', date_of_birth: `${1960 + m}-0${1 + r}-1${r}`, idealBmiWeight: 55 + r / 4 },
+      bmi: {
+        height: 150 + m + r,
+        currentWeight: 60 + m + r / 2,
+        Gender: r % 2 ? 'Female' : 'Male',
+        date_of_birth: `${1960 + m}-0${1 + r}-1${r}`,
+        idealBmiWeight: 55 + r / 4,
+      },
     }),
     value: (p) => {
       const b = p.bmi ?? {};
@@ -174,7 +187,8 @@ const SECTIONS = {
       const mask = ((m * 7 + r * 5) % 63) + 1;
       return { diet_preference: r % 2 ? 'Ketovore' : 'Carnivore', ingredients: [1, 2, 3, 4, 5, 6].filter((id) => mask & (1 << (id - 1))) };
     },
-    value: (p) => JSON.stringify([p.diet_preference, (p.ingredients ?? []).map((i) => (typeof i === 'object' ? i.id : i)).sort((x, y) => x - y)]),
+    value: (p) =>
+      JSON.stringify([p.diet_preference, (p.ingredients ?? []).map((i) => (typeof i === 'object' ? i.id : i)).sort((x, y) => x - y)]),
   },
 };
 
@@ -186,7 +200,7 @@ async function concurrentWrites(instances) {
 
   log(
     `registering ${MEMBERS} members, alternating instances, each from its own client address ` +
-      `(${memberAddress(0)}-${memberAddress(MEMBERS - 1)}), so the per-address limits stay at their defaults`
+      `(${memberAddress(0)}-${memberAddress(MEMBERS - 1)}), so the per-address limits stay at their defaults`,
   );
   const registered = await Promise.all(Array.from({ length: MEMBERS }, (_, m) => register(pick(m), memberAddress(m), `bench_m${m}`)));
   const members = [];
@@ -197,9 +211,7 @@ async function concurrentWrites(instances) {
   const writeMs = [];
   const begin = performance.now();
   // Per member and section: the last acknowledged value, and values sent after it whose outcome is unknown.
-  const chains = members.flatMap((member) =>
-    sectionNames.map((section, s) => ({ member, section, acknowledged: null, unknown: [], s }))
-  );
+  const chains = members.flatMap((member) => sectionNames.map((section, s) => ({ member, section, acknowledged: null, unknown: [], s })));
   await Promise.all(
     chains.map(async (chain) => {
       const { member, section, s } = chain;
@@ -216,7 +228,7 @@ async function concurrentWrites(instances) {
           chain.unknown.push(SECTIONS[section].value(body));
         }
       }
-    })
+    }),
   );
   const seconds = (performance.now() - begin) / 1000;
   writeMs.sort((x, y) => x - y);
@@ -229,8 +241,8 @@ async function concurrentWrites(instances) {
         member,
         instance,
         res: await call(member.from, instance.baseUrl, 'GET', '/api/users/me?populate=*', { token: member.jwt }),
-      }))
-    )
+      })),
+    ),
   );
   const lostChains = new Set();
   for (const { member, instance, res } of stored) {
@@ -250,11 +262,11 @@ async function concurrentWrites(instances) {
 
   console.log('');
   console.log(
-    `Concurrent profile writes, ${instances.length} instances (${instances.map((i) => i.name).join(', ')}) on one PostgreSQL schema and one Redis:`
+    `Concurrent profile writes, ${instances.length} instances (${instances.map((i) => i.name).join(', ')}) on one PostgreSQL schema and one Redis:`,
   );
   console.log(
     `  ${members.length} members x ${sectionNames.length} sections (${sectionNames.join(', ')}) x ${ROUNDS} rounds = ${writeMs.length} PUT /api/users/:id` +
-      ` in ${fmt(seconds, 1)} s (${fmt(writeMs.length / seconds)} writes/s, latency p50 ${fmt(percentile(writeMs, 50))} ms, p99 ${fmt(percentile(writeMs, 99))} ms)`
+      ` in ${fmt(seconds, 1)} s (${fmt(writeMs.length / seconds)} writes/s, latency p50 ${fmt(percentile(writeMs, 50))} ms, p99 ${fmt(percentile(writeMs, 99))} ms)`,
   );
   console.log(`  re-read: ${stored.length} GET /api/users/me?populate=* (every member on every instance)`);
   const shown = 10;

@@ -6,6 +6,9 @@ import path from 'node:path';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const ENTRY_BUDGET_KB = 110;
+// The profile shell (src/entry-profile-shell.ts): inline in /profile's HTML, read before that page's first paint.
+const PROFILE_SHELL = 'profile-shell.js';
+const PROFILE_SHELL_BUDGET_KB = 4;
 
 const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
 const initial = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]);
@@ -19,10 +22,11 @@ for (const file of initial) {
   console.log(`  ${file.padEnd(48)} ${kb.toFixed(1).padStart(7)} KB`);
 }
 console.log(`  ${'JavaScript total'.padEnd(48)} ${initialJsKb.toFixed(1).padStart(7)} KB (budget ${ENTRY_BUDGET_KB} KB)`);
+const profileShellKb = existsSync(path.join(dist, PROFILE_SHELL)) ? gzipKb(PROFILE_SHELL) : null;
+console.log("The profile shell, inline in the HTML of /profile (gzip; paints the member's profile before the app loads):");
+console.log(`  ${PROFILE_SHELL.padEnd(48)} ${(profileShellKb?.toFixed(1) ?? '-').padStart(7)} KB (budget ${PROFILE_SHELL_BUDGET_KB} KB)`);
 
-const lazy = readdirSync(path.join(dist, 'assets')).filter(
-  (file) => !initial.includes(`assets/${file}`) && !/\.(br|gz)$/.test(file),
-);
+const lazy = readdirSync(path.join(dist, 'assets')).filter((file) => !initial.includes(`assets/${file}`) && !/\.(br|gz)$/.test(file));
 console.log('Lazy chunks (gzip):');
 for (const file of lazy) console.log(`  assets/${file.padEnd(41)} ${gzipKb(`assets/${file}`).toFixed(1).padStart(7)} KB`);
 
@@ -37,7 +41,10 @@ const missingVariants = [];
 for (const file of walk(dist)) {
   if (!PRECOMPRESSED.includes(path.extname(file)) || statSync(file).size < 1024) continue;
   const raw = readFileSync(file);
-  for (const [suffix, unpack] of [['.br', brotliDecompressSync], ['.gz', gunzipSync]]) {
+  for (const [suffix, unpack] of [
+    ['.br', brotliDecompressSync],
+    ['.gz', gunzipSync],
+  ]) {
     const variant = `${file}${suffix}`;
     const ok = existsSync(variant) && statSync(variant).size < raw.length && unpack(readFileSync(variant)).equals(raw);
     if (!ok) missingVariants.push(path.relative(dist, variant));
@@ -53,6 +60,9 @@ for (const file of initial) {
 const problems = [];
 if (missingVariants.length) problems.push(`missing or wrong precompressed files: ${missingVariants.join(', ')}`);
 if (initialJsKb > ENTRY_BUDGET_KB) problems.push(`initial JavaScript ${initialJsKb.toFixed(1)} KB is over ${ENTRY_BUDGET_KB} KB`);
+if (profileShellKb === null) problems.push(`dist/${PROFILE_SHELL} is missing (npm run build builds it)`);
+else if (profileShellKb > PROFILE_SHELL_BUDGET_KB)
+  problems.push(`the profile shell ${profileShellKb.toFixed(1)} KB is over ${PROFILE_SHELL_BUDGET_KB} KB`);
 const allJs = readdirSync(path.join(dist, 'assets')).filter((file) => file.endsWith('.js'));
 if (allJs.some((file) => readFileSync(path.join(dist, 'assets', file), 'utf8').includes('createBrowserInspector'))) {
   problems.push('the Stately inspector is in the production bundle');

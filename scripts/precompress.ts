@@ -24,13 +24,20 @@ async function* filesUnder(dir: string): AsyncGenerator<string> {
   }
 }
 
-/** Writes .br and .gz for each compressible file of dir; returns how many files were compressed. */
+/** Both compressed copies are there and no older than the file: a later build into the same dir (the profile shell's) keeps them. */
+async function compressedCopiesCurrent(file: string): Promise<boolean> {
+  const [raw, ...copies] = await Promise.all([file, `${file}.br`, `${file}.gz`].map((name) => fs.stat(name).catch(() => null)));
+  return Boolean(raw && copies.every((copy) => copy && copy.mtimeMs >= raw.mtimeMs));
+}
+
+/** Writes .br and .gz for each compressible file of dir lacking current ones; returns how many files were looked at. */
 export async function precompressDir(dir: string): Promise<number> {
   const jobs: Promise<void>[] = [];
   for await (const file of filesUnder(dir)) {
     if (!PRECOMPRESSED_EXTENSIONS.includes(path.extname(file))) continue;
     jobs.push(
       (async () => {
+        if (await compressedCopiesCurrent(file)) return;
         const raw = await fs.readFile(file);
         if (raw.length < PRECOMPRESS_MIN_BYTES) return;
         const [br, gz] = await Promise.all([

@@ -1,6 +1,6 @@
 // `npm run serve` (and so `npm start`): the built app in production mode on the embedded defaults.
 // With no Stripe keys and no PAYMENTS_MODE it opts into the offline payment sandbox explicitly and
-// says so: a production server refuses to fall back to the sandbox silently (README "Security").
+// says so: a production server refuses to fall back to the sandbox silently (docs/security.md).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -9,7 +9,7 @@ if (!env.STRIPE_SECRET_KEY && !env.PAYMENTS_MODE) {
   env.PAYMENTS_MODE = 'sandbox';
   console.warn(
     'npm start: no STRIPE_SECRET_KEY set, so payments run in the offline SANDBOX (PAYMENTS_MODE=sandbox): ' +
-      'card 4242 4242 4242 4242 "pays" and nothing is charged. Set the Stripe keys for real payments.'
+      'card 4242 4242 4242 4242 "pays" and nothing is charged. Set the Stripe keys for real payments.',
   );
 }
 

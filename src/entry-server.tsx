@@ -2,10 +2,10 @@ import { renderToString } from 'react-dom/server';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { createActor, fromCallback } from 'xstate';
 import { authSessionMachine } from '../machines/authSession.machine';
-import { legalDocumentFrom } from './api/legal';
-import { PageHeadCollector, type PageHead } from './app/pageHead';
+import { legalDocumentFrom } from '../machines/services/legal';
+import { PageHeadCollector, type PageHead } from './hooks/pageHead';
 import { createAppRouter, type AppRouter } from './app/router';
-import { legalDocuments } from './lib/legalDocuments';
+import { legalDocuments } from '../machines/rules/legalDocuments';
 import type { PrerenderedData } from './prerender/prerenderedData';
 
 /**

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';
 import { createApp } from './app/createApp';
@@ -30,6 +30,8 @@ function readPrerenderedData(): PrerenderedData | undefined {
 }
 
 async function start() {
+  // Building the app is a task of its own, after the one that evaluated the bundle: two short tasks, not one long one.
+  await new Promise((resolve) => setTimeout(resolve, 0));
   const inspect = await loadInspector();
   const prerendered = readPrerenderedData();
   const { router } = createApp({ inspect, prerendered });
@@ -47,7 +49,15 @@ async function start() {
     });
     return;
   }
-  createRoot(container).render(app);
+  const root = createRoot(container);
+  if (prerendered || !container.hasChildNodes()) {
+    root.render(app);
+    return;
+  }
+  // What the profile shell painted (src/entry-profile-shell.ts) stays until the page is ready to take
+  // its place; then rendered in slices (a transition), so that the page keeps answering meanwhile.
+  await router.load();
+  startTransition(() => root.render(app));
 }
 
 void start();

@@ -6,7 +6,13 @@ import { uploadMediaOrigins } from '../src/uploads/upload-config';
 const STRIPE = {
   script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
   connect: ['https://api.stripe.com', 'https://m.stripe.network'],
-  frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com', 'https://*.stripe.com', 'https://m.stripe.network'],
+  frame: [
+    'https://js.stripe.com',
+    'https://*.js.stripe.com',
+    'https://hooks.stripe.com',
+    'https://*.stripe.com',
+    'https://m.stripe.network',
+  ],
   img: ['https://*.stripe.com'],
 };
 
@@ -37,7 +43,7 @@ const TAWK = liveChatConfigured
     }
   : { script: [], connect: [], frame: [], img: [] };
 
-// Uploads on S3 (README "Uploads: local disk or S3"): pictures load from the bucket's or CDN's
+// Uploads on S3 (docs/uploads.md): pictures load from the bucket's or CDN's
 // origin (S3_PUBLIC_URL), not from the site; none on local disk.
 const UPLOADS = uploadMediaOrigins(process.env);
 

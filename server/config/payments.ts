@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 
 /**
- * Payments (see README "Payments"). Stripe mode when STRIPE_SECRET_KEY is set (or PAYMENTS_MODE=stripe),
+ * Payments (see docs/payments.md). Stripe mode when STRIPE_SECRET_KEY is set (or PAYMENTS_MODE=stripe),
  * otherwise the in-process sandbox. Read as strapi.config.get('payments').
  */
 export default ({ env }: Core.Config.Shared.ConfigParams) => ({

@@ -91,7 +91,7 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
     config: {
       // Local disk (public/uploads) by default; S3-compatible storage when UPLOAD_PROVIDER=s3 or
       // S3_BUCKET is set, so every instance shares the files. Throws at start-up on incomplete S3
-      // settings (src/uploads/upload-config.ts, README "Uploads: local disk or S3").
+      // settings (src/uploads/upload-config.ts, docs/uploads.md).
       ...uploadProviderConfig(process.env),
       // Bytes, every upload (admin panel too). Members' profile pictures: 5 MB at most, whatever this says
       // (extensions/upload/profile-picture-guard.ts).

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 
 /**
- * Limits and origins (README "Security"). Read as strapi.config.get('security').
+ * Limits and origins (docs/security.md). Read as strapi.config.get('security').
  * Counters are shared through Redis when REDIS_URL is set (src/security/limits.ts).
  */
 export default ({ env }: Core.Config.Shared.ConfigParams) => ({

@@ -12,12 +12,12 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Server =>
     keys: env.array('APP_KEYS')!,
   },
   // Strapi's public directory: local-disk uploads are written to and served from its uploads/
-  // (README "Uploads: local disk or S3"). Default server/public; a shared disk mounted elsewhere,
+  // (docs/uploads.md). Default server/public; a shared disk mounted elsewhere,
   // or a test's own directory, can be named with PUBLIC_DIR (relative paths from server/).
   dirs: { public: env('PUBLIC_DIR', './public') },
   // No npm update check: the server must not phone home.
   logger: { updates: { enabled: false } },
-  // Goal reminder e-mails (GOAL_REMINDER_CRON, default hourly; README "E-mail").
+  // Goal reminder e-mails (GOAL_REMINDER_CRON, default hourly; docs/email.md).
   cron: { enabled: true, tasks: goalReminderTasks(process.env) },
   webhooks: {
     populateRelations: env.bool('WEBHOOKS_POPULATE_RELATIONS', false),

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 
 /**
- * Social sign-in (see README "Social sign-in"). Read at request time as strapi.config.get('social').
+ * Social sign-in (see docs/social-sign-in.md). Read at request time as strapi.config.get('social').
  * A provider is enabled when it is configured (its client id, plus the app secret for Facebook)
  * and not switched off with <PROVIDER>_ENABLED=false. Key and API URLs can point at local doubles.
  */

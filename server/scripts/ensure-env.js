@@ -22,7 +22,9 @@ const PLACEHOLDER = /^(tobemodified\d*|changeme|change-me|change_me|secret|your-
 
 const unquote = (value) => value.trim().replace(/^(['"])(.*)\1$/, '$2');
 const unusable = (value) => {
-  const parts = unquote(value).split(',').map((part) => part.trim());
+  const parts = unquote(value)
+    .split(',')
+    .map((part) => part.trim());
   return parts.every((part) => part === '') || parts.some((part) => PLACEHOLDER.test(part));
 };
 

@@ -3,7 +3,7 @@
 /**
  * npm run uploads:orphans [-- --dry-run] [-- --grace-minutes=N]
  *
- * Finds orphaned uploads (src/uploads/orphans.ts, README "Uploads: local disk or S3"), prints the
+ * Finds orphaned uploads (src/uploads/orphans.ts, docs/uploads.md), prints the
  * report, then removes them unless --dry-run. Loads the app the way `strapi console` does
  * (compileStrapi, then createStrapi().load(): same configuration, database and upload provider as
  * the server, from server/.env and the environment), without listening and without the cron tasks.
@@ -64,5 +64,5 @@ main().then(
   (error) => {
     console.error(error);
     process.exit(1);
-  }
+  },
 );

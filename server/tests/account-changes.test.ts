@@ -21,7 +21,8 @@ let outbox: ReturnType<typeof createOutboxReader>;
 let counter = 0;
 
 type Answer = Partial<AuthResponse> & Partial<ApiError> & { ok?: boolean; id?: number; email?: string; jwt?: string };
-const call = (method: string, urlPath: string, options: { body?: unknown; token?: string } = {}) => request<Answer>(app.baseUrl, method, urlPath, options);
+const call = (method: string, urlPath: string, options: { body?: unknown; token?: string } = {}) =>
+  request<Answer>(app.baseUrl, method, urlPath, options);
 const login = (identifier: string, password: string) => call('POST', '/api/auth/local', { body: { identifier, password } });
 
 async function member() {
@@ -38,7 +39,8 @@ async function mailedCode(email: string): Promise<string> {
   return resetCodeOf(await outbox.next(email));
 }
 
-const useCode = (code: string) => call('POST', '/api/auth/reset-password', { body: { code, password: 'Taken-Over-9', passwordConfirmation: 'Taken-Over-9' } });
+const useCode = (code: string) =>
+  call('POST', '/api/auth/reset-password', { body: { code, password: 'Taken-Over-9', passwordConfirmation: 'Taken-Over-9' } });
 
 beforeAll(async () => {
   outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-outbox-'));
@@ -64,7 +66,10 @@ describe('a reset code mailed before a credential change', () => {
     const alice = await member();
     const code = await mailedCode(alice.email);
     const newEmail = `moved${counter}@example.com`;
-    const changed = await call('PUT', `/api/users/${alice.id}`, { token: alice.jwt, body: { email: newEmail, currentPassword: alice.password } });
+    const changed = await call('PUT', `/api/users/${alice.id}`, {
+      token: alice.jwt,
+      body: { email: newEmail, currentPassword: alice.password },
+    });
     expect(changed.status).toBe(200);
 
     const used = await useCode(code);
@@ -96,7 +101,10 @@ describe('a reset code mailed before a credential change', () => {
   it('a profile save that keeps the address keeps the code and the sessions', async () => {
     const carol = await member();
     const code = await mailedCode(carol.email);
-    const saved = await call('PUT', `/api/users/${carol.id}`, { token: carol.jwt, body: { email: carol.email.toUpperCase(), diet_preference: 'Ketovore' } });
+    const saved = await call('PUT', `/api/users/${carol.id}`, {
+      token: carol.jwt,
+      body: { email: carol.email.toUpperCase(), diet_preference: 'Ketovore' },
+    });
     expect(saved.status).toBe(200);
     expect(saved.body.jwt).toBeUndefined();
     expect((await call('GET', '/api/users/me', { token: carol.jwt })).status).toBe(200);
@@ -112,7 +120,10 @@ describe('an e-mail change', () => {
     expect(otherDevice.status).toBe(200);
     const newEmail = `dave-moved${counter}@example.com`;
 
-    const changed = await call('PUT', `/api/users/${dave.id}`, { token: dave.jwt, body: { email: newEmail, currentPassword: dave.password } });
+    const changed = await call('PUT', `/api/users/${dave.id}`, {
+      token: dave.jwt,
+      body: { email: newEmail, currentPassword: dave.password },
+    });
     expect(changed.status).toBe(200);
     expect(changed.body.email).toBe(newEmail);
     expect(typeof changed.body.jwt).toBe('string');
@@ -128,7 +139,10 @@ describe('an e-mail change', () => {
 
   it('refused (wrong current password) changes nothing and ends no session', async () => {
     const erin = await member();
-    const refused = await call('PUT', `/api/users/${erin.id}`, { token: erin.jwt, body: { email: 'erin-new@example.com', currentPassword: 'wrong-one' } });
+    const refused = await call('PUT', `/api/users/${erin.id}`, {
+      token: erin.jwt,
+      body: { email: 'erin-new@example.com', currentPassword: 'wrong-one' },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.jwt).toBeUndefined();
     const me = await call('GET', '/api/users/me', { token: erin.jwt });

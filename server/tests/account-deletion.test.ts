@@ -39,7 +39,9 @@ interface StoredFile {
 /** Uploads an image as the user's profile picture, the way the upload plugin links it to an entry. */
 async function uploadProfilePicture(userId: number, name: string): Promise<StoredFile> {
   const filepath = path.join(tmpDir, name);
-  await sharp({ create: { width: 640, height: 480, channels: 3, background: '#b22222' } }).png().toFile(filepath);
+  await sharp({ create: { width: 640, height: 480, channels: 3, background: '#b22222' } })
+    .png()
+    .toFile(filepath);
   const [file] = (await app.strapi
     .plugin('upload')
     .service('upload')
@@ -59,7 +61,8 @@ const diskPaths = (file: StoredFile) =>
 async function rowsOf(userId: number, fileIds: number[]) {
   const knex = app.strapi.db.connection;
   const meta = app.strapi.db.metadata.get(USERS);
-  const linkTable = (attribute: string) => (meta.attributes[attribute] as unknown as { joinTable: { name: string; joinColumn: { name: string } } }).joinTable;
+  const linkTable = (attribute: string) =>
+    (meta.attributes[attribute] as unknown as { joinTable: { name: string; joinColumn: { name: string } } }).joinTable;
   const ingredients = linkTable('ingredients');
   const role = linkTable('role');
   const count = async (query: PromiseLike<unknown[]>) => (await query).length;
@@ -77,7 +80,9 @@ beforeAll(async () => {
   tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-deletion-'));
   // Uploads on local disk in this file's own directory (PUBLIC_DIR/uploads).
   fs.mkdirSync(path.join(tmpDir, 'public', 'uploads'), { recursive: true });
-  app = await bootStrapi({ env: { EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'), SMTP_HOST: '', PUBLIC_DIR: path.join(tmpDir, 'public') } });
+  app = await bootStrapi({
+    env: { EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'), SMTP_HOST: '', PUBLIC_DIR: path.join(tmpDir, 'public') },
+  });
 });
 
 afterAll(async () => {
@@ -176,7 +181,7 @@ describe('DELETE /api/users-permissions/users/delete-account', () => {
     fail = false;
   });
 
-  it("deletes the user, their rows, links and profile picture files; runs every clean-up first", async () => {
+  it('deletes the user, their rows, links and profile picture files; runs every clean-up first', async () => {
     const before = await rowsOf(alice.user.id, [picture.id]);
     expect(before.users).toBe(1);
     cleanupCalls.length = 0;
@@ -223,7 +228,9 @@ describe('DELETE /api/users-permissions/users/delete-account', () => {
 
 /** POST /api/upload of a 640 × 480 PNG as the member's profile picture (stored with a thumbnail and a small size). */
 async function uploadOverHttp(member: { jwt: string; user: { id: number } }, name: string, colour: string): Promise<StoredFile> {
-  const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: colour } }).png().toBuffer();
+  const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: colour } })
+    .png()
+    .toBuffer();
   const form = new FormData();
   form.append('files', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), name);
   form.append('refId', String(member.user.id));
@@ -281,14 +288,20 @@ describe('deletion removes every file the member ever uploaded, linked or not', 
 
   it('uploads racing the deletion either finish first (and their files go) or find the account gone: nothing is left', async () => {
     const frank = await register('frank');
-    const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#abcdef' } }).png().toBuffer();
+    const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#abcdef' } })
+      .png()
+      .toBuffer();
     const send = async (n: number) => {
       const form = new FormData();
       form.append('files', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), `race-${n}.png`);
       form.append('refId', String(frank.user.id));
       form.append('ref', USERS);
       form.append('field', 'profile_picture');
-      const res = await fetch(`${app.baseUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${frank.jwt}` }, body: form });
+      const res = await fetch(`${app.baseUrl}/api/upload`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${frank.jwt}` },
+        body: form,
+      });
       return { status: res.status, body: (await res.json()) as StoredFile[] };
     };
     const [uploads, deleted] = await Promise.all([Promise.all([0, 1, 2, 3].map(send)), deleteAccount(frank.jwt)]);
@@ -306,19 +319,26 @@ describe('deletion removes every file the member ever uploaded, linked or not', 
       data: { firstname: 'Ada', lastname: 'Admin', email: 'ada.admin@example.com', isActive: true },
     });
     const filepath = path.join(tmpDir, 'banner.png');
-    await sharp({ create: { width: 640, height: 480, channels: 3, background: '#00ff00' } }).png().toFile(filepath);
+    await sharp({ create: { width: 640, height: 480, channels: 3, background: '#00ff00' } })
+      .png()
+      .toFile(filepath);
     const [media] = (await app.strapi
       .plugin('upload')
       .service('upload')
       .upload(
-        { data: { ref: USERS, refId: erin.user.id, field: 'profile_picture' }, files: { filepath, originalFilename: 'banner.png', mimetype: 'image/png', size: fs.statSync(filepath).size } },
-        { user: { id: admin.id } }
+        {
+          data: { ref: USERS, refId: erin.user.id, field: 'profile_picture' },
+          files: { filepath, originalFilename: 'banner.png', mimetype: 'image/png', size: fs.statSync(filepath).size },
+        },
+        { user: { id: admin.id } },
       )) as StoredFile[];
 
     expect((await deleteAccount(erin.jwt)).status).toBe(200);
     expect(await app.strapi.db.query('plugin::upload.file').count({ where: { id: media.id } })).toBe(1);
     for (const onDisk of diskPaths(media)) expect(fs.existsSync(onDisk), onDisk).toBe(true);
-    expect(await app.strapi.db.connection('files_related_mph').where({ related_id: erin.user.id, related_type: USERS }).count({ n: '*' })).toEqual([{ n: 0 }]);
+    expect(
+      await app.strapi.db.connection('files_related_mph').where({ related_id: erin.user.id, related_type: USERS }).count({ n: '*' }),
+    ).toEqual([{ n: 0 }]);
   });
 });
 

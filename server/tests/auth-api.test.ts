@@ -97,9 +97,7 @@ describe('registration and login', () => {
   });
 
   it('does not let registration set confirmed, role or stripeCustomerId', async () => {
-    const authenticated = await app.strapi.db
-      .query('plugin::users-permissions.role')
-      .findOne({ where: { type: 'authenticated' } });
+    const authenticated = await app.strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'authenticated' } });
     const res = await register({
       username: 'mallory',
       email: 'mallory@example.com',
@@ -116,9 +114,7 @@ describe('registration and login', () => {
     const stored = await app.strapi.db.query('plugin::users-permissions.user').findOne({ where: { username: 'mallory' } });
     expect(stored).toBeNull();
 
-    const plain = await app.strapi.db
-      .query('plugin::users-permissions.user')
-      .findOne({ where: { id: alice.user.id }, populate: ['role'] });
+    const plain = await app.strapi.db.query('plugin::users-permissions.user').findOne({ where: { id: alice.user.id }, populate: ['role'] });
     expect(plain.stripeCustomerId).toBeNull();
     expect(plain.role.type).toBe('authenticated');
   });
@@ -202,9 +198,7 @@ describe('GET /api/users/me', () => {
 describe('role permissions', () => {
   it('grants the public and authenticated roles exactly their lists', async () => {
     for (const [type, wanted] of Object.entries(ROLE_PERMISSIONS)) {
-      const role = await app.strapi.db
-        .query('plugin::users-permissions.role')
-        .findOne({ where: { type }, populate: ['permissions'] });
+      const role = await app.strapi.db.query('plugin::users-permissions.role').findOne({ where: { type }, populate: ['permissions'] });
       const actions = (role.permissions as { action: string }[]).map((p) => p.action).sort();
       expect(actions).toEqual([...wanted].sort());
     }

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Context, Next } from 'koa';
 import { bootStrapi, request, requestFrom, type TestStrapi } from './helpers/strapi';
+import { throwawayMembers } from './helpers/throwaway-members';
 import { joinPath, ownedRoutes, type OwnedRoute } from './helpers/owned-routes';
 import type { ApiError, AuthResponse, Ingredient } from './helpers/types';
 import { profileMessages } from '../src/contract/profileRules';
@@ -19,7 +20,7 @@ const require = createRequire(import.meta.url);
 const sharp = require('sharp') as typeof import('sharp').default;
 
 /**
- * No 5xx from bad input (README "Security"): malformed multipart, bodies over the limits, arrays
+ * No 5xx from bad input (docs/security.md): malformed multipart, bodies over the limits, arrays
  * beyond sane lengths, wrong types... answer 4xx with a message, on every route this project owns.
  *
  * The routes are read from the running Strapi, so a new route is covered without editing this file,
@@ -126,7 +127,7 @@ function parseAnswer(bytes: Buffer): { status: number | null; body: unknown } {
   let payload = bytes.subarray(end + 4);
   if (chunked) {
     const parts: Buffer[] = [];
-    for (let at = 0; at < payload.length; ) {
+    for (let at = 0; at < payload.length;) {
       const lineEnd = payload.indexOf('\r\n', at);
       const size = parseInt(payload.subarray(at, lineEnd).toString('latin1'), 16);
       if (!(size > 0)) break;
@@ -191,7 +192,9 @@ function send(req: RawRequest): Promise<RawAnswer> {
 function mountedRoutes(): Set<string> {
   const layers = app.strapi.server.api('content-api').listRoutes() as unknown as { methods: string[]; path: string | RegExp }[];
   return new Set(
-    layers.flatMap((layer) => layer.methods.map((method) => `${method} ${typeof layer.path === 'string' ? joinPath(layer.path) : String(layer.path)}`))
+    layers.flatMap((layer) =>
+      layer.methods.map((method) => `${method} ${typeof layer.path === 'string' ? joinPath(layer.path) : String(layer.path)}`),
+    ),
   );
 }
 
@@ -201,32 +204,11 @@ interface Member {
   id: number;
   jwt: string;
 }
-let authenticatedRole: number;
-let passwordHash: string;
-
 /**
- * A throwaway member for one request, written straight to the database (with an existing member's
- * password hash: no bcrypt round per request) and given a token by the plugin's JWT service. Every
- * request with a token but GET gets its own, so a route that logs the member out or deletes the
- * account (logout-all, delete-account) cannot spoil the next request.
+ * A throwaway member for one request: every request with a token but GET gets its own, so a route that
+ * logs the member out or deletes the account (logout-all, delete-account) cannot spoil the next request.
  */
-async function throwawayMember(): Promise<Member> {
-  const name = `c${crypto.randomBytes(6).toString('hex')}`;
-  const row = (await app.strapi.db.query(USERS).create({
-    data: {
-      documentId: crypto.randomBytes(12).toString('hex'),
-      username: name,
-      email: `${name}@example.com`,
-      provider: 'local',
-      password: passwordHash,
-      confirmed: true,
-      blocked: false,
-      role: authenticatedRole,
-    },
-  })) as { id: number };
-  const jwt = await app.strapi.plugin('users-permissions').service('jwt').issue({ id: row.id });
-  return { id: row.id, jwt };
-}
+let throwawayMember: () => Promise<Member>;
 
 // --- the corpus ----------------------------------------------------------------------------------
 
@@ -247,17 +229,50 @@ interface Shape {
 }
 
 /** Routes that take multipart/form-data (file uploads); every other API route refuses it with 415 before reading it. */
-const takesMultipart = (route: OwnedRoute) => route.method === 'POST' && /\/upload$/.test(route.path);
+const takesMultipart = (route: OwnedRoute) => route.method === 'POST' && route.path.endsWith('/upload');
 /** Multipart shapes: 415 where files are not taken; onUpload (if known) where they are. */
 const multipart = (onUpload?: number) => (route: OwnedRoute) => (takesMultipart(route) ? onUpload : 415);
 
 /** Field names this project's routes read (auth, profile, payments, upload, roles); the JSON shapes fill all of them. */
 const FIELDS = [
-  'identifier', 'password', 'username', 'email', 'code', 'passwordConfirmation', 'currentPassword',
-  'refreshToken', 'deviceId', 'priceId', 'clientSecret', 'cardNumber', 'expiry', 'cvc',
-  'ingredients', 'bmi', 'diet_preference', 'goal_weight', 'goal_reminder', 'personal_goal_note',
-  'unit_system', 'reminders_enabled', 'date', 'weight', 'token',
-  'data', 'fileInfo', 'ref', 'refId', 'field', 'files', 'id', 'role', 'name', 'description', 'type', 'permissions', 'users',
+  'identifier',
+  'password',
+  'username',
+  'email',
+  'code',
+  'passwordConfirmation',
+  'currentPassword',
+  'refreshToken',
+  'deviceId',
+  'priceId',
+  'clientSecret',
+  'cardNumber',
+  'expiry',
+  'cvc',
+  'ingredients',
+  'bmi',
+  'diet_preference',
+  'goal_weight',
+  'goal_reminder',
+  'personal_goal_note',
+  'unit_system',
+  'reminders_enabled',
+  'date',
+  'weight',
+  'token',
+  'data',
+  'fileInfo',
+  'ref',
+  'refId',
+  'field',
+  'files',
+  'id',
+  'role',
+  'name',
+  'description',
+  'type',
+  'permissions',
+  'users',
 ];
 const everyField = (value: () => unknown) => Object.fromEntries(FIELDS.map((field) => [field, value()]));
 const json = (value: unknown, headers: Record<string, string> = {}) => ({
@@ -295,7 +310,10 @@ const SHAPES: Shape[] = [
   // multipart/form-data
   {
     name: 'multipart/form-data without a boundary',
-    build: (context) => ({ headers: { 'content-type': 'multipart/form-data' }, body: Buffer.concat([Buffer.from(pictureFields(context)), closing]) }),
+    build: (context) => ({
+      headers: { 'content-type': 'multipart/form-data' },
+      body: Buffer.concat([Buffer.from(pictureFields(context)), closing]),
+    }),
     expect: multipart(400),
   },
   {
@@ -306,7 +324,10 @@ const SHAPES: Shape[] = [
   },
   {
     name: 'multipart/form-data whose closing boundary never comes (the body is complete)',
-    build: (context) => ({ headers: formHeaders, body: Buffer.concat([Buffer.from(pictureFields(context)), filePart(PNG_START).subarray(0, -2)]) }),
+    build: (context) => ({
+      headers: formHeaders,
+      body: Buffer.concat([Buffer.from(pictureFields(context)), filePart(PNG_START).subarray(0, -2)]),
+    }),
     expect: multipart(400),
   },
   {
@@ -339,7 +360,11 @@ const SHAPES: Shape[] = [
     name: 'multipart/form-data with 2,000 fields',
     build: () => ({
       headers: formHeaders,
-      body: Buffer.from(range(2000).map((n) => `--${BOUNDARY}\r\ncontent-disposition: form-data; name="f${n}"\r\n\r\n${n}\r\n`).join('') + `--${BOUNDARY}--\r\n`),
+      body: Buffer.from(
+        range(2000)
+          .map((n) => `--${BOUNDARY}\r\ncontent-disposition: form-data; name="f${n}"\r\n\r\n${n}\r\n`)
+          .join('') + `--${BOUNDARY}--\r\n`,
+      ),
     }),
     expect: multipart(413),
   },
@@ -347,7 +372,11 @@ const SHAPES: Shape[] = [
     name: 'multipart/form-data with a picture over the upload size limit',
     build: (context) => ({
       headers: formHeaders,
-      body: Buffer.concat([Buffer.from(pictureFields(context)), filePart(Buffer.concat([PNG_START, Buffer.alloc(PROFILE_PICTURE_MAX_BYTES + 64 * 1024)])), closing]),
+      body: Buffer.concat([
+        Buffer.from(pictureFields(context)),
+        filePart(Buffer.concat([PNG_START, Buffer.alloc(PROFILE_PICTURE_MAX_BYTES + 64 * 1024)])),
+        closing,
+      ]),
     }),
     expect: multipart(),
   },
@@ -355,7 +384,9 @@ const SHAPES: Shape[] = [
     name: 'multipart/form-data with an unknown Content-Transfer-Encoding',
     build: () => ({
       headers: formHeaders,
-      body: Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="files"; filename="a.png"\r\ncontent-transfer-encoding: x-unknown\r\n\r\nabc\r\n--${BOUNDARY}--\r\n`),
+      body: Buffer.from(
+        `--${BOUNDARY}\r\ncontent-disposition: form-data; name="files"; filename="a.png"\r\ncontent-transfer-encoding: x-unknown\r\n\r\nabc\r\n--${BOUNDARY}--\r\n`,
+      ),
     }),
     expect: multipart(415),
   },
@@ -384,18 +415,28 @@ const SHAPES: Shape[] = [
   },
   {
     name: 'chunked JSON that never ends: the client drops the connection',
-    build: () => ({ headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, body: Buffer.from('10\r\n{"identifier": "\r\n'), mode: 'disconnect' as const }),
+    build: () => ({
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      body: Buffer.from('10\r\n{"identifier": "\r\n'),
+      mode: 'disconnect' as const,
+    }),
     expect: () => 400,
   },
   { name: 'an unknown Content-Encoding', build: () => json({ a: 1 }, { 'content-encoding': 'x-carnivo' }), expect: () => 415 },
   {
     name: 'Content-Encoding gzip over bytes that are not gzip',
-    build: () => ({ headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: Buffer.from('{"not": "gzip at all"}') }),
+    build: () => ({
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: Buffer.from('{"not": "gzip at all"}'),
+    }),
     expect: () => 400,
   },
   {
     name: 'Content-Encoding gzip cut off mid-stream',
-    build: () => ({ headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: zlib.gzipSync(Buffer.from(JSON.stringify({ a: 'b'.repeat(5000) }))).subarray(0, 40) }),
+    build: () => ({
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: zlib.gzipSync(Buffer.from(JSON.stringify({ a: 'b'.repeat(5000) }))).subarray(0, 40),
+    }),
     expect: () => 400,
   },
   {
@@ -426,22 +467,37 @@ const SHAPES: Shape[] = [
     expect: () => 400,
   },
   // other content types
-  { name: 'text/plain', build: () => ({ headers: { 'content-type': 'text/plain' }, body: Buffer.from('identifier=a&password=b') }), expect: () => 415 },
-  { name: 'text/html', build: () => ({ headers: { 'content-type': 'text/html' }, body: Buffer.from('<h1>hello</h1>') }), expect: () => 415 },
+  {
+    name: 'text/plain',
+    build: () => ({ headers: { 'content-type': 'text/plain' }, body: Buffer.from('identifier=a&password=b') }),
+    expect: () => 415,
+  },
+  {
+    name: 'text/html',
+    build: () => ({ headers: { 'content-type': 'text/html' }, body: Buffer.from('<h1>hello</h1>') }),
+    expect: () => 415,
+  },
   { name: 'no body at all (no Content-Type, no Content-Length)', build: () => ({}) },
   { name: 'Content-Length 0 without Content-Type', build: () => ({ body: Buffer.alloc(0) }) },
   { name: 'application/xml', build: () => ({ headers: { 'content-type': 'application/xml' }, body: Buffer.from('<a>1</a>') }) },
   { name: 'a body without Content-Type', build: () => ({ body: Buffer.from('{"identifier":"a"}') }) },
   {
     name: 'urlencoded over the form size limit',
-    build: () => ({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Buffer.from(`data=${'x'.repeat(1.2 * 1024 * 1024)}`) }),
+    build: () => ({
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: Buffer.from(`data=${'x'.repeat(1.2 * 1024 * 1024)}`),
+    }),
     expect: () => 413,
   },
   {
     name: 'urlencoded with 1,500 parameters and deep brackets',
     build: () => ({
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: Buffer.from(range(1500).map((n) => `a${n}[b][c][d][e][f][g]=${n}`).join('&')),
+      body: Buffer.from(
+        range(1500)
+          .map((n) => `a${n}[b][c][d][e][f][g]=${n}`)
+          .join('&'),
+      ),
     }),
   },
   // JSON objects of the wrong shape (read, then judged by the route)
@@ -449,19 +505,33 @@ const SHAPES: Shape[] = [
   { name: 'every field null', build: () => json(everyField(() => null)) },
   { name: 'every field a number as a string', build: () => json(everyField(() => '12')) },
   { name: 'every field a number', build: () => json(everyField(() => 12)) },
-  { name: 'every field a huge or odd number', build: () => json(`{${FIELDS.map((field, index) => `"${field}": ${['1e309', '-0', '9007199254740993', '-1', '0.5'][index % 5]}`).join(',')}}`) },
+  {
+    name: 'every field a huge or odd number',
+    build: () =>
+      json(`{${FIELDS.map((field, index) => `"${field}": ${['1e309', '-0', '9007199254740993', '-1', '0.5'][index % 5]}`).join(',')}}`),
+  },
   { name: 'every field a boolean', build: () => json(everyField(() => true)) },
   { name: 'every field an object (query operators)', build: () => json(everyField(() => ({ $ne: null, $gt: '' }))) },
   { name: 'every field a string where an object or list is expected', build: () => json(everyField(() => 'not an object')) },
   { name: 'every field a 2,000-element array', build: () => json(everyField(() => range(2_000))) },
-  { name: 'every field an 8 KB string with NUL bytes and lone surrogates', build: () => json(everyField(() => `\u0000\ud800${'x'.repeat(8 * 1024)}`)) },
-  { name: 'every field nested 500 levels deep', build: () => json(`{${FIELDS.map((field) => `"${field}": ${deeplyNested(500)}`).join(',')}}`), expect: () => 400 },
+  {
+    name: 'every field an 8 KB string with NUL bytes and lone surrogates',
+    build: () => json(everyField(() => `\u0000\ud800${'x'.repeat(8 * 1024)}`)),
+  },
+  {
+    name: 'every field nested 500 levels deep',
+    build: () => json(`{${FIELDS.map((field) => `"${field}": ${deeplyNested(500)}`).join(',')}}`),
+    expect: () => 400,
+  },
   { name: 'a body nested 100,000 levels deep', build: () => json(deeplyNested(100_000)), expect: () => 400 },
   { name: 'ingredients: 70,000 ids', build: () => json({ ingredients: range(70_000) }) },
   { name: 'data: 20,000 objects', build: () => json({ data: range(20_000).map((id) => ({ id })) }) },
   {
     name: '__proto__ and constructor keys',
-    build: () => json('{"__proto__": {"polluted": true, "isAdmin": true}, "constructor": {"prototype": {"polluted": true}}, "username": {"__proto__": {"polluted": true}}}'),
+    build: () =>
+      json(
+        '{"__proto__": {"polluted": true, "isAdmin": true}, "constructor": {"prototype": {"polluted": true}}, "username": {"__proto__": {"polluted": true}}}',
+      ),
     // strapi::body's JSON parser refuses a __proto__ key.
     expect: () => 400,
   },
@@ -476,32 +546,53 @@ const SHAPES: Shape[] = [
 const QUERY_SHAPES: Shape[] = [
   ['filters nested 30 levels deep', `filters${'[a]'.repeat(30)}=1`],
   ['filters on private fields', 'filters[password][$startsWith]=a&filters[resetPasswordToken][$notNull]=true'],
-  ['an $in of 600 ids', range(600).map((n) => `filters[id][$in]=${n}`).join('&')],
+  [
+    'an $in of 600 ids',
+    range(600)
+      .map((n) => `filters[id][$in]=${n}`)
+      .join('&'),
+  ],
   ['unknown operators and raw SQL', "filters[id][$where]=1&filters[$raw]=1&filters[username][$eq]=x'%20OR%201=1--"],
   ['populate everything, deeply', 'populate[role][populate][users][populate][role][populate]=*&populate[ingredients][populate]=*'],
   ['populate private relations and unknown fields', 'populate[0]=role&populate[1]=nope&populate[users_permissions_user]=*'],
   ['private or unknown fields', 'fields[0]=password&fields[1]=resetPasswordToken&fields[2]=nope&fields=*'],
   ['sort by private or unknown fields', 'sort[0]=password:desc&sort[1]=nope:sideways&sort[$gt]=1'],
-  ['pagination nonsense', 'pagination[page]=-1&pagination[pageSize]=abc&pagination[limit]=1e309&pagination[start]=-5&pagination[withCount]=maybe'],
+  [
+    'pagination nonsense',
+    'pagination[page]=-1&pagination[pageSize]=abc&pagination[limit]=1e309&pagination[start]=-5&pagination[withCount]=maybe',
+  ],
   ['a huge page size', 'pagination[pageSize]=100000000&pagination[page]=99999999999999999999'],
   ['malformed percent-encoding', 'filters[id]=%E0%A4%A&%zz=1&populate=%'],
   ['strings where objects are expected, objects where strings are', 'filters=abc&populate[0][1][2]=x&status[a]=b&locale[$ne]=x'],
   ['NUL bytes and nulls', 'filters[username][$eq]=%00&filters[email][$null]&_q=%00'],
 ].map(([name, query]) => ({
   name: `query: ${name}`,
-  build: ({ route, member }: ShapeContext) => ({ path: `${fillParams(route.path, member)}?${query}`, ...(PARSED_METHODS.has(route.method) ? json({}) : {}) }),
+  build: ({ route, member }: ShapeContext) => ({
+    path: `${fillParams(route.path, member)}?${query}`,
+    ...(PARSED_METHODS.has(route.method) ? json({}) : {}),
+  }),
 }));
 
 /** Bad path parameters (:id and the like), for every route that has one. */
-const PARAMETER_SHAPES: Shape[] = ['%E0%A4%A', '%00', '-1', '0', '1.5', '1e309', '99999999999999999999', 'abc', '..%2F..%2Fadmin', '%20', 'x'.repeat(2000)].map(
-  (value) => ({
-    name: `path parameter: ${value.length > 20 ? `${value.slice(0, 5)}… (${value.length} characters)` : value}`,
-    build: ({ route }: ShapeContext) => ({
-      path: route.path.replace(/:[A-Za-z_]+/g, value).replace('(.*)', value),
-      ...(PARSED_METHODS.has(route.method) ? json({}) : {}),
-    }),
-  })
-);
+const PARAMETER_SHAPES: Shape[] = [
+  '%E0%A4%A',
+  '%00',
+  '-1',
+  '0',
+  '1.5',
+  '1e309',
+  '99999999999999999999',
+  'abc',
+  '..%2F..%2Fadmin',
+  '%20',
+  'x'.repeat(2000),
+].map((value) => ({
+  name: `path parameter: ${value.length > 20 ? `${value.slice(0, 5)}… (${value.length} characters)` : value}`,
+  build: ({ route }: ShapeContext) => ({
+    path: route.path.replace(/:[A-Za-z_]+/g, value).replace('(.*)', value),
+    ...(PARSED_METHODS.has(route.method) ? json({}) : {}),
+  }),
+}));
 const hasParameter = (route: OwnedRoute) => /:[A-Za-z_]|\(\.\*\)/.test(route.path);
 
 // --- running the corpus --------------------------------------------------------------------------
@@ -514,7 +605,7 @@ async function inPool<T>(items: T[], run: (item: T) => Promise<void>, concurrenc
   await Promise.all(
     Array.from({ length: Math.min(concurrency, items.length) }, async () => {
       while (next < items.length) await run(items[next++]);
-    })
+    }),
   );
 }
 
@@ -537,7 +628,8 @@ async function probe(route: OwnedRoute, shape: Shape, withToken: boolean): Promi
     problems.push(`${where}: the server recorded no answer (client saw ${answer.status ?? answer.socketError})`);
     return problems;
   }
-  if (recorded.status >= 500) problems.push(`${where}: server answered ${recorded.status}${recorded.thrown ? ` (${recorded.thrown})` : ''}`);
+  if (recorded.status >= 500)
+    problems.push(`${where}: server answered ${recorded.status}${recorded.thrown ? ` (${recorded.thrown})` : ''}`);
   // A client that half-closes before its declared length gets Node's own bare "400 Bad Request" (its HTTP
   // parser answers as the connection ends, before the app can); the app's answer, recorded above, is judged instead.
   const bareParserAnswer = built.mode === 'half-close' && answer.status === 400 && answer.body === '';
@@ -600,10 +692,7 @@ beforeAll(async () => {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   member = { id: res.body.user.id, jwt: res.body.jwt };
 
-  const role = (await app.strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'authenticated' } })) as { id: number };
-  authenticatedRole = role.id;
-  const row = (await app.strapi.db.query(USERS).findOne({ where: { id: member.id }, select: ['password'] })) as { password: string };
-  passwordHash = row.password;
+  throwawayMember = await throwawayMembers(app.strapi, member.id, 'c');
   knownIngredients = await app.strapi.db.query(INGREDIENTS).count({});
 }, 240_000);
 
@@ -636,7 +725,7 @@ describe('every route this project owns answers bad input with 4xx and a message
         'POST /api/subscriptions',
         'POST /api/payments/sandbox/confirm',
         'DELETE /api/users-permissions/users/delete-account',
-      ])
+      ]),
     );
     // Strapi's own plugins the project does not extend, and the admin panel, are not in the list.
     expect(list.filter((route) => /\/(admin|i18n|email|content-type-builder)(\/|$)/.test(route))).toEqual([]);
@@ -649,10 +738,13 @@ describe('every route this project owns answers bad input with 4xx and a message
   ] as const)('the whole corpus, %s', async (_label, withToken) => {
     // A body refused before routing (expect) is refused before authentication too: the token cannot
     // change that answer, so with a token those go only where the body is not read (DELETE).
-    const decidedBeforeRouting = (route: OwnedRoute, shape: Shape) => PARSED_METHODS.has(route.method) && shape.expect?.(route) !== undefined;
+    const decidedBeforeRouting = (route: OwnedRoute, shape: Shape) =>
+      PARSED_METHODS.has(route.method) && shape.expect?.(route) !== undefined;
     const cases = [
       // Bodies: every route with a body method.
-      ...bodyRoutes.flatMap((route) => SHAPES.filter((shape) => !withToken || !decidedBeforeRouting(route, shape)).map((shape) => ({ route, shape }))),
+      ...bodyRoutes.flatMap((route) =>
+        SHAPES.filter((shape) => !withToken || !decidedBeforeRouting(route, shape)).map((shape) => ({ route, shape })),
+      ),
       // Query strings: every route; path parameters: every route that has one.
       ...routes.flatMap((route) => QUERY_SHAPES.map((shape) => ({ route, shape }))),
       ...routes.filter(hasParameter).flatMap((route) => PARAMETER_SHAPES.map((shape) => ({ route, shape }))),
@@ -726,14 +818,23 @@ describe('POST /api/upload: malformed multipart answers 4xx, stores nothing and 
 
   // The member has a picture, which every refused upload must leave in place.
   beforeAll(async () => {
-    const bytes = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#b22222' } }).png().toBuffer();
+    const bytes = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#b22222' } })
+      .png()
+      .toBuffer();
     const form = new FormData();
     form.append('files', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'me.png');
-    for (const [name, value] of Object.entries({ refId: String(member.id), ref: USERS, field: 'profile_picture' })) form.append(name, value);
-    const res = await fetch(`${app.baseUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${member.jwt}` }, body: form });
+    for (const [name, value] of Object.entries({ refId: String(member.id), ref: USERS, field: 'profile_picture' }))
+      form.append(name, value);
+    const res = await fetch(`${app.baseUrl}/api/upload`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${member.jwt}` },
+      body: form,
+    });
     expect(res.status).toBe(201);
     const [file] = (await res.json()) as { url: string; formats: Record<string, { url: string }> | null }[];
-    stored = [file.url, ...Object.values(file.formats ?? {}).map((format) => format.url)].map((url) => path.join(app.strapi.dirs.static.public, url));
+    stored = [file.url, ...Object.values(file.formats ?? {}).map((format) => format.url)].map((url) =>
+      path.join(app.strapi.dirs.static.public, url),
+    );
     expect((await me()).profile_picture).not.toBeNull();
   });
   afterAll(() => {
@@ -743,18 +844,27 @@ describe('POST /api/upload: malformed multipart answers 4xx, stores nothing and 
   const cases: { name: string; build(): Omit<RawRequest, 'method' | 'path'>; status: number }[] = [
     {
       name: 'no boundary',
-      build: () => ({ headers: { 'content-type': 'multipart/form-data' }, body: Buffer.concat([Buffer.from(pictureFields({ route: upload, member })), filePart(PNG_START), closing]) }),
+      build: () => ({
+        headers: { 'content-type': 'multipart/form-data' },
+        body: Buffer.concat([Buffer.from(pictureFields({ route: upload, member })), filePart(PNG_START), closing]),
+      }),
       status: 400,
     },
     {
       name: 'the closing boundary never comes',
-      build: () => ({ headers: formHeaders, body: Buffer.concat([Buffer.from(pictureFields({ route: upload, member })), filePart(PNG_START).subarray(0, -2)]) }),
+      build: () => ({
+        headers: formHeaders,
+        body: Buffer.concat([Buffer.from(pictureFields({ route: upload, member })), filePart(PNG_START).subarray(0, -2)]),
+      }),
       status: 400,
     },
     {
       name: 'cut off mid-file (Content-Length larger than sent, then the client half-closes)',
       build: () => {
-        const body = Buffer.concat([Buffer.from(pictureFields({ route: upload, member })), filePart(Buffer.concat([PNG_START, crypto.randomBytes(64 * 1024)])).subarray(0, -2)]);
+        const body = Buffer.concat([
+          Buffer.from(pictureFields({ route: upload, member })),
+          filePart(Buffer.concat([PNG_START, crypto.randomBytes(64 * 1024)])).subarray(0, -2),
+        ]);
         return { headers: formHeaders, body, declaredLength: body.length + 100_000, mode: 'half-close' as const };
       },
       status: 400,
@@ -762,7 +872,10 @@ describe('POST /api/upload: malformed multipart answers 4xx, stores nothing and 
     {
       name: 'cut off mid-file (the client drops the connection)',
       build: () => {
-        const body = Buffer.concat([Buffer.from(pictureFields({ route: upload, member })), filePart(Buffer.concat([PNG_START, crypto.randomBytes(64 * 1024)])).subarray(0, -2)]);
+        const body = Buffer.concat([
+          Buffer.from(pictureFields({ route: upload, member })),
+          filePart(Buffer.concat([PNG_START, crypto.randomBytes(64 * 1024)])).subarray(0, -2),
+        ]);
         return { headers: formHeaders, body, declaredLength: body.length + 100_000, mode: 'disconnect' as const };
       },
       status: 400,
@@ -773,7 +886,12 @@ describe('POST /api/upload: malformed multipart answers 4xx, stores nothing and 
     const before = { picture: (await me()).profile_picture, files: await app.strapi.db.query(FILES).count({}) };
     const id = crypto.randomUUID();
     const built = entry.build();
-    const answer = await send({ method: 'POST', path: '/api/upload', ...built, headers: { ...built.headers, authorization: `Bearer ${member.jwt}`, [ID_HEADER]: id } });
+    const answer = await send({
+      method: 'POST',
+      path: '/api/upload',
+      ...built,
+      headers: { ...built.headers, authorization: `Bearer ${member.jwt}`, [ID_HEADER]: id },
+    });
     const recorded = await serverAnswer(id);
     expect(recorded?.status).toBe(entry.status);
     if (built.mode === 'complete' || built.mode === undefined) {

@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, requestFrom, type TestStrapi } from './helpers/strapi';
+import { throwawayMembers } from './helpers/throwaway-members';
 import { PG, postgresEnv, withPostgres } from './helpers/instances';
 import { ownedRoutes, type OwnedRoute } from './helpers/owned-routes';
 import type { ApiError, AuthResponse, Ingredient, ListResponse } from './helpers/types';
 
 /**
- * No 5xx from any query shape or byte (README "Security", issue 20), on SQLite and on PostgreSQL
+ * No 5xx from any query shape or byte (docs/security.md, issue 20), on SQLite and on PostgreSQL
  * (whose text cannot hold a NUL byte). The query strings are generated from Strapi's query grammar
  * (filters, sort, populate, fields, pagination) by a seeded PRNG: the same seed sends the same
  * requests, and a failure prints its seed and request. BAD_QUERY_SEED=<n> replays or explores another.
@@ -43,16 +44,60 @@ type Tree = string | null | Tree[] | { [key: string]: Tree };
 /** Off for a share of the queries: those stay within the grammar and its plain values, to reach the routes. */
 let wild = true;
 
-const SCALAR_OPERATORS = ['$eq', '$eqi', '$ne', '$nei', '$lt', '$lte', '$gt', '$gte', '$contains', '$notContains', '$containsi', '$notContainsi', '$startsWith', '$startsWithi', '$endsWith', '$endsWithi'];
+const SCALAR_OPERATORS = [
+  '$eq',
+  '$eqi',
+  '$ne',
+  '$nei',
+  '$lt',
+  '$lte',
+  '$gt',
+  '$gte',
+  '$contains',
+  '$notContains',
+  '$containsi',
+  '$notContainsi',
+  '$startsWith',
+  '$startsWithi',
+  '$endsWith',
+  '$endsWithi',
+];
 const LIST_OPERATORS = ['$in', '$notIn', '$between'];
 const BOOLEAN_OPERATORS = ['$null', '$notNull'];
 const FIELD_OPERATORS = [...SCALAR_OPERATORS, ...LIST_OPERATORS, ...BOOLEAN_OPERATORS, '$not', '$and', '$or'];
 const UNKNOWN_KEYS = ['nope', '$where', '$raw', '$jsonSupersetOf', '$EQ', 'constructor', 'toString', '', 'a.b', '0'];
 /** Strings with an edge: control characters (NUL above all), huge numbers, SQL, lone surrogates (as raw bytes, see encode). */
 const ODD_STRINGS = [
-  '\u0000', 'a\u0000b', '\u0001', 'x\u001b[31m', '\u0008', '\u007f', 'tab\there', 'line\nbreak', '\r',
-  '-1', '0', '1.5', '1e309', '-1e309', '99999999999999999999', '9223372036854775808', 'NaN', 'Infinity',
-  'true', 'false', 'maybe', '', ' ', "x' OR 1=1--", '%', '\\', '2024-02-30', '2024-01-01T00:00:00Z', 'ünï😀', 'x'.repeat(600),
+  '\u0000',
+  'a\u0000b',
+  '\u0001',
+  'x\u001b[31m',
+  '\u0008',
+  '\u007f',
+  'tab\there',
+  'line\nbreak',
+  '\r',
+  '-1',
+  '0',
+  '1.5',
+  '1e309',
+  '-1e309',
+  '99999999999999999999',
+  '9223372036854775808',
+  'NaN',
+  'Infinity',
+  'true',
+  'false',
+  'maybe',
+  '',
+  ' ',
+  "x' OR 1=1--",
+  '%',
+  '\\',
+  '2024-02-30',
+  '2024-01-01T00:00:00Z',
+  'ünï😀',
+  'x'.repeat(600),
 ];
 
 function scalar(r: Random, fields: string[]): string {
@@ -96,7 +141,10 @@ function condition(r: Random, fields: string[], depth: number): Tree {
   if (wild && r.chance(0.15)) return filters(r, fields, depth - 1);
   const result: Record<string, Tree> = {};
   for (let n = 1 + r.int(2); n > 0; n--) {
-    const operator = !wild || r.chance(0.9) ? r.pick(wild ? FIELD_OPERATORS : [...SCALAR_OPERATORS, ...LIST_OPERATORS, ...BOOLEAN_OPERATORS]) : r.pick(UNKNOWN_KEYS);
+    const operator =
+      !wild || r.chance(0.9)
+        ? r.pick(wild ? FIELD_OPERATORS : [...SCALAR_OPERATORS, ...LIST_OPERATORS, ...BOOLEAN_OPERATORS])
+        : r.pick(UNKNOWN_KEYS);
     result[operator] = operand(r, operator, fields, depth - 1);
   }
   return result;
@@ -105,9 +153,11 @@ function condition(r: Random, fields: string[], depth: number): Tree {
 function filters(r: Random, fields: string[], depth: number): Tree {
   const result: Record<string, Tree> = {};
   for (let n = 1 + r.int(2); n > 0; n--) {
-    const key = depth > 0 && r.chance(0.3) ? r.pick(['$and', '$or', '$not']) : !wild || r.chance(0.85) ? r.pick(fields) : r.pick(UNKNOWN_KEYS);
+    const key =
+      depth > 0 && r.chance(0.3) ? r.pick(['$and', '$or', '$not']) : !wild || r.chance(0.85) ? r.pick(fields) : r.pick(UNKNOWN_KEYS);
     if (key === '$and' || key === '$or') {
-      result[key] = !wild || r.chance(0.7) ? Array.from({ length: 1 + r.int(3) }, () => filters(r, fields, depth - 1)) : anyValue(r, fields, depth - 1);
+      result[key] =
+        !wild || r.chance(0.7) ? Array.from({ length: 1 + r.int(3) }, () => filters(r, fields, depth - 1)) : anyValue(r, fields, depth - 1);
     } else if (key === '$not') {
       result[key] = !wild || r.chance(0.7) ? filters(r, fields, depth - 1) : anyValue(r, fields, depth - 1);
     } else {
@@ -159,7 +209,10 @@ function fieldsParam(r: Random, fields: string[], depth: number): Tree {
 
 function pagination(r: Random, fields: string[], depth: number): Tree {
   const result: Record<string, Tree> = {};
-  const number = () => (!wild ? r.pick(['1', '2', '10']) : r.pick(['-1', '0', '1', '2', '25', '1000', '1e309', '99999999999999999999', '9223372036854775807', '-5', '1.5', 'abc', '', ' 2']));
+  const number = () =>
+    !wild
+      ? r.pick(['1', '2', '10'])
+      : r.pick(['-1', '0', '1', '2', '25', '1000', '1e309', '99999999999999999999', '9223372036854775807', '-5', '1.5', 'abc', '', ' 2']);
   for (const key of wild ? ['page', 'pageSize', 'start', 'limit', 'withCount', 'nope'] : ['page', 'pageSize']) {
     if (r.chance(0.4)) result[key] = !wild || r.chance(0.75) ? number() : anyValue(r, fields, depth - 1);
   }
@@ -184,7 +237,8 @@ function queryTree(r: Random, fields: string[]): Record<string, Tree> {
     ['token', () => scalar(r, fields)],
   ];
   for (const [name, make] of parts) {
-    if ((wild || ['filters', 'sort', 'pagination'].includes(name)) && r.chance(name === 'filters' ? 0.8 : wild ? 0.3 : 0.2)) query[name] = make();
+    if ((wild || ['filters', 'sort', 'pagination'].includes(name)) && r.chance(name === 'filters' ? 0.8 : wild ? 0.3 : 0.2))
+      query[name] = make();
   }
   if (Object.keys(query).length === 0) query.filters = filters(r, fields, depth);
   return query;
@@ -195,7 +249,10 @@ function encode(text: string): string {
   try {
     return encodeURIComponent(text);
   } catch {
-    return text.split('').map((char) => (/[\ud800-\udfff]/.test(char) ? '%ED%A0%80' : encodeURIComponent(char))).join('');
+    return text
+      .split('')
+      .map((char) => (/[\ud800-\udfff]/.test(char) ? '%ED%A0%80' : encodeURIComponent(char)))
+      .join('');
   }
 }
 
@@ -251,7 +308,7 @@ async function inPool<T>(items: T[], run: (item: T) => Promise<void>, concurrenc
   await Promise.all(
     Array.from({ length: Math.min(concurrency, items.length) }, async () => {
       while (next < items.length) await run(items[next++]);
-    })
+    }),
   );
 }
 
@@ -259,7 +316,12 @@ interface Answer {
   status: number;
   body: unknown;
 }
-async function send(app: TestStrapi, method: string, pathAndQuery: string, options: { token?: string; body?: string } = {}): Promise<Answer> {
+async function send(
+  app: TestStrapi,
+  method: string,
+  pathAndQuery: string,
+  options: { token?: string; body?: string } = {},
+): Promise<Answer> {
   const res = await fetch(app.baseUrl + pathAndQuery, {
     method,
     headers: {
@@ -283,14 +345,19 @@ async function send(app: TestStrapi, method: string, pathAndQuery: string, optio
 function judge(answer: Answer, where: string): string[] {
   if (answer.status >= 500) return [`${where}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`];
   const message = (answer.body as Partial<ApiError>)?.error?.message;
-  if (answer.status >= 400 && !(typeof message === 'string' && message.trim() !== '')) return [`${where}: ${answer.status} without a message`];
+  if (answer.status >= 400 && !(typeof message === 'string' && message.trim() !== ''))
+    return [`${where}: ${answer.status} without a message`];
   return [];
 }
 
 /** The refusal of a request whose query or body holds a control character. */
 const expectCharacterRefusal = (answer: Answer, where: string) => {
   expect(answer.status, `${where}: ${JSON.stringify(answer.body)}`).toBe(400);
-  expect((answer.body as ApiError).error).toMatchObject({ status: 400, name: 'ValidationError', message: expect.stringMatching(/character that is not allowed/) });
+  expect((answer.body as ApiError).error).toMatchObject({
+    status: 400,
+    name: 'ValidationError',
+    message: expect.stringMatching(/character that is not allowed/),
+  });
 };
 
 function suite(label: string, boot: () => Promise<TestStrapi>, cleanUp: () => Promise<void> = async () => undefined) {
@@ -298,17 +365,8 @@ function suite(label: string, boot: () => Promise<TestStrapi>, cleanUp: () => Pr
     let app: TestStrapi;
     let routes: OwnedRoute[];
     let member: Member;
-    let authenticatedRole: number;
-    let passwordHash: string;
-
     /** A throwaway member for one write, so a route that logs out or deletes the account spoils nothing. */
-    const throwawayMember = async (): Promise<Member> => {
-      const name = `q${crypto.randomBytes(6).toString('hex')}`;
-      const row = (await app.strapi.db.query(USERS).create({
-        data: { documentId: crypto.randomBytes(12).toString('hex'), username: name, email: `${name}@example.com`, provider: 'local', password: passwordHash, confirmed: true, blocked: false, role: authenticatedRole },
-      })) as { id: number };
-      return { id: row.id, jwt: await app.strapi.plugin('users-permissions').service('jwt').issue({ id: row.id }) };
-    };
+    let throwawayMember: () => Promise<Member>;
     /** The member's row as stored (every column), to prove a refused write wrote nothing. */
     const stored = (id: number) => app.strapi.db.query(USERS).findOne({ where: { id }, populate: ['ingredients', 'bmi', 'role'] });
 
@@ -320,9 +378,7 @@ function suite(label: string, boot: () => Promise<TestStrapi>, cleanUp: () => Pr
       });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       member = { id: res.body.user.id, jwt: res.body.jwt };
-      const role = (await app.strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'authenticated' } })) as { id: number };
-      authenticatedRole = role.id;
-      passwordHash = ((await app.strapi.db.query(USERS).findOne({ where: { id: member.id }, select: ['password'] })) as { password: string }).password;
+      throwawayMember = await throwawayMembers(app.strapi, member.id, 'q');
     }, 240_000);
 
     afterAll(async () => {
@@ -364,13 +420,21 @@ function suite(label: string, boot: () => Promise<TestStrapi>, cleanUp: () => Pr
         expect(res.status, `${query}: ${JSON.stringify(res.body)}`).toBe(200);
         return (res.body as ListResponse<Ingredient>).data.map((ingredient) => ingredient.ingredient_name);
       };
-      expect(await names('filters[ingredient_name][$in][0]=Eggs&filters[ingredient_name][$in][1]=Milk&sort=id:asc')).toEqual(['Eggs', 'Milk']);
-      expect(await names('filters[ingredient_name][$in][]=Eggs&filters[ingredient_name][$in][]=Milk&sort[0]=id:desc')).toEqual(['Milk', 'Eggs']);
+      expect(await names('filters[ingredient_name][$in][0]=Eggs&filters[ingredient_name][$in][1]=Milk&sort=id:asc')).toEqual([
+        'Eggs',
+        'Milk',
+      ]);
+      expect(await names('filters[ingredient_name][$in][]=Eggs&filters[ingredient_name][$in][]=Milk&sort[0]=id:desc')).toEqual([
+        'Milk',
+        'Eggs',
+      ]);
       expect(await names('filters[$or][0][id][$eq]=1&filters[$or][1][id][$eq]=2&sort[id]=asc')).toEqual(['Eggs', 'Honey']);
       expect(await names('filters[$and][0][id][$gte]=2&filters[$and][1][id][$lt]=4&sort=id')).toEqual(['Honey', 'Cheese']);
       expect(await names('filters[id][$between][0]=5&filters[id][$between][1]=6&sort=id')).toEqual(['Butter', 'Milk']);
       expect(await names('filters[ingredient_name][$not][$containsi]=e&sort=id')).toEqual(['Yogurt', 'Milk']);
-      expect(await names('filters[createdAt][$gt]=2000-01-01&filters[id][$containsi]=1&filters[ingredient_name][$contains]=gg')).toEqual(['Eggs']);
+      expect(await names('filters[createdAt][$gt]=2000-01-01&filters[id][$containsi]=1&filters[ingredient_name][$contains]=gg')).toEqual([
+        'Eggs',
+      ]);
       expect(await names('filters[ingredient_name][$notNull]=true&filters[ingredient_name][$startsWithi]=b')).toEqual(['Butter']);
       expect(await names('filters[id]=3')).toEqual(['Cheese']);
       expect(await names('pagination[page]=2&pagination[pageSize]=4&sort=id:asc')).toEqual(['Butter', 'Milk']);
@@ -385,8 +449,8 @@ function suite(label: string, boot: () => Promise<TestStrapi>, cleanUp: () => Pr
       expect(gets.length).toBeGreaterThan(10);
       const cases = gets.flatMap((route) =>
         [false, true].flatMap((withToken) =>
-          Array.from({ length: QUERIES_PER_ROUTE }, () => ({ route, withToken, query: serialize(r, queryTree(r, fieldsFor(app, route))) }))
-        )
+          Array.from({ length: QUERIES_PER_ROUTE }, () => ({ route, withToken, query: serialize(r, queryTree(r, fieldsFor(app, route))) })),
+        ),
       );
       const problems: string[] = [];
       const statuses = new Map<number, number>();
@@ -426,7 +490,26 @@ function suite(label: string, boot: () => Promise<TestStrapi>, cleanUp: () => Pr
       const writes = routes.filter((route) => PARSED_METHODS.has(route.method) && !route.path.endsWith('/payments/webhook'));
       expect(writes.length).toBeGreaterThan(10);
       // Every field a route of this project reads (see bad-input.test.ts), each holding the character.
-      const FIELDS = ['identifier', 'password', 'username', 'email', 'code', 'currentPassword', 'priceId', 'personal_goal_note', 'diet_preference', 'date', 'weight', 'token', 'name', 'description', 'type', 'refId', 'field', 'ref'];
+      const FIELDS = [
+        'identifier',
+        'password',
+        'username',
+        'email',
+        'code',
+        'currentPassword',
+        'priceId',
+        'personal_goal_note',
+        'diet_preference',
+        'date',
+        'weight',
+        'token',
+        'name',
+        'description',
+        'type',
+        'refId',
+        'field',
+        'ref',
+      ];
       const bodies = ['\u0000', '\u0001', '\u001f'].flatMap((char) => [
         JSON.stringify(Object.fromEntries(FIELDS.map((field) => [field, `a${char}b`]))),
         JSON.stringify({ data: { username: 'fine', bmi: { currentWeight: 80, note: [`x${char}`] } } }),
@@ -460,7 +543,13 @@ function suite(label: string, boot: () => Promise<TestStrapi>, cleanUp: () => Pr
       expect(saved.status, JSON.stringify(saved.body)).toBe(200);
       const before = await stored(member.id);
       expect(before.personal_goal_note).toBe('line one\n\tline two\r\n');
-      for (const [field, value] of Object.entries({ username: 'new\u0000name', email: 'x\u0000@example.com', personal_goal_note: 'note\u0000', diet_preference: 'carnivore\u0000', bmi: { height: 180, note: '\u0000' } })) {
+      for (const [field, value] of Object.entries({
+        username: 'new\u0000name',
+        email: 'x\u0000@example.com',
+        personal_goal_note: 'note\u0000',
+        diet_preference: 'carnivore\u0000',
+        bmi: { height: 180, note: '\u0000' },
+      })) {
         const res = await put({ personal_goal_note: 'changed', goal_weight: 70, [field]: value });
         expect(res.status, field).toBe(400);
         expect(res.body.error.message).toMatch(/character that is not allowed/);
@@ -494,6 +583,6 @@ if (pgMissing) {
         },
       });
     },
-    () => withPostgres((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)).then(() => undefined)
+    () => withPostgres((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)).then(() => undefined),
   );
 }

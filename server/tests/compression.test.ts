@@ -242,9 +242,19 @@ describe('robots.txt and sitemap.xml', () => {
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
     const locs = [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]);
     expect(locs).toEqual(
-      ['/', '/about', '/company-details', '/features', '/contact', '/privacy-policy', '/terms', '/refund-policy', '/login', '/signup', '/reset-password'].map(
-        (pathname) => `https://carnivo.example${pathname}`,
-      ),
+      [
+        '/',
+        '/about',
+        '/company-details',
+        '/features',
+        '/contact',
+        '/privacy-policy',
+        '/terms',
+        '/refund-policy',
+        '/login',
+        '/signup',
+        '/reset-password',
+      ].map((pathname) => `https://carnivo.example${pathname}`),
     );
     expect(SITEMAP_PATHS).not.toContain('/email-confirmation');
     expect(xml).not.toMatch(/\/(profile|bmi|delete-profile|auth|admin|api)\b/);

@@ -18,7 +18,16 @@ const outboxProvider = require('strapi-provider-email-outbox') as {
   init(providerOptions: Record<string, unknown>, settings?: Record<string, unknown>): EmailProvider;
 };
 
-const EMAIL_ENV = ['SMTP_HOST', 'SMTP_PORT', 'SMTP_SECURE', 'SMTP_USERNAME', 'SMTP_PASSWORD', 'EMAIL_FROM', 'EMAIL_REPLY_TO', 'EMAIL_OUTBOX_DIR'];
+const EMAIL_ENV = [
+  'SMTP_HOST',
+  'SMTP_PORT',
+  'SMTP_SECURE',
+  'SMTP_USERNAME',
+  'SMTP_PASSWORD',
+  'EMAIL_FROM',
+  'EMAIL_REPLY_TO',
+  'EMAIL_OUTBOX_DIR',
+];
 let savedEnv: Record<string, string | undefined>;
 let dir: string;
 
@@ -91,9 +100,14 @@ describe('strapi-provider-email-outbox', () => {
     const lines: string[] = [];
     const provider = outboxProvider.init(
       { outboxDir: path.join(dir, 'nested'), log: { info: (line: string) => lines.push(line) } },
-      { defaultFrom: 'Carnivo <no-reply@carnivo.app>', defaultReplyTo: 'Carnivo <help@carnivo.app>' }
+      { defaultFrom: 'Carnivo <no-reply@carnivo.app>', defaultReplyTo: 'Carnivo <help@carnivo.app>' },
     );
-    const first = await provider.send({ to: 'ann@example.com', subject: 'Hello\r\nBcc: evil@example.com', text: 'Plain body', html: '<p>Html body</p>' });
+    const first = await provider.send({
+      to: 'ann@example.com',
+      subject: 'Hello\r\nBcc: evil@example.com',
+      text: 'Plain body',
+      html: '<p>Html body</p>',
+    });
     const second = await provider.send({ to: 'ann@example.com', subject: 'Again', text: 'Second' });
 
     const files = fs.readdirSync(path.join(dir, 'nested')).sort();

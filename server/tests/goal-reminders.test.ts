@@ -23,6 +23,8 @@ const pgReachable = await withPostgres(async () => true).catch((error: Error) =>
   return false;
 });
 
+const SITE_STYLESHEET = '<link rel="stylesheet" crossorigin href="/assets/index-reminders.css">';
+
 interface Member {
   id: number;
   jwt: string;
@@ -31,14 +33,27 @@ interface Member {
 
 /** One booted server, its outbox, and helpers bound to it. */
 function harness(prefix: string) {
-  const state = { app: undefined as unknown as TestStrapi, tmpDir: '', outbox: undefined as unknown as ReturnType<typeof createOutboxReader> };
+  const state = {
+    app: undefined as unknown as TestStrapi,
+    tmpDir: '',
+    outbox: undefined as unknown as ReturnType<typeof createOutboxReader>,
+  };
   let counter = 0;
 
   const boot = async (env: Record<string, string> = {}) => {
     state.tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), `carnivo-reminders-${prefix}-`));
     const outboxDir = path.join(state.tmpDir, 'outbox');
+    // A built SPA's shell: the unsubscribe page links its stylesheet.
+    const spaDir = path.join(state.tmpDir, 'spa');
+    fs.mkdirSync(spaDir);
+    fs.writeFileSync(
+      path.join(spaDir, 'index.html'),
+      `<!doctype html><html><head>${SITE_STYLESHEET}</head><body><div id="root"></div></body></html>`,
+    );
     // Many sign-ups from one address: the auth rate limit is not what is tested here.
-    state.app = await bootStrapi({ env: { EMAIL_OUTBOX_DIR: outboxDir, SMTP_HOST: '', AUTH_RATELIMIT_ENABLED: 'false', ...env } });
+    state.app = await bootStrapi({
+      env: { EMAIL_OUTBOX_DIR: outboxDir, SMTP_HOST: '', AUTH_RATELIMIT_ENABLED: 'false', SPA_DIR: spaDir, ...env },
+    });
     // The links in the e-mails point at this server (publicUrl() reads PUBLIC_URL when it builds one).
     process.env.PUBLIC_URL = state.app.baseUrl;
     state.outbox = createOutboxReader(outboxDir);
@@ -62,9 +77,14 @@ function harness(prefix: string) {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   };
   /** A member with a goal, as the Information and Goals tabs save it. */
-  const goalSetter = async (name: string, options: { weight: number; goal: number; reminder: 'daily' | 'weekly'; unit?: 'metric' | 'imperial' }) => {
+  const goalSetter = async (
+    name: string,
+    options: { weight: number; goal: number; reminder: 'daily' | 'weekly'; unit?: 'metric' | 'imperial' },
+  ) => {
     const member = await register(name);
-    await put(member, { bmi: { currentWeight: options.weight, height: 180, Gender: 'Male', date_of_birth: '1990-05-01', idealBmiWeight: '72.9' } });
+    await put(member, {
+      bmi: { currentWeight: options.weight, height: 180, Gender: 'Male', date_of_birth: '1990-05-01', idealBmiWeight: '72.9' },
+    });
     await put(member, { goal_weight: options.goal, goal_reminder: options.reminder, unit_system: options.unit ?? 'metric' });
     return member;
   };
@@ -124,7 +144,11 @@ describe('goal reminders (SQLite)', () => {
   it('e-mails progress toward the goal with the latest entries, once a day', async () => {
     const member = await h.goalSetter('daily', { weight: 82, goal: 75, reminder: 'daily' });
     const today = utcDate(new Date());
-    for (const [date, weight] of [['2020-01-01', 90], ['2020-02-01', 88.5], ['2020-03-01', 86]] as const) {
+    for (const [date, weight] of [
+      ['2020-01-01', 90],
+      ['2020-02-01', 88.5],
+      ['2020-03-01', 86],
+    ] as const) {
       const res = await request(h.state.app.baseUrl, 'POST', '/api/weight-entries', { body: { date, weight }, token: member.jwt });
       expect(res.status).toBe(201);
     }
@@ -192,7 +216,9 @@ describe('goal reminders (SQLite)', () => {
     const due = runs[0].due;
     expect(runs.reduce((sum, result) => sum + result.sent, 0)).toBe(due);
     expect(runs.reduce((sum, result) => sum + result.alreadySent, 0)).toBe(due * 4);
-    const claims = await h.state.app.strapi.db.query('api::reminder.reminder-send').count({ where: { period: { $in: ['daily:2030-07-01', `weekly:${isoWeek(new Date('2030-07-01'))}`] } } });
+    const claims = await h.state.app.strapi.db
+      .query('api::reminder.reminder-send')
+      .count({ where: { period: { $in: ['daily:2030-07-01', `weekly:${isoWeek(new Date('2030-07-01'))}`] } } });
     expect(claims).toBe(due);
   });
 
@@ -223,7 +249,12 @@ describe('goal reminders (SQLite)', () => {
     const res = await fetch(linkOf(email), { headers: BROWSER });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await res.text()).toContain(progressMessages.unsubscribed);
+    const html = await res.text();
+    expect(html).toContain(`<h1>Reminders turned off</h1>\n<p>${progressMessages.unsubscribed}</p>`);
+    // The site's look (its stylesheet, the header's logo and name linking home) and links relative to the site.
+    expect(html).toContain(SITE_STYLESHEET);
+    expect(html).toContain('<a href="/" class="brand"><img src="/favicon.svg" alt="" width="32" height="32"><span>Carnivo</span></a>');
+    expect(html).toContain('<a href="/profile?tab=goals">Go to your profile</a><a href="/">Back to Carnivo</a>');
     expect((await h.me(member)).reminders_enabled).toBe(false);
 
     // The link works again (a second click), and changes nothing else.
@@ -310,7 +341,9 @@ describe.skipIf(!pgReachable)('goal reminders and weight entries on PostgreSQL (
   });
 
   it('two or more racing runs send one e-mail per member and period', async () => {
-    const racers = await Promise.all([1, 2, 3, 4].map((n) => h.goalSetter(`race${n}`, { weight: 80 + n, goal: 70, reminder: n % 2 ? 'daily' : 'weekly' })));
+    const racers = await Promise.all(
+      [1, 2, 3, 4].map((n) => h.goalSetter(`race${n}`, { weight: 80 + n, goal: 70, reminder: n % 2 ? 'daily' : 'weekly' })),
+    );
     const runs = await Promise.all(Array.from({ length: 6 }, () => h.run('2030-07-01T10:00:00Z')));
     for (const member of racers) expect(h.state.outbox.take(member.email)).toHaveLength(1);
     expect(runs.reduce((sum, result) => sum + result.sent, 0)).toBe(racers.length);
@@ -322,11 +355,16 @@ describe.skipIf(!pgReachable)('goal reminders and weight entries on PostgreSQL (
     const weights = [70, 71, 72, 73, 74, 75, 76, 77];
     const answers = await Promise.all(
       weights.map((weight) =>
-        request<{ data: { id: number } }>(h.state.app.baseUrl, 'POST', '/api/weight-entries', { body: { date: '2024-06-01', weight }, token: member.jwt })
-      )
+        request<{ data: { id: number } }>(h.state.app.baseUrl, 'POST', '/api/weight-entries', {
+          body: { date: '2024-06-01', weight },
+          token: member.jwt,
+        }),
+      ),
     );
     expect(answers.map((res) => res.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
-    const list = await request<{ data: { date: string; weight: number }[] }>(h.state.app.baseUrl, 'GET', '/api/weight-entries', { token: member.jwt });
+    const list = await request<{ data: { date: string; weight: number }[] }>(h.state.app.baseUrl, 'GET', '/api/weight-entries', {
+      token: member.jwt,
+    });
     expect(list.body.data).toHaveLength(1);
     expect(weights).toContain(list.body.data[0].weight);
   });

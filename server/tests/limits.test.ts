@@ -58,7 +58,7 @@ describe('per-account log-in throttling (in memory)', () => {
     expect(await recordFailure(account)).toBe(BASE_LOCK_SEC);
     expect(await lockedFor(account)).toBe(BASE_LOCK_SEC);
     expect(lockedMessage(await lockedFor(account))).toBe(
-      'Too many failed log-in attempts. Try again in 15 minutes or reset your password.'
+      'Too many failed log-in attempts. Try again in 15 minutes or reset your password.',
     );
 
     const lengths: number[] = [BASE_LOCK_SEC];
@@ -103,7 +103,7 @@ describe('identifiers no account has (in memory)', () => {
     expect(await lockedFor(accountSubject('admin', 'user-3'))).toBe(0);
   });
 
-  it('cannot fill memory, nor push an account\'s failures out', async () => {
+  it("cannot fill memory, nor push an account's failures out", async () => {
     const account = accountSubject('member', 'user-4');
     for (let i = 0; i < 9; i += 1) await recordFailure(account);
     // Bounded loop: a little more than the store keeps.
@@ -141,7 +141,10 @@ describe('per-address limits of the auth routes', () => {
   const call = async (middleware: ReturnType<typeof createAuthRateLimit>, path: string, ip: string, body: unknown = {}) => {
     const headers: Record<string, string> = {};
     try {
-      await middleware({ request: { path, ip, body }, set: (name: string, value: string) => (headers[name] = value) } as never, async () => undefined);
+      await middleware(
+        { request: { path, ip, body }, set: (name: string, value: string) => (headers[name] = value) } as never,
+        async () => undefined,
+      );
       return { status: 200, headers };
     } catch (error) {
       return { status: (error as { status?: number; name?: string }).name === 'RateLimitError' ? 429 : 500, headers, error };
@@ -151,7 +154,8 @@ describe('per-address limits of the auth routes', () => {
   it('counts registrations, reset requests and confirmation e-mails per address, whatever the e-mail', async () => {
     const middleware = createAuthRateLimit(fakeStrapi(3, 100));
     const statuses = [];
-    for (let i = 0; i < 4; i += 1) statuses.push((await call(middleware, '/api/auth/local/register', '10.0.0.1', { email: `x${i}@example.com` })).status);
+    for (let i = 0; i < 4; i += 1)
+      statuses.push((await call(middleware, '/api/auth/local/register', '10.0.0.1', { email: `x${i}@example.com` })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     // Another address, and routes that send no e-mail, are not counted against it.
     expect((await call(middleware, '/api/auth/local/register', '10.0.0.2')).status).toBe(200);

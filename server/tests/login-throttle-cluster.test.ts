@@ -21,7 +21,8 @@ let nextHost = 2;
 const client = () => `127.0.6.${nextHost++}`;
 
 type Answer = Omit<ApiError, 'data'> & { data?: { token?: string; user?: { id: number; email: string } } };
-const post = (instance: Instance, from: string, path: string, body: unknown) => requestFrom<Answer>(from, instance.baseUrl, 'POST', path, { body });
+const post = (instance: Instance, from: string, path: string, body: unknown) =>
+  requestFrom<Answer>(from, instance.baseUrl, 'POST', path, { body });
 
 describe.skipIf(missing !== null)('the admin panel log-in on two instances', () => {
   const admin = { firstname: 'Ad', lastname: 'Min', email: 'cluster.admin@carnivo.example', password: 'Cluster-Passw0rd' };
@@ -59,20 +60,25 @@ describe.skipIf(missing !== null)('the admin panel log-in on two instances', () 
     await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000 + 500));
     const back = await post(b, client(), '/admin/login', { email: admin.email, password: admin.password });
     expect(back.status).toBe(200);
-    const me = await requestFrom<{ data: { email: string } }>(client(), a.baseUrl, 'GET', '/admin/users/me', { token: back.body.data!.token });
+    const me = await requestFrom<{ data: { email: string } }>(client(), a.baseUrl, 'GET', '/admin/users/me', {
+      token: back.body.data!.token,
+    });
     expect(me.body.data.email).toBe(admin.email);
   });
 
   it('an e-mail no administrator has is locked alike on both instances', async () => {
     const answers = [];
     for (let i = 0; i < 11; i += 1) {
-      const res = await post(i % 2 ? b : a, client(), '/admin/login', { email: i % 3 ? 'NO.ADMIN@carnivo.example' : 'no.admin@carnivo.example', password: `Wrong-${i}` });
+      const res = await post(i % 2 ? b : a, client(), '/admin/login', {
+        email: i % 3 ? 'NO.ADMIN@carnivo.example' : 'no.admin@carnivo.example',
+        password: `Wrong-${i}`,
+      });
       answers.push(res.status);
     }
     expect(answers).toEqual([...Array(10).fill(400), 429]);
   });
 
-  it('a member\'s e-mail and an e-mail no member has answer alike across the instances, the 11th included', async () => {
+  it("a member's e-mail and an e-mail no member has answer alike across the instances, the 11th included", async () => {
     const member = { username: 'cluster_member', email: 'cluster_member@example.com', password: 'Cluster-Member-1' };
     expect((await post(a, client(), '/api/auth/local/register', member)).status).toBe(200);
     const seen = (res: Awaited<ReturnType<typeof post>>) => [res.status, res.body.error?.message, res.headers['retry-after']];
@@ -80,7 +86,9 @@ describe.skipIf(missing !== null)('the admin panel log-in on two instances', () 
     const unknown = [];
     for (let i = 0; i < 11; i += 1) {
       known.push(seen(await post(i % 2 ? b : a, client(), '/api/auth/local', { identifier: member.email, password: `wrong-${i}` })));
-      unknown.push(seen(await post(i % 2 ? b : a, client(), '/api/auth/local', { identifier: 'cluster_nobody@example.com', password: `wrong-${i}` })));
+      unknown.push(
+        seen(await post(i % 2 ? b : a, client(), '/api/auth/local', { identifier: 'cluster_nobody@example.com', password: `wrong-${i}` })),
+      );
     }
     expect(unknown).toEqual(known);
     expect(known.map(([status]) => status)).toEqual([...Array(10).fill(400), 429]);
@@ -89,7 +97,7 @@ describe.skipIf(missing !== null)('the admin panel log-in on two instances', () 
     expect((right.body as { jwt?: string }).jwt).toBeUndefined();
   });
 
-  it('one client gets the admin auth routes\' per-address limit once, not once per instance', async () => {
+  it("one client gets the admin auth routes' per-address limit once, not once per instance", async () => {
     const from = client();
     const statuses: number[] = [];
     for (let i = 0; i < 14; i += 1) {
@@ -104,7 +112,8 @@ describe.skipIf(missing !== null)('the admin panel log-in on two instances', () 
 
     const forgot: number[] = [];
     const other = client();
-    for (let i = 0; i < 11; i += 1) forgot.push((await post(i % 2 ? b : a, other, '/admin/forgot-password', { email: `nobody${i}@carnivo.example` })).status);
+    for (let i = 0; i < 11; i += 1)
+      forgot.push((await post(i % 2 ? b : a, other, '/admin/forgot-password', { email: `nobody${i}@carnivo.example` })).status);
     expect(forgot).toEqual([...Array(10).fill(204), 429]);
   });
 });

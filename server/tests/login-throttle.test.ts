@@ -50,7 +50,9 @@ async function registerMember(username: string) {
 async function createAdmin(email: string) {
   const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
   const password = 'Admin-Passw0rd';
-  const admin = await app.strapi.service('admin::user').create({ email, password, firstname: 'Ad', lastname: 'Min', isActive: true, roles: [superAdmin.id] });
+  const admin = await app.strapi
+    .service('admin::user')
+    .create({ email, password, firstname: 'Ad', lastname: 'Min', isActive: true, roles: [superAdmin.id] });
   return { id: admin.id as number, email, password };
 }
 const adminSessions = (id: number) => app.strapi.db.query('admin::session').count({ where: { userId: String(id), origin: 'admin' } });
@@ -68,7 +70,9 @@ describe('members: the lock does not tell whether an account exists', () => {
       unknownAnswers.push(seen(await post('/api/auth/local', { identifier: unknown[i % 3], password: `wrong-${i}` })));
     }
     expect(unknownAnswers).toEqual(knownAnswers);
-    expect(knownAnswers.slice(0, 10)).toEqual(Array(10).fill({ status: 400, message: 'Invalid identifier or password', retryAfter: undefined }));
+    expect(knownAnswers.slice(0, 10)).toEqual(
+      Array(10).fill({ status: 400, message: 'Invalid identifier or password', retryAfter: undefined }),
+    );
     expect(knownAnswers[10]).toEqual({ status: 429, message: LOCKED, retryAfter: '900' });
 
     // The member's own password is refused while locked, by e-mail and by username: no token.
@@ -134,18 +138,27 @@ describe('the admin panel log-in', () => {
     const knownAnswers = [];
     const unknownAnswers = [];
     for (let i = 0; i < 15; i += 1) {
-      knownAnswers.push(seen(await post('/admin/login', { email: i % 2 ? admin.email.toUpperCase() : admin.email, password: `Wrong-Passw0rd-${i}` })));
+      knownAnswers.push(
+        seen(await post('/admin/login', { email: i % 2 ? admin.email.toUpperCase() : admin.email, password: `Wrong-Passw0rd-${i}` })),
+      );
       unknownAnswers.push(seen(await post('/admin/login', { email: 'no.admin@carnivo.example', password: `Wrong-Passw0rd-${i}` })));
     }
     expect(unknownAnswers).toEqual(knownAnswers);
     expect(knownAnswers.slice(0, 10)).toEqual(Array(10).fill({ status: 400, message: 'Invalid credentials', retryAfter: undefined }));
-    expect(knownAnswers.slice(10)).toEqual(Array(5).fill({ status: 429, message: LOCKED, retryAfter: expect.stringMatching(/^(899|900)$/) }));
+    expect(knownAnswers.slice(10)).toEqual(
+      Array(5).fill({ status: 429, message: LOCKED, retryAfter: expect.stringMatching(/^(899|900)$/) }),
+    );
 
     // The right password, from a fresh address, as typed, in capitals, or in the query string / as a list.
     const attempts = [
       await post('/admin/login', { email: admin.email, password: admin.password }),
       await post('/admin/login', { email: ` ${admin.email.toUpperCase()} `, password: admin.password }),
-      await requestFrom<Answer>(freshClient(), app.baseUrl, 'POST', `/admin/login?email=${encodeURIComponent(admin.email)}&password=${admin.password}`),
+      await requestFrom<Answer>(
+        freshClient(),
+        app.baseUrl,
+        'POST',
+        `/admin/login?email=${encodeURIComponent(admin.email)}&password=${admin.password}`,
+      ),
       await post('/ADMIN/Login/', { email: admin.email, password: admin.password }),
     ];
     for (const res of attempts) {
@@ -167,10 +180,14 @@ describe('the admin panel log-in', () => {
   it('the per-address limit covers the admin auth routes', async () => {
     const from = freshClient();
     const logins = [];
-    for (let i = 0; i < 12; i += 1) logins.push((await post(i % 2 ? '/admin/login/' : '/admin/login', { email: `addr${i}@carnivo.example`, password: 'x' }, from)).status);
+    for (let i = 0; i < 12; i += 1)
+      logins.push(
+        (await post(i % 2 ? '/admin/login/' : '/admin/login', { email: `addr${i}@carnivo.example`, password: 'x' }, from)).status,
+      );
     expect(logins).toEqual([...Array(10).fill(400), 429, 429]);
     const resets = [];
-    for (let i = 0; i < 11; i += 1) resets.push((await post('/admin/reset-password', { resetPasswordToken: `t${i}`, password: 'Reset-Passw0rd' }, from)).status);
+    for (let i = 0; i < 11; i += 1)
+      resets.push((await post('/admin/reset-password', { resetPasswordToken: `t${i}`, password: 'Reset-Passw0rd' }, from)).status);
     expect(resets.slice(0, 10).every((status) => status === 400)).toBe(true);
     expect(resets[10]).toBe(429);
     // Another address is not limited.
@@ -183,7 +200,8 @@ describe('the admin panel log-in', () => {
     app.strapi.config.set('security.loginThrottle', { lockSec: 2, maxLockSec: 2 });
     try {
       const admin = await createAdmin('short.lock@carnivo.example');
-      for (let i = 0; i < 10; i += 1) expect((await post('/admin/login', { email: admin.email, password: `Wrong-Passw0rd-${i}` })).status).toBe(400);
+      for (let i = 0; i < 10; i += 1)
+        expect((await post('/admin/login', { email: admin.email, password: `Wrong-Passw0rd-${i}` })).status).toBe(400);
       const refused = await post('/admin/login', { email: admin.email, password: admin.password });
       expect(refused.status).toBe(429);
       expect(refused.body.data?.token).toBeUndefined();

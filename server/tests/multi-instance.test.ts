@@ -20,8 +20,13 @@ let nextHost = 2;
 const client = () => `127.0.3.${nextHost++}`;
 
 type Answer = AuthResponse & ApiError;
-const call = <T = Answer>(instance: Instance, from: string, method: string, path: string, options: { body?: unknown; token?: string } = {}) =>
-  requestFrom<T>(from, instance.baseUrl, method, path, options);
+const call = <T = Answer>(
+  instance: Instance,
+  from: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string } = {},
+) => requestFrom<T>(from, instance.baseUrl, method, path, options);
 
 async function register(instance: Instance, username: string) {
   const password = `${username}-Pass-1`;
@@ -54,23 +59,31 @@ describe.skipIf(missing !== null)('several instances on one PostgreSQL and one R
     const from = client();
     const statuses: number[] = [];
     for (let i = 0; i < 14; i += 1) {
-      const res = await call(i % 2 ? b : a, from, 'POST', '/api/auth/local', { body: { identifier: `nobody${i}@example.com`, password: 'x' } });
+      const res = await call(i % 2 ? b : a, from, 'POST', '/api/auth/local', {
+        body: { identifier: `nobody${i}@example.com`, password: 'x' },
+      });
       statuses.push(res.status);
     }
     // AUTH_RATELIMIT_MAX (10) per route and client address, whichever instance answers.
     expect(statuses).toEqual([...Array(10).fill(400), ...Array(4).fill(429)]);
     // Another address is not limited.
-    expect((await call(a, client(), 'POST', '/api/auth/local', { body: { identifier: 'nobody@example.com', password: 'x' } })).status).toBe(400);
+    expect((await call(a, client(), 'POST', '/api/auth/local', { body: { identifier: 'nobody@example.com', password: 'x' } })).status).toBe(
+      400,
+    );
   });
 
   it('failed log-ins from many addresses on both instances lock the account for all of them', async () => {
     const victim = await register(a, 'multi_victim');
     for (let i = 0; i < 10; i += 1) {
-      const res = await call(i % 2 ? b : a, client(), 'POST', '/api/auth/local', { body: { identifier: victim.email, password: `wrong-${i}` } });
+      const res = await call(i % 2 ? b : a, client(), 'POST', '/api/auth/local', {
+        body: { identifier: victim.email, password: `wrong-${i}` },
+      });
       expect(res.status).toBe(400);
     }
     for (const instance of [a, b]) {
-      const res = await call(instance, client(), 'POST', '/api/auth/local', { body: { identifier: victim.email, password: victim.password } });
+      const res = await call(instance, client(), 'POST', '/api/auth/local', {
+        body: { identifier: victim.email, password: victim.password },
+      });
       expect(res.status).toBe(429);
       expect(res.body.error.message).toBe('Too many failed log-in attempts. Try again in 15 minutes or reset your password.');
       expect(res.body.jwt).toBeUndefined();
@@ -115,7 +128,7 @@ describe.skipIf(missing !== null)('several instances on one PostgreSQL and one R
         `SELECT s.id, s.status, s.stripe_subscription_id
            FROM subscriptions s JOIN subscriptions_user_lnk l ON l.subscription_id = s.id
           WHERE l.user_id = $1 ORDER BY s.id`,
-        [userId]
+        [userId],
       );
     /** The sandbox's paid payment intents of these subscriptions: what the member was charged. */
     const chargesFor = async (subscriptionIds: string[]) =>
@@ -137,8 +150,8 @@ describe.skipIf(missing !== null)('several instances on one PostgreSQL and one R
           call<{ clientSecret: string; subscriptionId: string } & ApiError>(on(i), client(), 'POST', '/api/subscriptions', {
             token: member.jwt,
             body: { priceId },
-          })
-        )
+          }),
+        ),
       );
       for (const answer of answers) {
         if (answer.status !== 200) expect([answer.status, answer.body.error?.message]).toEqual([400, ALREADY]);
@@ -147,10 +160,12 @@ describe.skipIf(missing !== null)('several instances on one PostgreSQL and one R
       expect(secrets.length).toBeGreaterThan(0);
 
       // One customer at the gateway, and one attempt that can still be paid.
-      const users = await query<{ stripe_customer_id: string | null }>('SELECT stripe_customer_id FROM up_users WHERE id = $1', [member.id]);
+      const users = await query<{ stripe_customer_id: string | null }>('SELECT stripe_customer_id FROM up_users WHERE id = $1', [
+        member.id,
+      ]);
       const customers = await query<{ key: string }>(
         "SELECT key FROM strapi_core_store_settings WHERE key LIKE 'core_payments_sandbox_cus:%' AND value LIKE $1",
-        ['%mi_racer@example.com%']
+        ['%mi_racer@example.com%'],
       );
       expect(customers.map((customer) => customer.key)).toEqual([`core_payments_sandbox_cus:${users[0].stripe_customer_id}`]);
       const before = await subscriptionsOf(member.id);
@@ -159,7 +174,9 @@ describe.skipIf(missing !== null)('several instances on one PostgreSQL and one R
 
       // The member pays every secret they were given, at once, on both processes.
       const paid = await Promise.all(
-        secrets.map((clientSecret, i) => call<ApiError>(on(i + 1), client(), 'POST', '/api/payments/sandbox/confirm', { body: { clientSecret, ...CARD } }))
+        secrets.map((clientSecret, i) =>
+          call<ApiError>(on(i + 1), client(), 'POST', '/api/payments/sandbox/confirm', { body: { clientSecret, ...CARD } }),
+        ),
       );
       expect(paid.filter((res) => res.status === 200)).toHaveLength(1);
       for (const refused of paid.filter((res) => res.status !== 200)) {
@@ -173,7 +190,9 @@ describe.skipIf(missing !== null)('several instances on one PostgreSQL and one R
 
       // Active now: both processes refuse another purchase.
       const more = await Promise.all(
-        [plans.monthly, plans.yearly].map((priceId, i) => call<ApiError>(on(i), client(), 'POST', '/api/subscriptions', { token: member.jwt, body: { priceId } }))
+        [plans.monthly, plans.yearly].map((priceId, i) =>
+          call<ApiError>(on(i), client(), 'POST', '/api/subscriptions', { token: member.jwt, body: { priceId } }),
+        ),
       );
       expect(more.map((res) => [res.status, res.body.error?.message])).toEqual([
         [400, ALREADY],
@@ -184,11 +203,19 @@ describe.skipIf(missing !== null)('several instances on one PostgreSQL and one R
 
     it('a purchase on one process while the attempt is paid on the other never leaves two payable attempts', async () => {
       const member = await register(a, 'mi_payer');
-      const first = await call<{ clientSecret: string }>(on(0), client(), 'POST', '/api/subscriptions', { token: member.jwt, body: { priceId: plans.monthly } });
+      const first = await call<{ clientSecret: string }>(on(0), client(), 'POST', '/api/subscriptions', {
+        token: member.jwt,
+        body: { priceId: plans.monthly },
+      });
       expect(first.status).toBe(200);
       const [payment, purchase] = await Promise.all([
-        call<ApiError>(on(1), client(), 'POST', '/api/payments/sandbox/confirm', { body: { clientSecret: first.body.clientSecret, ...CARD } }),
-        call<{ clientSecret: string } & ApiError>(on(0), client(), 'POST', '/api/subscriptions', { token: member.jwt, body: { priceId: plans.monthly } }),
+        call<ApiError>(on(1), client(), 'POST', '/api/payments/sandbox/confirm', {
+          body: { clientSecret: first.body.clientSecret, ...CARD },
+        }),
+        call<{ clientSecret: string } & ApiError>(on(0), client(), 'POST', '/api/subscriptions', {
+          token: member.jwt,
+          body: { priceId: plans.monthly },
+        }),
       ]);
       const rows = await subscriptionsOf(member.id);
       if (payment.status === 200) {
@@ -209,12 +236,19 @@ describe.skipIf(missing !== null)('several instances on one PostgreSQL and one R
     const url = new URL('/api/auth/local', a.baseUrl);
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = http.request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: client(), headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          localAddress: client(),
+          headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
+        },
         (res) => {
           let text = '';
           res.on('data', (chunk) => (text += chunk));
           res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-        }
+        },
       );
       req.on('error', reject);
       // Half the body now, SIGTERM while the server waits for the rest, then the rest.

@@ -173,7 +173,10 @@ describe('POST /api/auth/reset-password', () => {
     expectError(await reset({ code: 'ABCDEFGHJK', password: 'new-pass-1' }), 'Please fill in both password fields.');
     expectError(await reset({ code: 'ABCDEFGHJK', password: '', passwordConfirmation: 'x' }), 'Please fill in both password fields.');
     expectError(await reset({ code: 'ABCDEFGHJK', password: 'new-pass-1', passwordConfirmation: 'new-pass-2' }), 'Passwords do not match.');
-    expectError(await reset({ code: 'ABCDEFGHJK', password: 'short', passwordConfirmation: 'short' }), 'Password should be at least 6 characters.');
+    expectError(
+      await reset({ code: 'ABCDEFGHJK', password: 'short', passwordConfirmation: 'short' }),
+      'Password should be at least 6 characters.',
+    );
     const long = 'x'.repeat(73);
     expectError(await reset({ code: 'ABCDEFGHJK', password: long, passwordConfirmation: long }), 'Password must be less than 73 bytes');
   });

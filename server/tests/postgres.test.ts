@@ -56,7 +56,7 @@ describe.skipIf(!reachable)('PostgreSQL (DATABASE_CLIENT=postgres)', () => {
 
   it('stores its tables in the configured schema', async () => {
     const tables = await admin((client) =>
-      client.query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema])
+      client.query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema]),
     );
     expect(tables.rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(['up_users', 'ingredients']));
   });

@@ -7,10 +7,11 @@ import { bootStrapi, SERVER_DIR, type TestStrapi } from './helpers/strapi';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { LEGAL_CACHE_MS, createPrerenderer, type Prerenderer } from '../src/prerender/prerender';
+import { PROFILE_SHELL, scriptHashSource, withScriptSource } from '../src/prerender/html';
 import { closeLegalEditWatchers, watchLegalEdits } from '../src/prerender/legal-edits';
 
 /**
- * The public pages served as full HTML (README "Marketing site and legal pages"), fetched as a
+ * The public pages served as full HTML (docs/public-pages.md), fetched as a
  * crawler or a link preview would: plain HTTP, no JavaScript. Needs `npm run build` (npm test runs it).
  */
 
@@ -47,50 +48,65 @@ afterAll(async () => {
 
 async function page(urlPath: string) {
   const res = await fetch(app.baseUrl + urlPath, { redirect: 'manual' });
-  return { status: res.status, type: res.headers.get('content-type') ?? '', cache: res.headers.get('cache-control'), html: await res.text() };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    cache: res.headers.get('cache-control'),
+    html: await res.text(),
+  };
 }
 
 /** The markup inside <div id="root">, up to the data script that follows it. */
 const rootOf = (html: string) => /<div id="root">([\s\S]*?)<\/div>\s*(?:<script id="carnivo-prerendered"|<\/body>)/.exec(html)?.[1] ?? '';
 const attr = (html: string, selector: RegExp) => selector.exec(html)?.[1];
-const decode = (value: string | undefined) => value?.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+const decode = (value: string | undefined) =>
+  value
+    ?.replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'");
 
 describe('public pages come as full HTML', () => {
-  it.each(PUBLIC_PAGES)('$path: its title, description, canonical URL, social cards and heading, without JavaScript', async ({ path: urlPath, title, heading }) => {
-    const { status, type, cache, html } = await page(urlPath);
-    expect(status).toBe(200);
-    expect(type).toMatch(/^text\/html/);
-    expect(cache).toBe('no-cache');
-    expect(html).toContain(`<title>${title.replace(/&/g, '&amp;')}</title>`);
-    expect(html.match(/<title>/g)).toHaveLength(1);
-    const description = decode(attr(html, /<meta name="description" content="([^"]*)"/));
-    expect(description?.length).toBeGreaterThan(20);
-    expect(attr(html, /<link rel="canonical" href="([^"]*)"/)).toBe(`${PUBLIC_URL}${urlPath}`);
-    expect(decode(attr(html, /<meta property="og:title" content="([^"]*)"/))).toBe(title);
-    expect(decode(attr(html, /<meta property="og:description" content="([^"]*)"/))).toBe(description);
-    expect(attr(html, /<meta property="og:url" content="([^"]*)"/)).toBe(`${PUBLIC_URL}${urlPath}`);
-    expect(attr(html, /<meta property="og:image" content="([^"]*)"/)).toBe(`${PUBLIC_URL}/og-image.png`);
-    expect(attr(html, /<meta name="twitter:card" content="([^"]*)"/)).toBe('summary_large_image');
+  it.each(PUBLIC_PAGES)(
+    '$path: its title, description, canonical URL, social cards and heading, without JavaScript',
+    async ({ path: urlPath, title, heading }) => {
+      const { status, type, cache, html } = await page(urlPath);
+      expect(status).toBe(200);
+      expect(type).toMatch(/^text\/html/);
+      expect(cache).toBe('no-cache');
+      expect(html).toContain(`<title>${title.replace(/&/g, '&amp;')}</title>`);
+      expect(html.match(/<title>/g)).toHaveLength(1);
+      const description = decode(attr(html, /<meta name="description" content="([^"]*)"/));
+      expect(description?.length).toBeGreaterThan(20);
+      expect(attr(html, /<link rel="canonical" href="([^"]*)"/)).toBe(`${PUBLIC_URL}${urlPath}`);
+      expect(decode(attr(html, /<meta property="og:title" content="([^"]*)"/))).toBe(title);
+      expect(decode(attr(html, /<meta property="og:description" content="([^"]*)"/))).toBe(description);
+      expect(attr(html, /<meta property="og:url" content="([^"]*)"/)).toBe(`${PUBLIC_URL}${urlPath}`);
+      expect(attr(html, /<meta property="og:image" content="([^"]*)"/)).toBe(`${PUBLIC_URL}/og-image.png`);
+      expect(attr(html, /<meta name="twitter:card" content="([^"]*)"/)).toBe('summary_large_image');
 
-    const root = rootOf(html);
-    expect(root).toContain('<h1');
-    if (heading) expect(root.replace(/<!-- -->/g, '')).toMatch(new RegExp(`<h1[^>]*>${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</h1>`));
-    // A visitor's page: the navigation offers log-in, whatever the browser later knows.
-    expect(root).toContain('href="/login"');
-    expect(html).toContain('<script id="carnivo-prerendered" type="application/json">');
-  });
+      const root = rootOf(html);
+      expect(root).toContain('<h1');
+      if (heading)
+        expect(root.replace(/<!-- -->/g, '')).toMatch(new RegExp(`<h1[^>]*>${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</h1>`));
+      // A visitor's page: the navigation offers log-in, whatever the browser later knows.
+      expect(root).toContain('href="/login"');
+      expect(html).toContain('<script id="carnivo-prerendered" type="application/json">');
+    },
+  );
 
   it('the landing page carries its JSON-LD', async () => {
     const { html } = await page('/');
     const jsonLd = /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1];
     const graph = JSON.parse(jsonLd ?? 'null') as { '@graph'?: { '@type': string }[] } | { '@type': string }[] | null;
-    const types = (Array.isArray(graph) ? graph : graph?.['@graph'] ?? []).map((node) => node['@type']);
+    const types = (Array.isArray(graph) ? graph : (graph?.['@graph'] ?? [])).map((node) => node['@type']);
     expect(types).toEqual(expect.arrayContaining(['MobileApplication', 'Organization', 'WebSite']));
   });
 
   it("preloads the page's chunk and the chunks it imports; the site's one stylesheet is in the head", async () => {
     const { html } = await page('/privacy-policy');
-    const preloads = [...html.matchAll(/<link rel="modulepreload" fetchpriority="low" crossorigin href="([^"]+)"/g)].map((match) => match[1]);
+    const preloads = [...html.matchAll(/<link rel="modulepreload" fetchpriority="low" crossorigin href="([^"]+)"/g)].map(
+      (match) => match[1],
+    );
     expect(preloads.some((href) => /\/assets\/LegalPage-[\w-]+\.js$/.test(href))).toBe(true);
     expect(preloads.length).toBeGreaterThan(1);
     const styles = [...html.matchAll(/<link rel="stylesheet" crossorigin href="([^"]+)"/g)].map((match) => match[1]);
@@ -110,8 +126,8 @@ describe('public pages come as full HTML', () => {
     // No other way in: the entry is not also loaded directly.
     expect(html.match(/<script type="module"/g)).toHaveLength(1);
     // The client-rendered shell keeps loading the app at once.
-    const { html: profile } = await page('/profile');
-    expect(profile).toContain(`<script type="module" crossorigin src="${loader?.[2]}"></script>`);
+    const { html: bmi } = await page('/bmi');
+    expect(bmi).toContain(`<script type="module" crossorigin src="${loader?.[2]}"></script>`);
   });
 
   it('keeps the query: /reset-password?code=… has the code in its form, and the canonical URL has none', async () => {
@@ -149,7 +165,7 @@ describe('public pages come as full HTML', () => {
     expect((await page('/reset-password')).cache).toBe('no-cache');
   });
 
-  it.each(['/profile', '/profile?tab=goals', '/bmi', '/delete-profile', '/auth/facebook/callback?code=x', '/no-such-page'])(
+  it.each(['/bmi', '/delete-profile', '/auth/facebook/callback?code=x', '/no-such-page'])(
     '%s stays client-rendered: the plain shell',
     async (urlPath) => {
       const { status, html } = await page(urlPath);
@@ -159,6 +175,51 @@ describe('public pages come as full HTML', () => {
       expect(html).not.toContain('carnivo-prerendered');
     },
   );
+});
+
+describe('/profile: the profile shell, inline, the same for everyone', () => {
+  const script = () => fs.readFileSync(path.join(SPA_DIR, PROFILE_SHELL), 'utf8').trim();
+
+  it.each(['/profile', '/profile?tab=goals'])(
+    '%s: the shell with the profile shell as its one script, which names the app entry; no member data',
+    async (urlPath) => {
+      const res = await fetch(app.baseUrl + urlPath);
+      const html = await res.text();
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(html).toContain('<div id="root"></div>');
+      expect(html).toContain('<title>Carnivo</title>');
+      expect(html).not.toContain('carnivo-prerendered');
+      const inline = /<script id="carnivo-app" data-src="([^"]+)">([\s\S]*?)<\/script>/.exec(html);
+      expect(inline?.[2]).toBe(script());
+      const shell = fs.readFileSync(path.join(SPA_DIR, 'index.html'), 'utf8');
+      expect(shell).toContain(`<script type="module" crossorigin src="${inline?.[1]}"></script>`);
+      expect(html.match(/<script/g)).toHaveLength(1);
+      // It is read before the stylesheet, so it asks for the profile without waiting for it.
+      expect(html.indexOf('<script id="carnivo-app"')).toBeLessThan(html.indexOf('rel="stylesheet"'));
+    },
+  );
+
+  it("allows that script by its hash in the page's own CSP, and only there", async () => {
+    const profile = await fetch(`${app.baseUrl}/profile`);
+    await profile.body?.cancel();
+    const csp = profile.headers.get('content-security-policy') ?? '';
+    const scriptSrc = csp.split(';').find((directive) => directive.startsWith('script-src '));
+    expect(scriptSrc?.split(' ')).toContain(scriptHashSource(script()));
+    expect(scriptSrc).not.toContain('unsafe-inline');
+    const home = await fetch(`${app.baseUrl}/`);
+    await home.body?.cancel();
+    expect(withScriptSource(home.headers.get('content-security-policy') ?? '', scriptHashSource(script()))).toBe(csp);
+    expect(home.headers.get('content-security-policy')).not.toContain('sha256-');
+  });
+
+  it('/Profile and /profile/ are the one URL /profile', async () => {
+    for (const urlPath of ['/Profile', '/profile/']) {
+      const res = await fetch(`${app.baseUrl}${urlPath}?tab=diet`, { redirect: 'manual' });
+      expect(res.status, urlPath).toBe(301);
+      expect(res.headers.get('location')).toBe('/profile?tab=diet');
+    }
+  });
 });
 
 describe('legal pages hold the text Strapi has now', () => {
@@ -182,7 +243,10 @@ describe('legal pages hold the text Strapi has now', () => {
       expect(root).not.toContain('<img');
       const data = /<script id="carnivo-prerendered" type="application\/json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
       expect(data).not.toContain('</');
-      expect(JSON.parse(data)).toMatchObject({ path: '/privacy-policy', legal: { kind: 'privacyPolicy', document: { title: 'Our Privacy Policy', content: edited } } });
+      expect(JSON.parse(data)).toMatchObject({
+        path: '/privacy-policy',
+        legal: { kind: 'privacyPolicy', document: { title: 'Our Privacy Policy', content: edited } },
+      });
     } finally {
       await documents.update({ documentId: current!.documentId, data: { Text: String(current!.Text), Content: String(current!.Content) } });
     }
@@ -193,8 +257,14 @@ describe('legal pages hold the text Strapi has now', () => {
     // An editor with the admin panel's own log-in and its own API, as the browser's admin panel calls it.
     const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();
     const editor = { email: 'editor@carnivo.example', password: 'Editor-Passw0rd' };
-    await app.strapi.service('admin::user').create({ ...editor, firstname: 'Ed', lastname: 'Itor', isActive: true, roles: [superAdmin.id] });
-    const login = await fetch(`${app.baseUrl}/admin/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(editor) });
+    await app.strapi
+      .service('admin::user')
+      .create({ ...editor, firstname: 'Ed', lastname: 'Itor', isActive: true, roles: [superAdmin.id] });
+    const login = await fetch(`${app.baseUrl}/admin/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(editor),
+    });
     expect(login.status).toBe(200);
     const { data } = (await login.json()) as { data: { token: string } };
 
@@ -288,7 +358,11 @@ describe('the renderer', () => {
   it(`renders a legal page again after ${LEGAL_CACHE_MS / 1000} s, so every instance shows an edit within a minute`, async () => {
     expect(LEGAL_CACHE_MS).toBeLessThanOrEqual(60_000);
     let text = 'First text.';
-    const renderer = createPrerenderer(fakeStrapi(() => text), SPA_DIR, { importModule });
+    const renderer = createPrerenderer(
+      fakeStrapi(() => text),
+      SPA_DIR,
+      { importModule },
+    );
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       expect(await htmlOf(renderer, '/terms')).toContain('First text.');
@@ -310,7 +384,10 @@ describe('the renderer', () => {
   it('a page that fails to render falls back to the shell and is logged once, never thrown', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-ssr-'));
     fs.mkdirSync(path.join(dir, 'dist'));
-    fs.writeFileSync(path.join(dir, 'dist', 'index.html'), '<html><head><title>Carnivo</title></head><body><div id="root"></div></body></html>');
+    fs.writeFileSync(
+      path.join(dir, 'dist', 'index.html'),
+      '<html><head><title>Carnivo</title></head><body><div id="root"></div></body></html>',
+    );
     fs.mkdirSync(path.join(dir, 'dist-ssr'));
     fs.writeFileSync(
       path.join(dir, 'dist-ssr', 'entry-server.js'),
@@ -323,6 +400,35 @@ describe('the renderer', () => {
       expect(await renderer.page('/about', '')).toBeNull();
       expect(strapi.log.error).toHaveBeenCalledTimes(1);
       expect(String(strapi.log.error.mock.calls[0][0])).toContain('render of /about broke');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('/profile without a built profile shell, or with one that could end its element early, is the plain shell', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-ssr-'));
+    fs.mkdirSync(path.join(dir, 'dist'));
+    fs.writeFileSync(
+      path.join(dir, 'dist', 'index.html'),
+      '<html><head><title>Carnivo</title><script type="module" crossorigin src="/assets/index-abc.js"></script></head><body><div id="root"></div></body></html>',
+    );
+    // The /profile page as a fresh prerenderer serves it, with whatever shell file dist/ holds now.
+    const profilePage = () =>
+      createPrerenderer(
+        fakeStrapi(() => 'x'),
+        path.join(dir, 'dist'),
+        { importModule },
+      ).page('/profile', '');
+    try {
+      expect(await profilePage()).toBeNull();
+      fs.writeFileSync(path.join(dir, 'dist', PROFILE_SHELL), 'document.title = "</script><script>alert(1)";');
+      expect(await profilePage()).toBeNull();
+      fs.writeFileSync(path.join(dir, 'dist', PROFILE_SHELL), 'document.title = "shell";\n');
+      expect(await profilePage()).toEqual({
+        html: '<html><head><title>Carnivo</title><script id="carnivo-app" data-src="/assets/index-abc.js">document.title = "shell";</script></head><body><div id="root"></div></body></html>',
+        scriptSource: scriptHashSource('document.title = "shell";'),
+        personal: false,
+      });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -375,7 +481,9 @@ describe.skipIf(!redisAnswers)('a legal page edited on one instance', () => {
     const [a, b] = [instance(), instance()];
     try {
       // Both subscribed before the edit.
-      await vi.waitFor(async () => expect(Number((await a.redis.pubsub('NUMSUB', 'carnivo:prerender:legal-edited'))[1])).toBeGreaterThanOrEqual(2));
+      await vi.waitFor(async () =>
+        expect(Number((await a.redis.pubsub('NUMSUB', 'carnivo:prerender:legal-edited'))[1])).toBeGreaterThanOrEqual(2),
+      );
       expect(a.lifecycles[0].models).toEqual(expect.arrayContaining(['api::privacy-policy.privacy-policy']));
       a.lifecycles[0].afterUpdate();
       expect(a.prerenderer.forgetLegalPages).toHaveBeenCalled();

@@ -26,7 +26,7 @@ const productionEnv = (overrides: Record<string, string> = {}) => ({
 describe('start-up in production', () => {
   it('refuses a placeholder JWT secret with a clear message', async () => {
     await expect(bootStrapi({ env: productionEnv({ JWT_SECRET: 'tobemodified', PAYMENTS_MODE: 'sandbox' }) })).rejects.toThrow(
-      /Refusing to start in production[\s\S]*JWT_SECRET is a placeholder value/
+      /Refusing to start in production[\s\S]*JWT_SECRET is a placeholder value/,
     );
   });
 
@@ -63,16 +63,25 @@ describe('.env.example and ensure-env', () => {
     const kept = good();
     fs.writeFileSync(
       path.join(dir, '.env'),
-      ['HOST=0.0.0.0', 'APP_KEYS="toBeModified1,toBeModified2"', 'JWT_SECRET=tobemodified', `ADMIN_JWT_SECRET=${kept}`, 'API_TOKEN_SALT=', ''].join('\n')
+      [
+        'HOST=0.0.0.0',
+        'APP_KEYS="toBeModified1,toBeModified2"',
+        'JWT_SECRET=tobemodified',
+        `ADMIN_JWT_SECRET=${kept}`,
+        'API_TOKEN_SALT=',
+        '',
+      ].join('\n'),
     );
-    const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !(SECRET_VARIABLES as readonly string[]).includes(key)));
+    const cleanEnv = Object.fromEntries(
+      Object.entries(process.env).filter(([key]) => !(SECRET_VARIABLES as readonly string[]).includes(key)),
+    );
     execFileSync(process.execPath, [path.join(dir, 'scripts', 'ensure-env.js')], { env: cleanEnv });
     const written = Object.fromEntries(
       fs
         .readFileSync(path.join(dir, '.env'), 'utf8')
         .split('\n')
         .filter((line) => line.includes('='))
-        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)])
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
     );
     fs.rmSync(dir, { recursive: true, force: true });
     expect(written.HOST).toBe('0.0.0.0');

@@ -1,12 +1,6 @@
 import { errors } from '@strapi/utils';
 import { describe, expect, it } from 'vitest';
-import {
-  goalsError,
-  informationError,
-  passwordChangeError,
-  profileMessages,
-  type InformationFields,
-} from '../src/contract/profileRules';
+import { goalsError, informationError, passwordChangeError, profileMessages, type InformationFields } from '../src/contract/profileRules';
 import { changePasswordGuard, normalizeProfileUpdate } from '../src/extensions/users-permissions/profile-guard';
 import type { RequestContext } from '../src/request-context';
 
@@ -52,6 +46,17 @@ describe('profile rules shared by the forms and the server guard', () => {
   it('accepts what the Information form accepts', () => {
     expect(informationError(valid)).toBeNull();
     expect(guardMessage(informationBody(valid))).toBeNull();
+  });
+
+  it('checks height and weight once either is sent, then both, on both sides (issue 21)', () => {
+    const { height: _height, currentWeight: _weight, ...unmeasured } = valid;
+    expect(informationError(unmeasured)).toBeNull();
+    expect(guardMessage(informationBody(unmeasured))).toBeNull();
+    expect(normalizeProfileUpdate(informationBody(unmeasured)).bmi).not.toHaveProperty('height');
+    for (const one of [{ height: 180 }, { currentWeight: 80 }]) {
+      expect(informationError({ ...unmeasured, ...one })).toBe(profileMessages.notPositive);
+      expect(guardMessage(informationBody({ ...unmeasured, ...one }))).toBe(profileMessages.notPositive);
+    }
   });
 
   it.each([[29], [301]])('refuses a goal weight of %i kg on both sides', (goal) => {

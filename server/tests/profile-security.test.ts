@@ -43,7 +43,14 @@ interface Me {
   goal_reminder: string;
   personal_goal_note: string | null;
   ingredients: Ingredient[];
-  bmi: { id: number; currentWeight: number; height: number; Gender: string; date_of_birth: string | null; idealBmiWeight: string | null } | null;
+  bmi: {
+    id: number;
+    currentWeight: number;
+    height: number;
+    Gender: string;
+    date_of_birth: string | null;
+    idealBmiWeight: string | null;
+  } | null;
   profile_picture: MediaFile | null;
   [key: string]: unknown;
 }
@@ -54,7 +61,14 @@ async function register(username: string): Promise<Member> {
     body: { username, email: `${username}@example.com`, password },
   });
   expect(res.status).toBe(200);
-  return { jwt: res.body.jwt, id: res.body.user.id, documentId: res.body.user.documentId, username, email: `${username}@example.com`, password };
+  return {
+    jwt: res.body.jwt,
+    id: res.body.user.id,
+    documentId: res.body.user.documentId,
+    username,
+    email: `${username}@example.com`,
+    password,
+  };
 }
 
 const put = (member: Member | null, id: number | string, body: unknown) =>
@@ -85,11 +99,18 @@ const diskPaths = (file: MediaFile) =>
   [file.url, ...Object.values(file.formats ?? {}).map((format) => format.url)].map((url) => path.join(publicDir(), url));
 
 const png = (width = 64, height = 64, colour = '#b22222') =>
-  sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: colour } })
+    .png()
+    .toBuffer();
 
 async function upload(
   member: Member | null,
-  parts: { file?: { bytes: Buffer; name: string; type: string } | null; files?: { bytes: Buffer; name: string; type: string }[]; fields?: Record<string, string>; query?: string }
+  parts: {
+    file?: { bytes: Buffer; name: string; type: string } | null;
+    files?: { bytes: Buffer; name: string; type: string }[];
+    fields?: Record<string, string>;
+    query?: string;
+  },
 ) {
   const form = new FormData();
   const files = parts.files ?? (parts.file ? [parts.file] : []);
@@ -123,12 +144,28 @@ describe('GET /api/users/me?populate=*', () => {
     const body = await me(alice);
     expect(Object.keys(body).sort()).toEqual(
       [
-        'id', 'documentId', 'username', 'email', 'provider', 'confirmed', 'blocked', 'createdAt', 'updatedAt', 'publishedAt',
-        'diet_preference', 'stripeCustomerId', 'ingredients', 'goal_weight', 'goal_reminder', 'personal_goal_note', 'bmi',
+        'id',
+        'documentId',
+        'username',
+        'email',
+        'provider',
+        'confirmed',
+        'blocked',
+        'createdAt',
+        'updatedAt',
+        'publishedAt',
+        'diet_preference',
+        'stripeCustomerId',
+        'ingredients',
+        'goal_weight',
+        'goal_reminder',
+        'personal_goal_note',
+        'bmi',
         'profile_picture',
         // Issue 12 settings.
-        'unit_system', 'reminders_enabled',
-      ].sort()
+        'unit_system',
+        'reminders_enabled',
+      ].sort(),
     );
     expect(JSON.stringify(body)).not.toMatch(/password|resetPasswordToken|confirmationToken|resetPasswordTokenExpiresAt/);
   });
@@ -164,7 +201,10 @@ describe('PUT /api/users/:id — who', () => {
     expect((await request(app.baseUrl, 'GET', '/api/users', { token: alice.jwt })).status).toBe(403);
     expect((await request(app.baseUrl, 'GET', '/api/users/count', { token: alice.jwt })).status).toBe(403);
     expect((await request(app.baseUrl, 'DELETE', `/api/users/${bob.id}`, { token: alice.jwt })).status).toBe(403);
-    expect((await request(app.baseUrl, 'POST', '/api/users', { token: alice.jwt, body: { username: 'x', email: 'x@x.io', password: 'abcdef' } })).status).toBe(403);
+    expect(
+      (await request(app.baseUrl, 'POST', '/api/users', { token: alice.jwt, body: { username: 'x', email: 'x@x.io', password: 'abcdef' } }))
+        .status,
+    ).toBe(403);
     expect(await stored(bob.id)).not.toBeNull();
   });
 });
@@ -181,7 +221,9 @@ describe('PUT /api/users/:id — sections (SPEC §7 payloads)', () => {
 
   it('replaces the bmi component as a whole, leaving no orphan component rows', async () => {
     const first = (await me(alice)).bmi!;
-    const res = await put(alice, alice.id, { bmi: { currentWeight: 70.5, height: 165.5, Gender: 'Female', date_of_birth: null, idealBmiWeight: '58.9' } });
+    const res = await put(alice, alice.id, {
+      bmi: { currentWeight: 70.5, height: 165.5, Gender: 'Female', date_of_birth: null, idealBmiWeight: '58.9' },
+    });
     expect(res.status).toBe(200);
     const second = (await me(alice)).bmi!;
     expect(second).toMatchObject({ currentWeight: 70.5, height: 165.5, Gender: 'Female', date_of_birth: null, idealBmiWeight: '58.9' });
@@ -199,6 +241,35 @@ describe('PUT /api/users/:id — sections (SPEC §7 payloads)', () => {
     expect(rows.map((row: { id: number }) => row.id)).toEqual([links[0].cmp_id]);
 
     expect((await put(alice, alice.id, information({}, { currentWeight: 90, height: 180 }))).status).toBe(200);
+  });
+
+  it('saves a bmi sent without height and weight (issue 21): the saved ones stay, none for a member who has none', async () => {
+    const entries = async (member: Member) =>
+      (await request<{ data: unknown[] }>(app.baseUrl, 'GET', '/api/weight-entries', { token: member.jwt })).body.data.length;
+    const entriesBefore = await entries(alice);
+    const unmeasured = { height: undefined, currentWeight: undefined, idealBmiWeight: undefined, Gender: 'Female' };
+    expect((await put(alice, alice.id, information({}, unmeasured))).status).toBe(200);
+    expect((await me(alice)).bmi).toMatchObject({
+      height: 180,
+      currentWeight: 90,
+      Gender: 'Female',
+      date_of_birth: '1990-05-01',
+      idealBmiWeight: null,
+    });
+    // No weight sent, so no entry of today's weight either.
+    expect(await entries(alice)).toBe(entriesBefore);
+
+    expect((await me(bob)).bmi).toBeNull();
+    expect((await put(bob, bob.id, { bmi: { Gender: 'Female', date_of_birth: '1990-05-01' } })).status).toBe(200);
+    expect((await me(bob)).bmi).toMatchObject({
+      height: null,
+      currentWeight: null,
+      Gender: 'Female',
+      date_of_birth: '1990-05-01',
+      idealBmiWeight: null,
+    });
+
+    expect((await put(alice, alice.id, information())).status).toBe(200);
   });
 
   it('saves Diet', async () => {
@@ -337,15 +408,27 @@ describe('PUT /api/users/:id — SPEC §5 rules with their messages', () => {
     ['zero height', () => information({}, { height: 0 }), 'Height and weight must be positive'],
     ['negative weight', () => information({}, { currentWeight: -5 }), 'Height and weight must be positive'],
     ['text weight', () => information({}, { currentWeight: 'heavy' }), 'Height and weight must be positive'],
+    // Issue 21: either one sent asks for both.
+    ['height without weight', () => information({}, { currentWeight: undefined }), 'Height and weight must be positive'],
+    ['weight without height', () => ({ bmi: { currentWeight: 80 } }), 'Height and weight must be positive'],
+    ['null height', () => information({}, { height: null }), 'Height and weight must be positive'],
     ['height 99', () => information({}, { height: 99 }), 'Height must be between 100-250 cm'],
     ['height 251', () => information({}, { height: 251 }), 'Height must be between 100-250 cm'],
     ['weight 29.9', () => information({}, { currentWeight: 29.9 }), 'Weight must be between 30-300 kg'],
     ['weight 301', () => information({}, { currentWeight: 301 }), 'Weight must be between 30-300 kg'],
     ['gender', () => information({}, { Gender: 'Other' }), 'Gender must be Male or Female'],
     ['date of birth', () => information({}, { date_of_birth: '1990-02-30' }), 'Date of birth must be a valid past date (YYYY-MM-DD)'],
-    ['future date of birth', () => information({}, { date_of_birth: '2999-01-01' }), 'Date of birth must be a valid past date (YYYY-MM-DD)'],
+    [
+      'future date of birth',
+      () => information({}, { date_of_birth: '2999-01-01' }),
+      'Date of birth must be a valid past date (YYYY-MM-DD)',
+    ],
     ['ideal weight', () => information({}, { idealBmiWeight: 'abc' }), 'Ideal BMI weight must be a number'],
-    ['bmi not an object', () => ({ bmi: 'tall' }), 'bmi must be an object with currentWeight, height, Gender, date_of_birth and idealBmiWeight'],
+    [
+      'bmi not an object',
+      () => ({ bmi: 'tall' }),
+      'bmi must be an object with currentWeight, height, Gender, date_of_birth and idealBmiWeight',
+    ],
     ['diet', () => ({ diet_preference: 'Vegan' }), 'Diet must be Carnivore or Ketovore'],
     ['goal weight 29', () => ({ goal_weight: 29 }), 'Goal weight must be between 30-300 kg'],
     ['goal weight 301', () => ({ goal_weight: 301 }), 'Goal weight must be between 30-300 kg'],
@@ -396,7 +479,9 @@ describe('POST /api/upload — profile picture', () => {
   });
 
   it('a second upload replaces the first: its record and files on disk are removed', async () => {
-    const big = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#123456' } }).jpeg().toBuffer();
+    const big = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#123456' } })
+      .jpeg()
+      .toBuffer();
     const firstRow = await app.strapi.db.query(FILES).findOne({ where: { id: first.id } });
     const firstPaths = diskPaths(firstRow);
     expect(firstPaths.every((file) => fs.existsSync(file))).toBe(true);
@@ -413,11 +498,15 @@ describe('POST /api/upload — profile picture', () => {
   });
 
   it('accepts GIF and WebP by content, storing the detected type whatever the browser declared', async () => {
-    const gif = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00ff00' } }).gif().toBuffer();
+    const gif = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00ff00' } })
+      .gif()
+      .toBuffer();
     const gifRes = await ownPicture(alice, { bytes: gif, name: 'anim.gif', type: 'application/octet-stream' });
     expect(gifRes.status).toBe(201);
     expect(gifRes.body[0].mime).toBe('image/gif');
-    const webp = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#0000ff' } }).webp().toBuffer();
+    const webp = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#0000ff' } })
+      .webp()
+      .toBuffer();
     const webpRes = await ownPicture(alice, { bytes: webp, name: 'pic.webp', type: 'image/webp' });
     expect(webpRes.status).toBe(201);
     expect((await me(alice)).profile_picture).toMatchObject({ id: webpRes.body[0].id, mime: 'image/webp' });
@@ -435,21 +524,45 @@ describe('POST /api/upload — profile picture', () => {
     await refusedWith(
       await ownPicture(alice, { bytes: Buffer.from('this is not an image at all\n'), name: 'forged.png', type: 'image/png' }),
       400,
-      'Only PNG, JPEG, GIF or WebP images can be uploaded'
+      'Only PNG, JPEG, GIF or WebP images can be uploaded',
     );
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
-    await refusedWith(await ownPicture(alice, { bytes: svg, name: 'x.svg', type: 'image/svg+xml' }), 400, 'Only PNG, JPEG, GIF or WebP images can be uploaded');
+    await refusedWith(
+      await ownPicture(alice, { bytes: svg, name: 'x.svg', type: 'image/svg+xml' }),
+      400,
+      'Only PNG, JPEG, GIF or WebP images can be uploaded',
+    );
     const html = Buffer.from('<html><script>alert(1)</script></html>');
-    await refusedWith(await ownPicture(alice, { bytes: html, name: 'x.jpg', type: 'image/jpeg' }), 400, 'Only PNG, JPEG, GIF or WebP images can be uploaded');
-    await refusedWith(await ownPicture(alice, { bytes: Buffer.alloc(0), name: 'empty.png', type: 'image/png' }), 400, 'Only PNG, JPEG, GIF or WebP images can be uploaded');
+    await refusedWith(
+      await ownPicture(alice, { bytes: html, name: 'x.jpg', type: 'image/jpeg' }),
+      400,
+      'Only PNG, JPEG, GIF or WebP images can be uploaded',
+    );
+    await refusedWith(
+      await ownPicture(alice, { bytes: Buffer.alloc(0), name: 'empty.png', type: 'image/png' }),
+      400,
+      'Only PNG, JPEG, GIF or WebP images can be uploaded',
+    );
     // The right magic number glued onto something that is not an image.
     const pngHeader = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     const corrupt = Buffer.concat([pngHeader, Buffer.from('<script>alert(1)</script>'.repeat(20))]);
-    await refusedWith(await ownPicture(alice, { bytes: corrupt, name: 'corrupt.png', type: 'image/png' }), 400, 'Only PNG, JPEG, GIF or WebP images can be uploaded');
+    await refusedWith(
+      await ownPicture(alice, { bytes: corrupt, name: 'corrupt.png', type: 'image/png' }),
+      400,
+      'Only PNG, JPEG, GIF or WebP images can be uploaded',
+    );
     const polyglot = Buffer.concat([Buffer.from('GIF89a'), Buffer.from('<html><script>alert(1)</script></html>')]);
-    await refusedWith(await ownPicture(alice, { bytes: polyglot, name: 'poly.gif', type: 'image/gif' }), 400, 'Only PNG, JPEG, GIF or WebP images can be uploaded');
+    await refusedWith(
+      await ownPicture(alice, { bytes: polyglot, name: 'poly.gif', type: 'image/gif' }),
+      400,
+      'Only PNG, JPEG, GIF or WebP images can be uploaded',
+    );
     const truncated = (await png(200, 200)).subarray(0, 120);
-    await refusedWith(await ownPicture(alice, { bytes: truncated, name: 'cut.png', type: 'image/png' }), 400, 'Only PNG, JPEG, GIF or WebP images can be uploaded');
+    await refusedWith(
+      await ownPicture(alice, { bytes: truncated, name: 'cut.png', type: 'image/png' }),
+      400,
+      'Only PNG, JPEG, GIF or WebP images can be uploaded',
+    );
     expect(await app.strapi.db.query(FILES).count()).toBe(before);
     expect((await me(alice)).profile_picture).toEqual(picture);
   });
@@ -467,15 +580,22 @@ describe('POST /api/upload — profile picture', () => {
   it('refuses a picture over 5 MB', async () => {
     const header = await png(4, 4);
     const oversized = Buffer.concat([header, Buffer.alloc(5 * 1024 * 1024 + 1 - header.length)]);
-    await refusedWith(await ownPicture(alice, { bytes: oversized, name: 'huge.png', type: 'image/png' }), 400, 'The picture must be 5 MB or smaller');
+    await refusedWith(
+      await ownPicture(alice, { bytes: oversized, name: 'huge.png', type: 'image/png' }),
+      400,
+      'The picture must be 5 MB or smaller',
+    );
   });
 
   it("refuses an upload onto user B's profile", async () => {
     const before = await stored(bob.id);
     await refusedWith(
-      await upload(alice, { file: { bytes: await png(), name: 'x.png', type: 'image/png' }, fields: { refId: String(bob.id), ref: USERS, field: 'profile_picture' } }),
+      await upload(alice, {
+        file: { bytes: await png(), name: 'x.png', type: 'image/png' },
+        fields: { refId: String(bob.id), ref: USERS, field: 'profile_picture' },
+      }),
       403,
-      'You can only change your own profile picture'
+      'You can only change your own profile picture',
     );
     expect((await stored(bob.id)).profile_picture).toEqual(before.profile_picture);
   });
@@ -483,36 +603,48 @@ describe('POST /api/upload — profile picture', () => {
   it('refuses anything but the own profile picture: plain media-library uploads, other refs/fields, several files, replacing', async () => {
     const before = await app.strapi.db.query(FILES).count();
     const file = { bytes: await png(), name: 'x.png', type: 'image/png' };
-    const onlyPicture = 'Only a profile picture can be uploaded: send refId (your user id), ref "plugin::users-permissions.user" and field "profile_picture"';
+    const onlyPicture =
+      'Only a profile picture can be uploaded: send refId (your user id), ref "plugin::users-permissions.user" and field "profile_picture"';
     await refusedWith(await upload(alice, { file }), 400, onlyPicture);
-    await refusedWith(await upload(alice, { file, fields: { refId: String(alice.id), ref: 'api::ingredient.ingredient', field: 'profile_picture' } }), 400, onlyPicture);
-    await refusedWith(await upload(alice, { file, fields: { refId: '1', ref: 'api::ingredient.ingredient', field: 'image' } }), 400, onlyPicture);
+    await refusedWith(
+      await upload(alice, { file, fields: { refId: String(alice.id), ref: 'api::ingredient.ingredient', field: 'profile_picture' } }),
+      400,
+      onlyPicture,
+    );
+    await refusedWith(
+      await upload(alice, { file, fields: { refId: '1', ref: 'api::ingredient.ingredient', field: 'image' } }),
+      400,
+      onlyPicture,
+    );
     await refusedWith(await upload(alice, { file, fields: { refId: String(alice.id), ref: USERS, field: 'avatar' } }), 400, onlyPicture);
     await refusedWith(
       await upload(alice, { files: [file, file], fields: { refId: String(alice.id), ref: USERS, field: 'profile_picture' } }),
       400,
-      'Send exactly one picture in the "files" field'
+      'Send exactly one picture in the "files" field',
     );
     await refusedWith(
       await upload(alice, { fields: { refId: String(alice.id), ref: USERS, field: 'profile_picture' } }),
       400,
-      'Send exactly one picture in the "files" field'
+      'Send exactly one picture in the "files" field',
     );
     await refusedWith(
-      await upload(alice, { file, fields: { refId: String(alice.id), ref: USERS, field: 'profile_picture', fileInfo: '{"name":"../x.html"}' } }),
+      await upload(alice, {
+        file,
+        fields: { refId: String(alice.id), ref: USERS, field: 'profile_picture', fileInfo: '{"name":"../x.html"}' },
+      }),
       400,
-      'Field "fileInfo" is not accepted with a profile picture'
+      'Field "fileInfo" is not accepted with a profile picture',
     );
     await refusedWith(
       await upload(alice, { file, fields: { refId: String(alice.id), ref: USERS, field: 'profile_picture', path: '../../etc' } }),
       400,
-      'Field "path" is not accepted with a profile picture'
+      'Field "path" is not accepted with a profile picture',
     );
     const picture = (await me(alice)).profile_picture!;
     await refusedWith(
       await upload(alice, { file, query: `?id=${picture.id}`, fields: { refId: String(alice.id), ref: USERS, field: 'profile_picture' } }),
       400,
-      'Existing files cannot be replaced or edited'
+      'Existing files cannot be replaced or edited',
     );
     expect(await app.strapi.db.query(FILES).count()).toBe(before);
   });

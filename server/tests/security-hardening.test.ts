@@ -44,7 +44,8 @@ const login = (identifier: string, password: string, from = '127.0.0.1') =>
   requestFrom<AuthResponse & ApiError>(from, app.baseUrl, 'POST', '/api/auth/local', { body: { identifier, password } });
 const me = (jwt: string) => request<Me>(app.baseUrl, 'GET', '/api/users/me', { token: jwt });
 const stored = (id: number) => app.strapi.db.query(USERS).findOne({ where: { id } }) as Promise<Record<string, unknown> | null>;
-const put = (member: Member, body: unknown, jwt = member.jwt) => request<Me>(app.baseUrl, 'PUT', `/api/users/${member.id}`, { body, token: jwt });
+const put = (member: Member, body: unknown, jwt = member.jwt) =>
+  request<Me>(app.baseUrl, 'PUT', `/api/users/${member.id}`, { body, token: jwt });
 
 beforeAll(async () => {
   outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-outbox-'));
@@ -134,7 +135,7 @@ describe('sessions end when the password changes, is reset, or the member logs o
     expect((await request(app.baseUrl, 'POST', '/api/auth/logout-all')).status).toBe(401);
   });
 
-  it('a deleted account\'s token does not reach the account created later with the same address', async () => {
+  it("a deleted account's token does not reach the account created later with the same address", async () => {
     const first = await register('sess_deleted');
     const deleted = await request(app.baseUrl, 'DELETE', '/api/users-permissions/users/delete-account', { token: first.jwt });
     expect(deleted.status).toBe(200);
@@ -145,7 +146,7 @@ describe('sessions end when the password changes, is reset, or the member logs o
 });
 
 describe('log-in identifiers are unambiguous', () => {
-  it('a member cannot take another (or a future) member\'s e-mail address as username', async () => {
+  it("a member cannot take another (or a future) member's e-mail address as username", async () => {
     const mallory = await register('mallory');
     const squat = await put(mallory, { username: 'victim@example.com' });
     expect(squat.status).toBe(400);
@@ -178,7 +179,7 @@ describe('log-in identifiers are unambiguous', () => {
 
     // The database itself refuses a racing duplicate that slipped past the check.
     await expect(
-      app.strapi.db.query(USERS).create({ data: { username: 'CaRoL', email: 'race@example.com', provider: 'local' } })
+      app.strapi.db.query(USERS).create({ data: { username: 'CaRoL', email: 'race@example.com', provider: 'local' } }),
     ).rejects.toThrow();
   });
 
@@ -236,7 +237,7 @@ describe('log-in identifiers are unambiguous', () => {
     await migrateUsernames(app.strapi);
     expect((await stored(ids[1]))?.username).toBe('frank');
     await expect(
-      app.strapi.db.query(USERS).create({ data: { username: 'FRANK', email: 'frank3@example.com', provider: 'local' } })
+      app.strapi.db.query(USERS).create({ data: { username: 'FRANK', email: 'frank3@example.com', provider: 'local' } }),
     ).rejects.toThrow();
   });
 });
@@ -304,7 +305,9 @@ describe('anti-automation on the routes that create accounts or send e-mail', ()
     const client = freshClient();
     const statuses: number[] = [];
     for (const target of targets) {
-      statuses.push((await requestFrom(client, app.baseUrl, 'POST', '/api/auth/forgot-password', { body: { email: target.email } })).status);
+      statuses.push(
+        (await requestFrom(client, app.baseUrl, 'POST', '/api/auth/forgot-password', { body: { email: target.email } })).status,
+      );
     }
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
     for (const target of targets.slice(0, 4)) await outbox.next(target.email);
@@ -349,7 +352,7 @@ describe('CORS', () => {
     }
   });
 
-  it('allows the site\'s own origin and the configured ones', async () => {
+  it("allows the site's own origin and the configured ones", async () => {
     for (const origin of [PUBLIC_URL, 'https://partner.example']) {
       const pre = await preflight(origin);
       expect(pre.headers.get('access-control-allow-origin')).toBe(origin);

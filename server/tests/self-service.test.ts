@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import Stripe from 'stripe';
@@ -6,7 +7,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
 import type { ApiError, AuthResponse } from './helpers/types';
 import { startStripeDouble, type StripeDouble } from './helpers/stripe-double';
-import { billingMessages, type AccountExport, type Invoice, type InvoicesResponse } from '../src/contract/billing';
+import { billingMessages, type AccountExport, type CardOnFileResponse, type Invoice, type InvoicesResponse } from '../src/contract/billing';
 import type { CurrentSubscription } from '../src/contract/subscriptions';
 import { SandboxGateway, addInterval } from '../src/payments';
 
@@ -37,6 +38,8 @@ const invoices = (token: string | undefined, query = '') =>
 const current = (token: string) => request<CurrentSubscription | null>(app.baseUrl, 'GET', '/api/subscriptions/current', { token });
 const resume = (token?: string) => request<CurrentSubscription & ApiError>(app.baseUrl, 'POST', '/api/subscriptions/resume', { token });
 const cancel = (token: string) => request(app.baseUrl, 'POST', '/api/subscriptions/cancel', { token });
+const cardOnFile = (token?: string, query = '') =>
+  request<CardOnFileResponse & ApiError>(app.baseUrl, 'GET', `/api/subscriptions/card${query}`, { token });
 const portal = (token?: string) => request<{ url: string } & ApiError>(app.baseUrl, 'POST', '/api/subscriptions/portal', { token });
 const exportData = (token?: string) => request<AccountExport & ApiError>(app.baseUrl, 'GET', '/api/account/export', { token });
 const customerOf = async (userId: number) =>
@@ -50,20 +53,40 @@ describe('sandbox mode', () => {
   const clock = () => sandbox() as unknown as { now: () => Date };
   const updateCard = (token: string | undefined, body: unknown) =>
     request<{ ok: true; last4: string } & ApiError>(app.baseUrl, 'POST', '/api/payments/sandbox/card', { token, body });
-  const receiptPath = (invoice: Invoice) => new URL(invoice.receiptUrl!).pathname;
+  // Relative to the site (the page is served by this server, whatever PUBLIC_URL says).
+  const receiptPath = (invoice: Invoice) => invoice.receiptUrl!;
+  /** A built SPA's shell, for the stylesheet the server-rendered pages link. */
+  let spaDir: string;
+  const SITE_CSS = '/assets/index-site.css';
   const subscribeAndPay = async (member: AuthResponse, priceId = 'price_sandbox_monthly') => {
     const created = await request<{ clientSecret: string; subscriptionId: string }>(app.baseUrl, 'POST', '/api/subscriptions', {
       token: member.jwt,
       body: { priceId },
     });
     expect(created.status).toBe(200);
-    const paid = await request(app.baseUrl, 'POST', '/api/payments/sandbox/confirm', { body: { clientSecret: created.body.clientSecret, ...CARD } });
+    const paid = await request(app.baseUrl, 'POST', '/api/payments/sandbox/confirm', {
+      body: { clientSecret: created.body.clientSecret, ...CARD },
+    });
     expect(paid.status).toBe(200);
     return created.body.subscriptionId;
   };
 
   beforeAll(async () => {
-    app = await bootStrapi({ env: { PAYMENTS_MODE: '', STRIPE_SECRET_KEY: '', STRIPE_PUBLISHABLE_KEY: '', STRIPE_WEBHOOK_SECRET: '', ...LIMITS_ENV } });
+    spaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-self-service-spa-'));
+    fs.writeFileSync(
+      path.join(spaDir, 'index.html'),
+      `<!doctype html><html><head><title>Carnivo</title><link rel="stylesheet" crossorigin href="${SITE_CSS}"></head><body><div id="root"></div></body></html>`,
+    );
+    app = await bootStrapi({
+      env: {
+        PAYMENTS_MODE: '',
+        STRIPE_SECRET_KEY: '',
+        STRIPE_PUBLISHABLE_KEY: '',
+        STRIPE_WEBHOOK_SECRET: '',
+        SPA_DIR: spaDir,
+        ...LIMITS_ENV,
+      },
+    });
     alice = await register('selfalice');
     bob = await register('selfbob');
     await subscribeAndPay(alice);
@@ -72,10 +95,19 @@ describe('sandbox mode', () => {
 
   afterAll(async () => {
     await app?.stop();
+    if (spaDir) fs.rmSync(spaDir, { recursive: true, force: true });
   });
 
   it('answers 401 without a token on every member route', async () => {
-    for (const res of [await invoices(undefined), await resume(), await portal(), await exportData(), await updateCard(undefined, CARD)]) {
+    const all = [
+      await invoices(undefined),
+      await resume(),
+      await portal(),
+      await exportData(),
+      await updateCard(undefined, CARD),
+      await cardOnFile(),
+    ];
+    for (const res of all) {
       expect(res.status).toBe(401);
       expect(res.body.error.message).toBe('Not authenticated');
     }
@@ -95,7 +127,7 @@ describe('sandbox mode', () => {
         status: 'paid',
         periodStart: now.startDate,
         periodEnd: now.currentPeriodEnd,
-        receiptUrl: expect.stringMatching(new RegExp(`^${PUBLIC_URL}/api/payments/sandbox/receipts/in_sandbox_`)),
+        receiptUrl: expect.stringMatching(/^\/api\/payments\/sandbox\/receipts\/in_sandbox_/),
         pdfUrl: null,
       },
     ]);
@@ -104,9 +136,19 @@ describe('sandbox mode', () => {
     expect(receipt.headers.get('content-type')).toMatch(/^text\/html/);
     expect(receipt.headers.get('cache-control')).toBe('no-store');
     const html = await receipt.text();
+    expect(html).toContain('<h1>Carnivo receipt</h1>');
     expect(html).toContain('$9.99');
     expect(html).toContain('Carnivo Monthly');
+    // The date as the member area writes it.
+    const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(now.startDate!));
+    expect(html).toContain(`<dt>Date</dt><dd>${longDate}</dd>`);
+    // The site's look: its stylesheet, the header's logo and name linking home, a way back.
+    expect(html).toContain(`<link rel="stylesheet" crossorigin href="${SITE_CSS}">`);
+    expect(html).toContain('<a href="/" class="brand"><img src="/favicon.svg" alt="" width="32" height="32"><span>Carnivo</span></a>');
+    expect(html).toContain('<a href="/">Back to Carnivo</a>');
+    // Nothing that names the member.
     expect(html).not.toContain('selfalice');
+    expect(html).not.toContain('example.com');
 
     // Bob's list is his alone (the yearly plan); the query cannot point at another customer.
     const bobs = await invoices(bob.jwt, `?customer=${await customerOf(alice.user.id)}`);
@@ -182,7 +224,7 @@ describe('sandbox mode', () => {
     const cardOf = async (userId: number) =>
       ((await store().get({ key: `cus:${await customerOf(userId)}` })) as { card?: { last4: string } }).card;
     const bobsBefore = await cardOf(bob.user.id);
-    expect(bobsBefore).toEqual({ last4: '4242', expiry: '12/34' });
+    expect(bobsBefore).toEqual({ brand: 'visa', last4: '4242', expiry: '12/34' });
 
     const declined = await updateCard(alice.jwt, { ...CARD, cardNumber: '4000 0000 0000 0002' });
     expect(declined.status).toBe(402);
@@ -197,7 +239,7 @@ describe('sandbox mode', () => {
     const ok = await updateCard(alice.jwt, { ...CARD, expiry: '11/33' });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ ok: true, last4: '4242' });
-    expect(await cardOf(alice.user.id)).toEqual({ last4: '4242', expiry: '11/33' });
+    expect(await cardOf(alice.user.id)).toEqual({ brand: 'visa', last4: '4242', expiry: '11/33' });
     // Bob's card on file is untouched.
     expect(await cardOf(bob.user.id)).toEqual(bobsBefore);
 
@@ -205,6 +247,56 @@ describe('sandbox mode', () => {
     const none = await updateCard(nobody.jwt, CARD);
     expect(none.status).toBe(409);
     expect(none.body.error.message).toBe('You have no billing account yet. Subscribe to a plan first.');
+  });
+
+  it("shows the member's own card on file: the paying card, a new one after an update, the old one after a decline", async () => {
+    const hank = await register('selfhank');
+    expect((await cardOnFile(hank.jwt)).body).toEqual({ card: null });
+    await subscribeAndPay(hank);
+    const visa = { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2034 };
+    expect((await cardOnFile(hank.jwt)).body).toEqual({ card: visa });
+
+    // Another test number, so that the change shows.
+    expect((await updateCard(hank.jwt, { cardNumber: '5555 5555 5555 4444', expiry: '03/31', cvc: '123' })).status).toBe(200);
+    const mastercard = { brand: 'mastercard', last4: '4444', expMonth: 3, expYear: 2031 };
+    expect((await cardOnFile(hank.jwt)).body).toEqual({ card: mastercard });
+
+    // A declined or incorrect card leaves the card on file as it was.
+    expect((await updateCard(hank.jwt, { ...CARD, cardNumber: '4000 0000 0000 0002' })).status).toBe(402);
+    expect((await updateCard(hank.jwt, { ...CARD, cardNumber: '4242 4242 4242 4241' })).status).toBe(400);
+    expect((await cardOnFile(hank.jwt)).body).toEqual({ card: mastercard });
+
+    // 15 digits and a 4-digit code: American Express.
+    expect((await updateCard(hank.jwt, { cardNumber: '3782 822463 10005', expiry: '7/32', cvc: '1234' })).status).toBe(200);
+    expect((await cardOnFile(hank.jwt)).body).toEqual({ card: { brand: 'amex', last4: '0005', expMonth: 7, expYear: 2032 } });
+  });
+
+  it("never shows another member's card, whatever the request names", async () => {
+    const ivy = await register('selfivy');
+    await subscribeAndPay(ivy);
+    expect((await updateCard(ivy.jwt, { cardNumber: '6011 1111 1111 1117', expiry: '05/33', cvc: '123' })).status).toBe(200);
+    const ivysCard = { brand: 'discover', last4: '1117', expMonth: 5, expYear: 2033 };
+    const bobsCard = { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2034 };
+    const ivysCustomer = (await customerOf(ivy.user.id))!;
+    for (const query of ['', `?customer=${ivysCustomer}`, `?userId=${ivy.user.id}`, `?id=${ivy.user.id}`]) {
+      const res = await cardOnFile(bob.jwt, query);
+      expect(res.status, query).toBe(200);
+      expect(res.body, query).toEqual({ card: bobsCard });
+    }
+    // Re-read: Ivy's card is hers, and Bob's reading changed neither.
+    expect((await cardOnFile(ivy.jwt)).body).toEqual({ card: ivysCard });
+    expect((await cardOnFile(bob.jwt)).body).toEqual({ card: bobsCard });
+    // A member without a billing account sees none, not someone else's.
+    expect((await cardOnFile((await register('selfjack')).jwt)).body).toEqual({ card: null });
+  });
+
+  it('names the network of a card saved before brands were stored, from its test number', async () => {
+    const kim = await register('selfkim');
+    await subscribeAndPay(kim);
+    const key = `cus:${await customerOf(kim.user.id)}`;
+    const stored = (await store().get({ key })) as Record<string, unknown>;
+    await store().set({ key, value: { ...stored, card: { last4: '4444', expiry: '09/30' } } });
+    expect((await cardOnFile(kim.jwt)).body).toEqual({ card: { brand: 'mastercard', last4: '4444', expMonth: 9, expYear: 2030 } });
   });
 
   it('resumes a subscription set to cancel at period end, and only that', async () => {
@@ -251,10 +343,16 @@ describe('sandbox mode', () => {
       } as never,
     });
     const form = new FormData();
-    const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#b22222' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#b22222' } })
+      .png()
+      .toBuffer();
     form.append('files', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'me.png');
     for (const [k, v] of Object.entries({ refId: String(alice.user.id), ref: USERS, field: 'profile_picture' })) form.append(k, v);
-    const upload = await fetch(`${app.baseUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${alice.jwt}` }, body: form });
+    const upload = await fetch(`${app.baseUrl}/api/upload`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${alice.jwt}` },
+      body: form,
+    });
     expect(upload.status).toBe(201);
     const [picture] = (await upload.json()) as { url: string; formats?: Record<string, { url: string }> }[];
 
@@ -268,7 +366,10 @@ describe('sandbox mode', () => {
     expect((await addEntry(alice.jwt, '2026-01-05', 84.5)).status).toBe(201);
     expect((await addEntry(bob.jwt, '2026-01-06', 99.9)).status).toBe(201);
     const claimedAt = new Date('2026-01-07T08:00:00.000Z');
-    for (const [member, period] of [[alice, 'day:2026-01-07'], [bob, 'day:2026-01-08']] as const) {
+    for (const [member, period] of [
+      [alice, 'day:2026-01-07'],
+      [bob, 'day:2026-01-08'],
+    ] as const) {
       await app.strapi.db.query('api::reminder.reminder-send').create({
         data: { user: member.user.id, claim_key: `${member.user.id}:${period}`, period, claimed_at: claimedAt },
       });
@@ -313,7 +414,9 @@ describe('sandbox mode', () => {
     expect(data.invoices).toEqual((await invoices(alice.jwt)).body.data);
 
     // No secrets, nothing of Bob's.
-    const secrets = (await app.strapi.db.query(USERS).findOne({ where: { id: alice.user.id }, select: ['password'] })) as { password: string };
+    const secrets = (await app.strapi.db.query(USERS).findOne({ where: { id: alice.user.id }, select: ['password'] })) as {
+      password: string;
+    };
     expect(text).not.toContain(secrets.password);
     expect(text).not.toMatch(/password|resetPasswordToken|confirmationToken|stripeCustomerId|sessions_valid_after/);
     expect(text).not.toContain('selfbob');
@@ -373,7 +476,10 @@ describe('Stripe mode, through the local Stripe double', () => {
     period_end: 1_800_000_000 + n * 86_400,
     hosted_invoice_url: `https://invoice.stripe.test/${customer}/${n}`,
     invoice_pdf: `https://pay.stripe.test/${customer}/${n}.pdf`,
-    lines: { object: 'list', data: [{ id: `il_${n}`, object: 'line_item', period: { start: 1_800_000_000 + n * 86_400, end: 1_802_592_000 + n * 86_400 } }] },
+    lines: {
+      object: 'list',
+      data: [{ id: `il_${n}`, object: 'line_item', period: { start: 1_800_000_000 + n * 86_400, end: 1_802_592_000 + n * 86_400 } }],
+    },
     ...overrides,
   });
   const subscriptionObject = (overrides: Record<string, unknown> = {}, priceId = 'price_test_monthly') => ({
@@ -384,14 +490,20 @@ describe('Stripe mode, through the local Stripe double', () => {
     start_date: double.subscriptions.get(subId)!.start_date,
     cancel_at_period_end: false,
     cancel_at: null,
-    items: { object: 'list', data: [{ id: 'si_1', object: 'subscription_item', price: { id: priceId }, current_period_end: 1_900_000_000 }] },
+    items: {
+      object: 'list',
+      data: [{ id: 'si_1', object: 'subscription_item', price: { id: priceId }, current_period_end: 1_900_000_000 }],
+    },
     ...overrides,
   });
   const send = async (id: string, type: string, created: number, object: unknown) => {
     const payload = JSON.stringify({ id, object: 'event', type, created, api_version: Stripe.API_VERSION, data: { object } });
     const res = await fetch(`${app.baseUrl}/api/payments/webhook`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) },
+      headers: {
+        'Content-Type': 'application/json',
+        'Stripe-Signature': signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+      },
       body: payload,
     });
     expect(res.status).toBe(200);
@@ -430,7 +542,9 @@ describe('Stripe mode, through the local Stripe double', () => {
     const aliceCus = (await customerOf(alice.user.id))!;
     const bobCus = (await customerOf(bob.user.id))!;
     for (let n = 0; n < 12; n += 1) double.invoices.push(invoiceJson(aliceCus, n));
-    double.invoices.push(invoiceJson(aliceCus, 12, { status: 'open', amount_paid: 0, amount_due: 999, invoice_pdf: null, hosted_invoice_url: null }));
+    double.invoices.push(
+      invoiceJson(aliceCus, 12, { status: 'open', amount_paid: 0, amount_due: 999, invoice_pdf: null, hosted_invoice_url: null }),
+    );
     double.invoices.push(invoiceJson(bobCus, 0, { amount_paid: 7999 }));
   });
 
@@ -475,7 +589,10 @@ describe('Stripe mode, through the local Stripe double', () => {
     const res = await portal(alice.jwt);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ url: double.portalSessions.at(-1)!.url });
-    expect(double.portalSessions.at(-1)).toMatchObject({ customer: await customerOf(alice.user.id), return_url: `${PUBLIC_URL}/profile?tab=subscriptions` });
+    expect(double.portalSessions.at(-1)).toMatchObject({
+      customer: await customerOf(alice.user.id),
+      return_url: `${PUBLIC_URL}/profile?tab=subscriptions`,
+    });
 
     const nobody = await register('stripeselfcarol');
     const none = await portal(nobody.jwt);
@@ -493,7 +610,12 @@ describe('Stripe mode, through the local Stripe double', () => {
     expect((await send('evt_ss_active', 'customer.subscription.updated', t0, subscriptionObject())).outcome).toBe('applied');
     expect((await current(alice.jwt)).body).toMatchObject({ id: subId, status: 'active', cancel_at_period_end: false });
 
-    await send('evt_ss_cancel', 'customer.subscription.updated', t0 + 10, subscriptionObject({ cancel_at_period_end: true, cancel_at: 1_900_000_000 }));
+    await send(
+      'evt_ss_cancel',
+      'customer.subscription.updated',
+      t0 + 10,
+      subscriptionObject({ cancel_at_period_end: true, cancel_at: 1_900_000_000 }),
+    );
     expect((await current(alice.jwt)).body!.cancel_at_period_end).toBe(true);
 
     await send('evt_ss_resume', 'customer.subscription.updated', t0 + 20, subscriptionObject());
@@ -514,10 +636,20 @@ describe('Stripe mode, through the local Stripe double', () => {
 
   it("two events of one second arriving out of order: Stripe's current state decides", async () => {
     // The member cancelled then resumed within a second; Stripe says it renews.
-    Object.assign(double.subscriptions.get(subId)!, { status: 'active', cancel_at_period_end: false, cancel_at: null, current_period_end: 1_900_000_000 });
+    Object.assign(double.subscriptions.get(subId)!, {
+      status: 'active',
+      cancel_at_period_end: false,
+      cancel_at: null,
+      current_period_end: 1_900_000_000,
+    });
     await send('evt_ss_tie_resume', 'customer.subscription.updated', t0 + 70, subscriptionObject());
     const before = double.requests.length;
-    const late = await send('evt_ss_tie_cancel', 'customer.subscription.updated', t0 + 70, subscriptionObject({ cancel_at_period_end: true, cancel_at: 1_900_000_000 }));
+    const late = await send(
+      'evt_ss_tie_cancel',
+      'customer.subscription.updated',
+      t0 + 70,
+      subscriptionObject({ cancel_at_period_end: true, cancel_at: 1_900_000_000 }),
+    );
     expect(late.outcome).toBe('applied');
     expect(double.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/subscriptions/${subId}`]);
     expect((await current(alice.jwt)).body!.cancel_at_period_end).toBe(false);
@@ -555,9 +687,59 @@ describe('Stripe mode, through the local Stripe double', () => {
     expect(JSON.stringify(res.body)).not.toContain((await customerOf(bob.user.id))!);
   });
 
-  it('answers 502 with a message when Stripe cannot list the invoices', async () => {
-    double.failNext(500, { type: 'api_error', message: 'down' }, 3, { method: 'GET', pathPrefix: '/v1/invoices' });
-    const res = await invoices(bob.jwt);
+  it("shows the card Stripe charges: the subscription's default, else the customer's; a declined card changes nothing", async () => {
+    // The Customer Portal's calls, made here through the SDK as the portal makes them at Stripe.
+    const portalClient = new Stripe('sk_test_portal', { host: '127.0.0.1', port: double.port, protocol: 'http', maxNetworkRetries: 0 });
+    const dana = await register('stripeselfdana');
+    expect((await cardOnFile(dana.jwt)).body).toEqual({ card: null });
+    const danaSub = await subscribe(dana);
+    const danaCus = (await customerOf(dana.user.id))!;
+    // Nothing paid yet: no card anywhere.
+    expect((await cardOnFile(dana.jwt)).body).toEqual({ card: null });
+
+    // The first payment in the browser saves its card on the subscription (save_default_payment_method).
+    Object.assign(double.subscriptions.get(danaSub)!, { status: 'active', default_payment_method: 'pm_card_visa' });
+    expect((await request(app.baseUrl, 'GET', `/api/subscriptions/${danaSub}/verify`, { token: dana.jwt })).status).toBe(200);
+    const before = double.requests.length;
+    expect((await cardOnFile(dana.jwt)).body).toEqual({ card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2034 } });
+    const read = double.requests.slice(before);
+    expect(read.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/subscriptions/${danaSub}`]);
+    expect(Object.values(read[0].params)).toEqual(expect.arrayContaining(['default_payment_method']));
+
+    // The portal's card update: attached, then the default of the customer and of the subscription.
+    await portalClient.paymentMethods.attach('pm_card_mastercard', { customer: danaCus });
+    await portalClient.customers.update(danaCus, { invoice_settings: { default_payment_method: 'pm_card_mastercard' } });
+    await portalClient.subscriptions.update(danaSub, { default_payment_method: 'pm_card_mastercard' });
+    const mastercard = { brand: 'mastercard', last4: '4444', expMonth: 3, expYear: 2031 };
+    expect((await cardOnFile(dana.jwt)).body).toEqual({ card: mastercard });
+
+    // A declined card is not saved: the card on file stays.
+    await expect(portalClient.paymentMethods.attach('pm_card_chargeDeclined', { customer: danaCus })).rejects.toMatchObject({
+      code: 'card_declined',
+    });
+    expect((await cardOnFile(dana.jwt)).body).toEqual({ card: mastercard });
+
+    // The customer's default alone does not change what the subscription is charged to ...
+    await portalClient.paymentMethods.attach('pm_card_amex', { customer: danaCus });
+    await portalClient.customers.update(danaCus, { invoice_settings: { default_payment_method: 'pm_card_amex' } });
+    expect((await cardOnFile(dana.jwt)).body).toEqual({ card: mastercard });
+    // ... until the subscription has none of its own.
+    await portalClient.subscriptions.update(danaSub, { default_payment_method: '' });
+    expect((await cardOnFile(dana.jwt)).body).toEqual({ card: { brand: 'amex', last4: '8431', expMonth: 7, expYear: 2032 } });
+
+    // Another member, naming Dana's customer or subscription, sees only their own (none saved).
+    for (const query of ['', `?customer=${danaCus}`, `?subscription=${danaSub}`]) {
+      expect((await cardOnFile(bob.jwt, query)).body, query).toEqual({ card: null });
+    }
+    expect((await cardOnFile(dana.jwt)).body.card?.brand).toBe('amex');
+  });
+
+  it.each([
+    ['read the card on file', '/v1/customers', () => cardOnFile(bob.jwt)],
+    ['list the invoices', '/v1/invoices', () => invoices(bob.jwt)],
+  ] as const)('answers 502 with a message when Stripe cannot %s', async (_what, pathPrefix, call) => {
+    double.failNext(500, { type: 'api_error', message: 'down' }, 3, { method: 'GET', pathPrefix });
+    const res = await call();
     expect(res.status).toBe(502);
     expect(res.body.error.message).toBe('The payment service could not complete the request. Please try again later.');
     double.clearFailure();

@@ -28,7 +28,7 @@ const googleToken = (claims: Record<string, unknown> = {}, key: SigningKey = goo
       email_verified: true,
       ...claims,
     },
-    options
+    options,
   );
 
 const appleToken = (claims: Record<string, unknown> = {}, key: SigningKey = appleKey) =>
@@ -202,7 +202,9 @@ describe('Google sign-in (GET /api/auth/google/callback?access_token=<ID token>)
       }) as typeof app.strapi.db.query);
     };
     const users = app.strapi.db.query('plugin::users-permissions.user');
-    const existing = await users.create({ data: { username: 'raced_google', email: 'raced@example.com', provider: 'google', confirmed: true } });
+    const existing = await users.create({
+      data: { username: 'raced_google', email: 'raced@example.com', provider: 'google', confirmed: true },
+    });
     const spy = staleFirstLookup('raced@example.com');
     try {
       const res = await idTokenSignIn('google', await googleToken({ email: 'raced@example.com', sub: '1000009' }));
@@ -213,12 +215,16 @@ describe('Google sign-in (GET /api/auth/google/callback?access_token=<ID token>)
     }
     expect((await usersWithEmail('raced@example.com')).map((user) => user.id)).toEqual([existing.id]);
 
-    const local = await users.create({ data: { username: 'raced_local', email: 'raced.local@example.com', provider: 'local', confirmed: true } });
+    const local = await users.create({
+      data: { username: 'raced_local', email: 'raced.local@example.com', provider: 'local', confirmed: true },
+    });
     const again = staleFirstLookup('raced.local@example.com');
     try {
       const res = await idTokenSignIn('google', await googleToken({ email: 'raced.local@example.com', sub: '1000010' }));
       expect(res.status).toBe(400);
-      expect(res.body.error.message).toMatch(/^Email is already taken: this e-mail address belongs to an account that logs in with a password/);
+      expect(res.body.error.message).toMatch(
+        /^Email is already taken: this e-mail address belongs to an account that logs in with a password/,
+      );
     } finally {
       again.mockRestore();
     }
@@ -236,9 +242,22 @@ describe('Google sign-in (GET /api/auth/google/callback?access_token=<ID token>)
   it.each([
     ['a wrong audience', () => googleToken({ aud: 'someone-else.apps.googleusercontent.com', email: 'aud@example.com' })],
     ['a wrong issuer', () => googleToken({ iss: 'https://evil.example', email: 'iss@example.com' })],
-    ['an expired token', () => googleToken({ email: 'old@example.com' }, googleKey, { issuedAt: Math.floor(Date.now() / 1000) - 7200, expiresIn: Math.floor(Date.now() / 1000) - 3600 })],
-    ['a signature by a key Google does not publish', async () => googleToken({ email: 'forged@example.com' }, await newSigningKey('unknown-kid'))],
-    ['a signature by another key under Google\'s key id', async () => googleToken({ email: 'forged2@example.com' }, await newSigningKey(googleKey.kid))],
+    [
+      'an expired token',
+      () =>
+        googleToken({ email: 'old@example.com' }, googleKey, {
+          issuedAt: Math.floor(Date.now() / 1000) - 7200,
+          expiresIn: Math.floor(Date.now() / 1000) - 3600,
+        }),
+    ],
+    [
+      'a signature by a key Google does not publish',
+      async () => googleToken({ email: 'forged@example.com' }, await newSigningKey('unknown-kid')),
+    ],
+    [
+      "a signature by another key under Google's key id",
+      async () => googleToken({ email: 'forged2@example.com' }, await newSigningKey(googleKey.kid)),
+    ],
     ['a token that is not a JWT', async () => 'not-a-token'],
   ])('refuses %s with 401', async (_label, makeToken) => {
     const before = await app.strapi.db.query('plugin::users-permissions.user').count();
@@ -277,7 +296,7 @@ describe('Google sign-in (GET /api/auth/google/callback?access_token=<ID token>)
     const res = await idTokenSignIn('google', await googleToken({ email: 'PAULA@example.com', sub: '1000004' }));
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe(
-      'Email is already taken: this e-mail address belongs to an account that logs in with a password. Log in with your e-mail and password instead.'
+      'Email is already taken: this e-mail address belongs to an account that logs in with a password. Log in with your e-mail and password instead.',
     );
     const users = await usersWithEmail('paula@example.com');
     expect(users).toHaveLength(1);
@@ -295,7 +314,7 @@ describe('Google sign-in (GET /api/auth/google/callback?access_token=<ID token>)
     }
   });
 
-  it('answers 502 when Google\'s keys cannot be fetched', async () => {
+  it("answers 502 when Google's keys cannot be fetched", async () => {
     await withSocialConfig({ 'google.jwksUrl': 'http://127.0.0.1:9/keys' }, async () => {
       const res = await idTokenSignIn('google', await googleToken());
       expect(res.status).toBe(502);
@@ -360,7 +379,7 @@ describe('Apple sign-in (GET /api/auth/apple/callback?access_token=<identity tok
     const google = await fetch(`${app.baseUrl}/api/connect/google`, { redirect: 'manual' });
     expect(google.status).toBe(302);
     expect(google.headers.get('location')).toBe(
-      `${PUBLIC_URL}/auth/google/callback?error=${encodeURIComponent('Google sign-in starts on the log-in page (Continue with Google).')}`
+      `${PUBLIC_URL}/auth/google/callback?error=${encodeURIComponent('Google sign-in starts on the log-in page (Continue with Google).')}`,
     );
   });
 });
@@ -400,9 +419,13 @@ describe('Facebook sign-in (GET /api/connect/facebook, then /api/connect/faceboo
       redirect_uri: FACEBOOK.redirectUri,
       code: 'fb-ok-fiona',
     });
-    expect(calls[1].query).toMatchObject({ fields: 'id,name,email', access_token: expect.any(String), appsecret_proof: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(calls[1].query).toMatchObject({
+      fields: 'id,name,email',
+      access_token: expect.any(String),
+      appsecret_proof: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     // The state cookie is used up.
-    expect(res.headers.getSetCookie().some((c) => /^carnivo_fb_state=;/.test(c))).toBe(true);
+    expect(res.headers.getSetCookie().some((c) => c.startsWith('carnivo_fb_state=;'))).toBe(true);
 
     const again = await facebookCallback('fb-ok-fiona', await startFacebookFlow());
     expect(again.status).toBe(200);
@@ -410,7 +433,7 @@ describe('Facebook sign-in (GET /api/connect/facebook, then /api/connect/faceboo
     expect(await usersWithEmail('fb_fiona@example.test')).toHaveLength(1);
   });
 
-  it('answers 400 with the Graph API\'s reason when the code exchange fails', async () => {
+  it("answers 400 with the Graph API's reason when the code exchange fails", async () => {
     const res = await facebookCallback('expired-or-forged', await startFacebookFlow());
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe('Facebook sign-in failed: Invalid verification code format.');
@@ -433,7 +456,7 @@ describe('Facebook sign-in (GET /api/connect/facebook, then /api/connect/faceboo
     const noCookie = await facebookCallback('fb-ok-mallory', undefined, '&state=from-an-attackers-flow');
     expect(noCookie.status).toBe(400);
     expect(noCookie.body.error.message).toBe(
-      'Facebook sign-in failed: the sign-in was not started from this browser, or it took too long. Please try again.'
+      'Facebook sign-in failed: the sign-in was not started from this browser, or it took too long. Please try again.',
     );
 
     const forgedCookie = await facebookCallback('fb-ok-mallory', 'carnivo_fb_state=abc.9999999999999; carnivo_fb_state.sig=forged');
@@ -449,7 +472,7 @@ describe('Facebook sign-in (GET /api/connect/facebook, then /api/connect/faceboo
     expect(rightState.status).toBe(200);
   });
 
-  it('refuses a callback without the state, even while this browser\'s state cookie lives', async () => {
+  it("refuses a callback without the state, even while this browser's state cookie lives", async () => {
     const flow = await startFacebookFlow();
     const noState = await facebookCallback('fb-ok-stateless', flow.cookie);
     expect(noState.status).toBe(400);
@@ -460,7 +483,7 @@ describe('Facebook sign-in (GET /api/connect/facebook, then /api/connect/faceboo
     expect(facebook.requests.some((call) => call.query.code === 'fb-ok-stateless')).toBe(false);
   });
 
-  it('refuses a callback without a code, or with the provider\'s error', async () => {
+  it("refuses a callback without a code, or with the provider's error", async () => {
     const flow = await startFacebookFlow();
     const noCode = await request<Answer>(app.baseUrl, 'GET', '/api/connect/facebook/callback');
     expect(noCode.status).toBe(400);
@@ -486,7 +509,7 @@ describe('Facebook sign-in (GET /api/connect/facebook, then /api/connect/faceboo
       const nav = await fetch(`${app.baseUrl}/api/connect/facebook`, { redirect: 'manual' });
       expect(nav.status).toBe(302);
       expect(nav.headers.get('location')).toBe(
-        `${PUBLIC_URL}/auth/facebook/callback?error=Facebook%20sign-in%20is%20not%20set%20up%20on%20this%20site.`
+        `${PUBLIC_URL}/auth/facebook/callback?error=Facebook%20sign-in%20is%20not%20set%20up%20on%20this%20site.`,
       );
       const callback = await facebookCallback('fb-ok-x');
       expect(callback.status).toBe(400);
@@ -502,7 +525,7 @@ describe('Facebook sign-in (GET /api/connect/facebook, then /api/connect/faceboo
 });
 
 describe('other providers and the local login', () => {
-  it('leaves password login and the plugin\'s other providers alone', async () => {
+  it("leaves password login and the plugin's other providers alone", async () => {
     const login = await request<Answer>(app.baseUrl, 'POST', '/api/auth/local', {
       body: { identifier: 'paula@example.com', password: 'correct-horse-9' },
     });
@@ -512,8 +535,11 @@ describe('other providers and the local login', () => {
     expect(github.body.error.message).toBe('This provider is disabled');
   });
 
-  it('mirrors the configuration into the admin panel\'s provider settings, without secrets', async () => {
-    const grant = (await app.strapi.store({ type: 'plugin', name: 'users-permissions', key: 'grant' }).get()) as Record<string, Record<string, unknown>>;
+  it("mirrors the configuration into the admin panel's provider settings, without secrets", async () => {
+    const grant = (await app.strapi.store({ type: 'plugin', name: 'users-permissions', key: 'grant' }).get()) as Record<
+      string,
+      Record<string, unknown>
+    >;
     expect(grant.google).toMatchObject({ enabled: true, key: GOOGLE_CLIENT_ID, secret: '' });
     expect(grant.apple).toMatchObject({ enabled: true, key: APPLE_SERVICE_ID, secret: '' });
     expect(grant.facebook).toMatchObject({ enabled: true, key: FACEBOOK.appId, secret: '' });

@@ -55,7 +55,7 @@ describe('SPA serving', () => {
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(res.headers.get('cache-control')).toBe('no-cache');
       expect(await res.text()).toBe(INDEX);
-    }
+    },
   );
 
   it('sends a same-origin CSP with the SPA', async () => {
@@ -128,7 +128,17 @@ describe('SPA serving', () => {
   it('resolves only regular, non-hidden files inside the SPA dir', () => {
     expect(resolveFile(spaDir, '/assets/app.js')).toBe(path.join(spaDir, 'assets', 'app.js'));
     expect(resolveFile(spaDir, '/assets/../assets/app.js')).toBeNull();
-    for (const urlPath of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/..%5csecret.txt', '/.env', '/%2eenv', '/assets', '/%E0%A4%A', '/index.html%00.js']) {
+    for (const urlPath of [
+      '/../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/..%5csecret.txt',
+      '/.env',
+      '/%2eenv',
+      '/assets',
+      '/%E0%A4%A',
+      '/index.html%00.js',
+    ]) {
       expect(resolveFile(spaDir, urlPath)).toBeNull();
     }
   });

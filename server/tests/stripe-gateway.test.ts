@@ -3,7 +3,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
 import type { ApiError, AuthResponse, ListResponse } from './helpers/types';
 import { startStripeDouble, type StripeDouble } from './helpers/stripe-double';
-import { GatewayError, StripeGateway, resolveMode } from '../src/payments';
+import { GatewayError, StripeGateway, mapStripeCard, resolveMode } from '../src/payments';
 
 const WEBHOOK_SECRET = 'whsec_test_carnivo';
 const signer = new Stripe('sk_test_signer');
@@ -36,10 +36,35 @@ describe('configuration', () => {
     expect(resolveMode({ mode: 'sandbox', stripe: { secretKey: 'sk' } })).toBe('sandbox');
     expect(resolveMode({ stripe: { secretKey: 'sk', publishableKey: 'pk', webhookSecret: 'wh' } })).toBe('stripe');
     expect(() => resolveMode({ stripe: { secretKey: 'sk' } })).toThrow(
-      'Stripe payments need STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET'
+      'Stripe payments need STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET',
     );
     expect(() => resolveMode({ mode: 'stripe', stripe: {} })).toThrow(/STRIPE_SECRET_KEY/);
     expect(() => resolveMode({ mode: 'paypal' })).toThrow(/PAYMENTS_MODE/);
+  });
+});
+
+describe('the card on file, from what Stripe returns', () => {
+  it("reads a card PaymentMethod and a legacy Card source, naming the network in Stripe's codes", () => {
+    const method = { object: 'payment_method', type: 'card', card: { brand: 'mastercard', last4: '4444', exp_month: 3, exp_year: 2031 } };
+    expect(mapStripeCard(method)).toEqual({ brand: 'mastercard', last4: '4444', expMonth: 3, expYear: 2031 });
+    const source = (brand: string) => ({ object: 'card', brand, last4: '0005', exp_month: 7, exp_year: 2032 });
+    expect(mapStripeCard(source('American Express'))).toEqual({ brand: 'amex', last4: '0005', expMonth: 7, expYear: 2032 });
+    expect(mapStripeCard(source('MasterCard'))?.brand).toBe('mastercard');
+    expect(mapStripeCard(source('Diners Club'))?.brand).toBe('diners');
+    expect(mapStripeCard(source('Visa'))?.brand).toBe('visa');
+    expect(mapStripeCard(source('Some New Network'))?.brand).toBe('unknown');
+  });
+
+  it('finds no card in an unexpanded id, another kind of payment method, or nothing', () => {
+    for (const value of [
+      null,
+      undefined,
+      'pm_123',
+      { object: 'payment_method', type: 'us_bank_account', card: null },
+      { object: 'bank_account', last4: '6789' },
+    ]) {
+      expect(mapStripeCard(value)).toBeNull();
+    }
   });
 });
 
@@ -237,7 +262,7 @@ describe('StripeGateway through the stripe SDK against a local double', () => {
     });
     expect(() => gateway.constructWebhookEvent(`${payload} `, header)).toThrow(GatewayError);
     expect(() =>
-      gateway.constructWebhookEvent(payload, signer.webhooks.generateTestHeaderString({ payload, secret: 'whsec_other' }))
+      gateway.constructWebhookEvent(payload, signer.webhooks.generateTestHeaderString({ payload, secret: 'whsec_other' })),
     ).toThrow(expect.objectContaining({ kind: 'signature' }));
     expect(() => gateway.constructWebhookEvent(payload, undefined)).toThrow(expect.objectContaining({ kind: 'signature' }));
   });
@@ -258,8 +283,7 @@ describe('the server in Stripe mode', () => {
     return res.body;
   };
   const current = (token: string) => request<Record<string, unknown> | null>(app.baseUrl, 'GET', '/api/subscriptions/current', { token });
-  const record = () =>
-    app.strapi.db.query('api::subscription.subscription').findOne({ where: { stripe_subscription_id: subId } });
+  const record = () => app.strapi.db.query('api::subscription.subscription').findOne({ where: { stripe_subscription_id: subId } });
   const eventCount = () => app.strapi.db.query('api::payment.payment-event').count();
 
   const subscriptionObject = (overrides: Record<string, unknown> = {}) => {
@@ -336,7 +360,7 @@ describe('the server in Stripe mode', () => {
     const res = await request<ListResponse<{ stripe_price_id: string; stripe_product_id: string }>>(
       app.baseUrl,
       'GET',
-      '/api/subscription-plans'
+      '/api/subscription-plans',
     );
     expect(res.body.data.map((p) => [p.stripe_price_id, p.stripe_product_id])).toEqual([
       ['price_test_monthly', 'prod_test_carnivo'],
@@ -426,7 +450,7 @@ describe('the server in Stripe mode', () => {
       'evt_cancel',
       'customer.subscription.updated',
       t0 + 100,
-      subscriptionObject({ cancel_at_period_end: true, cancel_at: 1_900_000_000 })
+      subscriptionObject({ cancel_at_period_end: true, cancel_at: 1_900_000_000 }),
     );
     expect((await send(newer)).body).toMatchObject({ outcome: 'applied' });
     expect((await record()).cancel_at_period_end).toBe(true);
@@ -435,7 +459,10 @@ describe('the server in Stripe mode', () => {
       'evt_old',
       'customer.subscription.updated',
       t0 + 50,
-      subscriptionObject({ status: 'past_due', items: { object: 'list', data: [{ price: { id: 'price_test_monthly' }, current_period_end: 1_800_000_000 }] } })
+      subscriptionObject({
+        status: 'past_due',
+        items: { object: 'list', data: [{ price: { id: 'price_test_monthly' }, current_period_end: 1_800_000_000 }] },
+      }),
     );
     const res = await send(older);
     expect(res.status).toBe(200);
@@ -555,7 +582,10 @@ describe('the server in Stripe mode', () => {
     expect(double.customers.has(customer)).toBe(true);
 
     const users = app.strapi.db.query('plugin::users-permissions.user');
-    expect(await users.findOne({ where: { id: fred.user.id } })).toMatchObject({ email: 'stripefred@example.com', stripeCustomerId: customer });
+    expect(await users.findOne({ where: { id: fred.user.id } })).toMatchObject({
+      email: 'stripefred@example.com',
+      stripeCustomerId: customer,
+    });
     // The record stays, and says what Stripe did (the subscription was canceled before the failure).
     const row = await app.strapi.db.query('api::subscription.subscription').findOne({ where: { stripe_subscription_id: id } });
     expect(row).toMatchObject({ status: 'canceled' });
@@ -579,22 +609,25 @@ describe('the server in Stripe mode', () => {
         request<{ clientSecret: string; subscriptionId: string } & ApiError>(app.baseUrl, 'POST', '/api/subscriptions', {
           token: gus.jwt,
           body: { priceId: 'price_test_monthly' },
-        })
-      )
+        }),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
     const user = await app.strapi.db.query('plugin::users-permissions.user').findOne({ where: { id: gus.user.id } });
     const atStripe = [...double.subscriptions.values()].filter((sub) => sub.customer === user.stripeCustomerId);
     // One customer, and of its subscriptions exactly one can still be paid: the one whose secret the last answers carry.
-    expect(double.requests.filter((r) => r.method === 'POST' && r.path === '/v1/customers' && r.params.email === 'stripegus@example.com')).toHaveLength(1);
+    expect(
+      double.requests.filter((r) => r.method === 'POST' && r.path === '/v1/customers' && r.params.email === 'stripegus@example.com'),
+    ).toHaveLength(1);
     const open = atStripe.filter((sub) => sub.status === 'incomplete');
     expect(open).toHaveLength(1);
     expect(atStripe.filter((sub) => sub !== open[0]).every((sub) => sub.status === 'incomplete_expired')).toBe(true);
     const payable = new Set(answers.map((a) => a.body.clientSecret).filter((secret) => secret === open[0].clientSecret));
     expect(payable.size).toBe(1);
-    const rows = (await app.strapi.db
-      .query('api::subscription.subscription')
-      .findMany({ where: { user: { id: gus.user.id } } })) as { status: string; stripe_subscription_id: string }[];
+    const rows = (await app.strapi.db.query('api::subscription.subscription').findMany({ where: { user: { id: gus.user.id } } })) as {
+      status: string;
+      stripe_subscription_id: string;
+    }[];
     expect(rows.filter((r) => r.status === 'incomplete').map((r) => r.stripe_subscription_id)).toEqual([open[0].id]);
   });
 
@@ -610,7 +643,8 @@ describe('the server in Stripe mode', () => {
       expect((await request(app.baseUrl, 'POST', '/api/subscriptions/cancel', { token: member.jwt })).status).toBe(200);
       const second = (await buy('price_test_yearly')).body.subscriptionId;
       expect(double.subscriptions.get(second)!.status).toBe('incomplete');
-      const resume = () => request<ApiError & { cancel_at_period_end: boolean }>(app.baseUrl, 'POST', '/api/subscriptions/resume', { token: member.jwt });
+      const resume = () =>
+        request<ApiError & { cancel_at_period_end: boolean }>(app.baseUrl, 'POST', '/api/subscriptions/resume', { token: member.jwt });
       return { member, first, second, resume };
     };
 

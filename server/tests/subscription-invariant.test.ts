@@ -4,7 +4,7 @@ import { missingServices, startCluster, withPostgres, type Cluster } from './hel
 import type { ApiError, AuthResponse } from './helpers/types';
 
 /**
- * One renewing subscription per member, whatever the order (README "Payments"): random sequences
+ * One renewing subscription per member, whatever the order (docs/payments.md): random sequences
  * of purchase, payment, cancel, resume and account deletion, some steps sent at once to different
  * instances, with the invariant checked after every step against what the gateway would bill:
  * at most one subscription that renews or can still be paid. Seeded, so a failure reproduces.
@@ -45,7 +45,12 @@ interface World {
   prices: { monthly: string; yearly: string };
 }
 
-type Op = { kind: 'buy'; price: 'monthly' | 'yearly' } | { kind: 'pay'; pick: number } | { kind: 'cancel' } | { kind: 'resume' } | { kind: 'delete' };
+type Op =
+  | { kind: 'buy'; price: 'monthly' | 'yearly' }
+  | { kind: 'pay'; pick: number }
+  | { kind: 'cancel' }
+  | { kind: 'resume' }
+  | { kind: 'delete' };
 
 const describeOp = (op: Op) => (op.kind === 'buy' ? `buy ${op.price}` : op.kind === 'pay' ? `pay #${op.pick}` : op.kind);
 
@@ -58,7 +63,9 @@ async function billable(world: World, subscriptionIds: Set<string>) {
   const subs = (await world.rows.sandbox('sub')).filter((sub) => subscriptionIds.has(sub.id as string));
   const intents = new Map((await world.rows.sandbox('pi')).map((pi) => [pi.id as string, pi.status as string]));
   const renewing = subs.filter((sub) => RENEWING.includes(sub.status as string) && !sub.cancelAtPeriodEnd);
-  const payable = subs.filter((sub) => sub.status === 'incomplete' && intents.get(sub.paymentIntentId as string) === 'requires_payment_method');
+  const payable = subs.filter(
+    (sub) => sub.status === 'incomplete' && intents.get(sub.paymentIntentId as string) === 'requires_payment_method',
+  );
   return { renewing, payable, subs };
 }
 
@@ -91,7 +98,9 @@ async function runSequence(world: World, seed: number, steps: number): Promise<s
       requestFrom<T & ApiError>(from(), baseUrl, method, path, { body, token });
     switch (op.kind) {
       case 'buy': {
-        const res = await send<{ clientSecret: string; subscriptionId: string }>('POST', '/api/subscriptions', { priceId: world.prices[op.price] });
+        const res = await send<{ clientSecret: string; subscriptionId: string }>('POST', '/api/subscriptions', {
+          priceId: world.prices[op.price],
+        });
         if (res.status === 200) {
           secrets.push(res.body.clientSecret);
           subscriptionIds.add(res.body.subscriptionId);
@@ -119,7 +128,12 @@ async function runSequence(world: World, seed: number, steps: number): Promise<s
     const ops = Array.from({ length: width }, pickOp);
     const answers = await Promise.all(ops.map(perform));
     trail.push(
-      ops.map((op, i) => `${describeOp(op)} → ${answers[i] ? `${answers[i]!.status} ${answers[i]!.body.error?.message ?? ''}`.trim() : 'skipped'}`).join(' | ')
+      ops
+        .map(
+          (op, i) =>
+            `${describeOp(op)} → ${answers[i] ? `${answers[i]!.status} ${answers[i]!.body.error?.message ?? ''}`.trim() : 'skipped'}`,
+        )
+        .join(' | '),
     );
     const context = `seed ${seed}, after step ${step}:\n  ${trail.join('\n  ')}`;
     for (const [i, answer] of answers.entries()) {
@@ -159,10 +173,16 @@ async function resumeAfterNewPurchase(world: World) {
   const call = <T>(baseUrl: string, method: string, path: string, body?: unknown, auth: string | undefined = token) =>
     requestFrom<T & ApiError>(from(), baseUrl, method, path, { body, token: auth });
 
-  const first = await call<{ clientSecret: string; subscriptionId: string }>(a, 'POST', '/api/subscriptions', { priceId: world.prices.monthly });
-  expect((await call(b, 'POST', '/api/payments/sandbox/confirm', { clientSecret: first.body.clientSecret, ...CARD }, undefined)).status).toBe(200);
+  const first = await call<{ clientSecret: string; subscriptionId: string }>(a, 'POST', '/api/subscriptions', {
+    priceId: world.prices.monthly,
+  });
+  expect(
+    (await call(b, 'POST', '/api/payments/sandbox/confirm', { clientSecret: first.body.clientSecret, ...CARD }, undefined)).status,
+  ).toBe(200);
   expect((await call(a, 'POST', '/api/subscriptions/cancel')).status).toBe(200);
-  const second = await call<{ clientSecret: string; subscriptionId: string }>(b, 'POST', '/api/subscriptions', { priceId: world.prices.yearly });
+  const second = await call<{ clientSecret: string; subscriptionId: string }>(b, 'POST', '/api/subscriptions', {
+    priceId: world.prices.yearly,
+  });
   expect(second.status).toBe(200);
 
   // Resuming the first (another tab) ends the unpaid second one, which can then no longer be paid.
@@ -179,7 +199,7 @@ async function resumeAfterNewPurchase(world: World) {
     [
       [first.body.subscriptionId, 'active'],
       [second.body.subscriptionId, 'incomplete_expired'],
-    ].sort()
+    ].sort(),
   );
 
   // The other order: the second one paid first, then resuming the first is refused.
@@ -188,11 +208,17 @@ async function resumeAfterNewPurchase(world: World) {
   });
   const otherCall = <T>(baseUrl: string, method: string, path: string, body?: unknown, auth: string | undefined = other.body.jwt) =>
     requestFrom<T & ApiError>(from(), baseUrl, method, path, { body, token: auth });
-  const x = await otherCall<{ clientSecret: string; subscriptionId: string }>(a, 'POST', '/api/subscriptions', { priceId: world.prices.monthly });
+  const x = await otherCall<{ clientSecret: string; subscriptionId: string }>(a, 'POST', '/api/subscriptions', {
+    priceId: world.prices.monthly,
+  });
   await otherCall(b, 'POST', '/api/payments/sandbox/confirm', { clientSecret: x.body.clientSecret, ...CARD }, undefined);
   await otherCall(a, 'POST', '/api/subscriptions/cancel');
-  const y = await otherCall<{ clientSecret: string; subscriptionId: string }>(b, 'POST', '/api/subscriptions', { priceId: world.prices.yearly });
-  expect((await otherCall(a, 'POST', '/api/payments/sandbox/confirm', { clientSecret: y.body.clientSecret, ...CARD }, undefined)).status).toBe(200);
+  const y = await otherCall<{ clientSecret: string; subscriptionId: string }>(b, 'POST', '/api/subscriptions', {
+    priceId: world.prices.yearly,
+  });
+  expect(
+    (await otherCall(a, 'POST', '/api/payments/sandbox/confirm', { clientSecret: y.body.clientSecret, ...CARD }, undefined)).status,
+  ).toBe(200);
   const refused = await otherCall(b, 'POST', '/api/subscriptions/resume');
   expect([refused.status, refused.body.error?.message]).toEqual([409, 'You already have an active subscription.']);
   const after = await billable(world, new Set([x.body.subscriptionId, y.body.subscriptionId]));
@@ -230,7 +256,9 @@ describe('one renewing subscription per member, on SQLite (one instance)', () =>
   let world: World;
 
   beforeAll(async () => {
-    app = await bootStrapi({ env: { PAYMENTS_MODE: '', STRIPE_SECRET_KEY: '', STRIPE_PUBLISHABLE_KEY: '', STRIPE_WEBHOOK_SECRET: '', ...LIMITS } });
+    app = await bootStrapi({
+      env: { PAYMENTS_MODE: '', STRIPE_SECRET_KEY: '', STRIPE_PUBLISHABLE_KEY: '', STRIPE_WEBHOOK_SECRET: '', ...LIMITS },
+    });
     const knex = app.strapi.db.connection;
     world = {
       baseUrls: [app.baseUrl],
@@ -293,7 +321,7 @@ describe.skipIf(missing !== null)('one renewing subscription per member, on Post
           query(
             `SELECT s.status, s.cancel_at_period_end, s.stripe_subscription_id
                FROM subscriptions s JOIN subscriptions_user_lnk l ON l.subscription_id = s.id WHERE l.user_id = $1`,
-            [userId]
+            [userId],
           ),
       },
     };

@@ -3,6 +3,7 @@ import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
 import type { ApiError, AuthResponse, ListResponse } from './helpers/types';
 import { seedSubscriptionPlans } from '../src/bootstrap/payments';
 import { SandboxGateway, addInterval } from '../src/payments';
+import { subscriptionService } from '../src/api/subscription/services/subscription';
 
 // Sandbox mode (no Stripe keys): the whole flow runs in-process.
 const SANDBOX_ENV = {
@@ -65,8 +66,7 @@ const subscribe = (token: string | undefined, body: unknown) =>
 const current = (token?: string) => request<Current | null>(app.baseUrl, 'GET', '/api/subscriptions/current', { token });
 const verify = (token: string, id: string) =>
   request<Current & ApiError>(app.baseUrl, 'GET', `/api/subscriptions/${encodeURIComponent(id)}/verify`, { token });
-const cancel = (token?: string) =>
-  request<{ cancelAt: string } & ApiError>(app.baseUrl, 'POST', '/api/subscriptions/cancel', { token });
+const cancel = (token?: string) => request<{ cancelAt: string } & ApiError>(app.baseUrl, 'POST', '/api/subscriptions/cancel', { token });
 const confirm = (body: Record<string, unknown>) =>
   request<{ paymentIntent: { id: string; status: string } } & ApiError>(app.baseUrl, 'POST', '/api/payments/sandbox/confirm', {
     body,
@@ -305,7 +305,12 @@ describe('full sandbox flow', () => {
     // While the new one waits for payment, the paid one is still the current subscription.
     expect((await current(alice.jwt)).body?.id).toBe(first.subscriptionId);
 
-    const paid = await confirm({ clientSecret: res.body.clientSecret, cardNumber: '4242424242424242', expiry: '1/40'.padStart(5, '0'), cvc: '1234' });
+    const paid = await confirm({
+      clientSecret: res.body.clientSecret,
+      cardNumber: '4242424242424242',
+      expiry: '1/40'.padStart(5, '0'),
+      cvc: '1234',
+    });
     expect(paid.status).toBe(200);
     const now = await current(alice.jwt);
     expect(now.body).toMatchObject({
@@ -415,19 +420,17 @@ describe('account deletion', () => {
     const gateway = app.strapi.service('api::payment.gateway').get() as SandboxGateway;
     expect((await gateway.retrieveSubscription(created.body.subscriptionId)).status).toBe('canceled');
     expect(
-      await app.strapi.db
-        .query('api::subscription.subscription')
-        .count({ where: { stripe_subscription_id: created.body.subscriptionId } })
+      await app.strapi.db.query('api::subscription.subscription').count({ where: { stripe_subscription_id: created.body.subscriptionId } }),
     ).toBe(0);
   });
 });
 
 /** The sandbox's stored records (Strapi's core store rows under core_payments_sandbox_*), read from the table. */
 const sandboxRows = async () =>
-  (await app.strapi.db
-    .connection('strapi_core_store_settings')
-    .where('key', 'like', 'core_payments_sandbox_%')
-    .select('key', 'value')) as { key: string; value: string }[];
+  (await app.strapi.db.connection('strapi_core_store_settings').where('key', 'like', 'core_payments_sandbox_%').select('key', 'value')) as {
+    key: string;
+    value: string;
+  }[];
 const sandboxRow = async <T>(key: string): Promise<T | null> => {
   const row = (await sandboxRows()).find((r) => r.key === `core_payments_sandbox_${key}`);
   return row ? (JSON.parse(row.value) as T) : null;
@@ -484,7 +487,7 @@ describe('concurrent purchases by one member', () => {
   const CANCELED_PAYMENT = 'This payment was canceled. Please start again.';
   const ALREADY = 'You already have an active subscription.';
   const gateway = () => app.strapi.service('api::payment.gateway').get() as SandboxGateway;
-  const service = () => app.strapi.service('api::subscription.subscription');
+  const service = () => subscriptionService(app.strapi);
   /** Payment intents the sandbox marked as paid for these subscriptions: what the member was charged. */
   const charges = async (subscriptionIds: string[]) =>
     (await sandboxRows())
@@ -518,7 +521,7 @@ describe('concurrent purchases by one member', () => {
 
     // Pay every secret the member was given, all at once.
     const paid = await Promise.all(
-      secrets.map((clientSecret) => confirm({ clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' }))
+      secrets.map((clientSecret) => confirm({ clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' })),
     );
     expect(paid.filter((r) => r.status === 200)).toHaveLength(1);
     for (const refused of paid.filter((r) => r.status !== 200)) {

@@ -32,7 +32,10 @@ const tag = () => crypto.randomBytes(3).toString('hex');
 /** Exactly one 2xx; every other answer the given 400 message; never a 5xx. */
 function expectOneWinner(answers: { status: number; body: Answer }[], message: string) {
   const statuses = answers.map((answer) => answer.status);
-  expect(statuses.filter((status) => status >= 500), JSON.stringify(answers.map((a) => a.body))).toEqual([]);
+  expect(
+    statuses.filter((status) => status >= 500),
+    JSON.stringify(answers.map((a) => a.body)),
+  ).toEqual([]);
   expect(statuses.filter((status) => status === 200)).toHaveLength(1);
   for (const answer of answers.filter((a) => a.status !== 200)) {
     expect(answer.status).toBe(400);
@@ -56,8 +59,8 @@ function raceScenarios(target: () => Target) {
         target().send(i, 'POST', '/api/auth/local/register', {
           // Case variants too: users-permissions lowercases the address.
           body: { username: `racer${i}_${tag()}`, email: i % 2 ? email.toUpperCase() : email, password: 'Race-Pass-1' },
-        })
-      )
+        }),
+      ),
     );
     const winner = expectOneWinner(answers, EMAIL_TAKEN);
     const stored = await target().rows('email', email);
@@ -69,8 +72,10 @@ function raceScenarios(target: () => Target) {
     const variants = [name, name.toLowerCase(), name.toUpperCase(), `c${name.slice(1).toUpperCase()}`];
     const answers = await Promise.all(
       variants.map((username, i) =>
-        target().send(i, 'POST', '/api/auth/local/register', { body: { username, email: `case${i}-${tag()}@example.com`, password: 'Case-Pass-1' } })
-      )
+        target().send(i, 'POST', '/api/auth/local/register', {
+          body: { username, email: `case${i}-${tag()}@example.com`, password: 'Case-Pass-1' },
+        }),
+      ),
     );
     const winner = expectOneWinner(answers, USERNAME_TAKEN);
     const stored = await target().rows('username', name);
@@ -82,8 +87,11 @@ function raceScenarios(target: () => Target) {
     const wanted = `wanted-${tag()}@example.com`;
     const answers = await Promise.all(
       members.map((member, i) =>
-        target().send(i, 'PUT', `/api/users/${member.id}`, { token: member.jwt, body: { email: wanted, currentPassword: member.password } })
-      )
+        target().send(i, 'PUT', `/api/users/${member.id}`, {
+          token: member.jwt,
+          body: { email: wanted, currentPassword: member.password },
+        }),
+      ),
     );
     const winner = expectOneWinner(answers, EMAIL_TAKEN);
     const holders = await target().rows('email', wanted);
@@ -123,7 +131,7 @@ describe('on SQLite, in-process', () => {
       message: EMAIL_TAKEN,
     });
     await expect(
-      userService.add({ username: owner.username.toUpperCase(), email: `fresh-${tag()}@example.com`, provider: 'local' })
+      userService.add({ username: owner.username.toUpperCase(), email: `fresh-${tag()}@example.com`, provider: 'local' }),
     ).rejects.toMatchObject({ name: 'ApplicationError', message: 'Username already taken' });
     expect((await target().rows('email', owner.email)).map((row) => row.id)).toEqual([owner.id]);
     expect((await target().rows('email', other.email)).map((row) => row.id)).toEqual([other.id]);
@@ -136,7 +144,9 @@ describe('start-up resolution of stored duplicate e-mails (SQLite, restarted on 
     const users = () => app.strapi.db.query(USERS);
     const created: number[] = [];
     for (const name of ['first', 'second', 'third']) {
-      const row = await users().create({ data: { username: `${name}dup`, email: `${name}@example.com`, provider: 'local', password: 'x' } });
+      const row = await users().create({
+        data: { username: `${name}dup`, email: `${name}@example.com`, provider: 'local', password: 'x' },
+      });
       created.push(row.id);
     }
     // As a database from before the index: drop it and store the duplicates directly.
@@ -172,9 +182,9 @@ describe('start-up resolution of stored duplicate e-mails (SQLite, restarted on 
       expect(log).toContain(`user ${created[1]}: e-mail "First@Example.com" also belongs to an older account`);
       expect(log).toContain(`user ${created[2]}: e-mail "first@example.com" also belongs to an older account`);
       // The index is back: a new duplicate is refused by the database.
-      await expect(app.strapi.db.connection.raw('UPDATE up_users SET email = ? WHERE id = ?', ['FIRST@example.com', created[1]])).rejects.toThrow(
-        /UNIQUE/
-      );
+      await expect(
+        app.strapi.db.connection.raw('UPDATE up_users SET email = ? WHERE id = ?', ['FIRST@example.com', created[1]]),
+      ).rejects.toThrow(/UNIQUE/);
     } finally {
       await app.stop();
     }
@@ -194,7 +204,9 @@ describe.skipIf(missing !== null)('on PostgreSQL, two instances', () => {
   const target = (): Target => ({
     send: (i, method, path, options) => requestFrom<Answer>(clientAddress(), cluster.instances[i % 2].baseUrl, method, path, options),
     rows: (where, value) =>
-      query(`SELECT id, email, username FROM up_users WHERE lower(${where === 'email' ? 'email' : 'username'}) = lower($1) ORDER BY id`, [value]),
+      query(`SELECT id, email, username FROM up_users WHERE lower(${where === 'email' ? 'email' : 'username'}) = lower($1) ORDER BY id`, [
+        value,
+      ]),
   });
 
   beforeAll(async () => {
@@ -224,7 +236,9 @@ describe.skipIf(missing !== null)('start-up resolution on PostgreSQL (in-process
       let app = await bootStrapi({ env });
       const ids: number[] = [];
       for (const name of ['pgfirst', 'pgsecond']) {
-        ids.push((await app.strapi.db.query(USERS).create({ data: { username: name, email: `${name}@example.com`, provider: 'local' } })).id);
+        ids.push(
+          (await app.strapi.db.query(USERS).create({ data: { username: name, email: `${name}@example.com`, provider: 'local' } })).id,
+        );
       }
       await app.stop();
       await sql('DROP INDEX up_users_email_ci_unique');
@@ -234,19 +248,26 @@ describe.skipIf(missing !== null)('start-up resolution on PostgreSQL (in-process
       app = await bootStrapi({
         env,
         beforeLoad: (strapi) => {
-          vi.spyOn(strapi.log, 'warn').mockImplementation(((message: unknown) => void warnings.push(String(message))) as unknown as typeof strapi.log.warn);
+          vi.spyOn(strapi.log, 'warn').mockImplementation(
+            ((message: unknown) => void warnings.push(String(message))) as unknown as typeof strapi.log.warn,
+          );
         },
       });
       await app.stop();
       expect(warnings).toContain(
-        `[identifiers] user ${ids[1]}: e-mail "PGFirst@example.com" also belongs to an older account; changed to "PGFirst+duplicate-${ids[1]}@example.com.invalid" and blocked`
+        `[identifiers] user ${ids[1]}: e-mail "PGFirst@example.com" also belongs to an older account; changed to "PGFirst+duplicate-${ids[1]}@example.com.invalid" and blocked`,
       );
-      const rows = await sql<{ id: number; email: string; blocked: boolean }>('SELECT id, email, blocked FROM up_users WHERE id = ANY($1) ORDER BY id', [ids]);
+      const rows = await sql<{ id: number; email: string; blocked: boolean }>(
+        'SELECT id, email, blocked FROM up_users WHERE id = ANY($1) ORDER BY id',
+        [ids],
+      );
       expect(rows.map(({ email, blocked }) => ({ email, blocked: Boolean(blocked) }))).toEqual([
         { email: 'pgfirst@example.com', blocked: false },
         { email: `PGFirst+duplicate-${ids[1]}@example.com.invalid`, blocked: true },
       ]);
-      await expect(sql('UPDATE up_users SET email = $1 WHERE id = $2', ['PGFIRST@EXAMPLE.COM', ids[1]])).rejects.toThrow(/up_users_email_ci_unique/);
+      await expect(sql('UPDATE up_users SET email = $1 WHERE id = $2', ['PGFIRST@EXAMPLE.COM', ids[1]])).rejects.toThrow(
+        /up_users_email_ci_unique/,
+      );
     } finally {
       await withPostgres((db) => db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
     }

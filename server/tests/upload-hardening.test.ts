@@ -13,7 +13,7 @@ const require = createRequire(import.meta.url);
 const sharp = require('sharp') as typeof import('sharp').default;
 
 /**
- * Profile picture hardening (README "Profile"): image bombs refused from their header, pictures
+ * Profile picture hardening (docs/profile.md): image bombs refused from their header, pictures
  * re-encoded without metadata, and at most UPLOAD_LIMIT_PER_HOUR (3 here) uploads per member an hour.
  * Every refusal re-reads the member's picture, the file rows and the temp directory.
  */
@@ -87,7 +87,9 @@ async function expectRefused(member: Member, file: Picture, status: number, mess
 }
 
 const png = (width = 64, height = 64, background = '#b22222') =>
-  sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background } })
+    .png()
+    .toBuffer();
 
 // --- image bombs ---------------------------------------------------------------------------------
 
@@ -117,12 +119,19 @@ function pngBomb(width: number, height: number, idat?: Buffer): Buffer {
   header.writeUInt8(1, 8); // bit depth
   header.writeUInt8(0, 9); // greyscale
   const rows = idat ?? zlib.deflateSync(Buffer.alloc((1 + Math.ceil(width / 8)) * height), { level: 9 });
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', rows), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', rows),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A small real image whose header is rewritten to claim width × height. */
 async function lyingHeader(format: 'jpeg' | 'gif' | 'webp', width: number, height: number): Promise<Buffer> {
-  const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#abcdef' } })[format]().toBuffer();
+  const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#abcdef' } })
+    [format]()
+    .toBuffer();
   if (format === 'jpeg') {
     const sof = bytes.indexOf(Buffer.from([0xff, 0xc0]));
     bytes.writeUInt16BE(height, sof + 5);
@@ -153,27 +162,33 @@ const EXIF = {
     GPSMapDatum: 'CARNIVO-GPS-MARKER',
   },
 };
-const XMP = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>CARNIVO-XMP-MARKER</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>';
+const XMP =
+  '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>CARNIVO-XMP-MARKER</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>';
 const MARKERS = ['CarnivoTestCam', 'CARNIVO-OWNER-MARKER', 'CARNIVO-GPS-MARKER', 'CARNIVO-XMP-MARKER'];
 
 /** A width × height photo (noise, so it stays a real photo after re-encoding) with EXIF, GPS, XMP and orientation 6 (rotate 90°). */
 async function photoWithMetadata(format: 'jpeg' | 'png' | 'webp', width: number, height: number): Promise<Buffer> {
   const noise = crypto.randomBytes(width * height * 3);
-  return sharp(noise, { raw: { width, height, channels: 3 } })[format]().withExif(EXIF).withXmp(XMP).withMetadata({ orientation: 6 }).toBuffer();
+  return sharp(noise, { raw: { width, height, channels: 3 } })
+    [format]()
+    .withExif(EXIF)
+    .withXmp(XMP)
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
 }
 
 /** The metadata blocks of a PNG, JPEG or WebP file, found by walking its structure. */
 function metadataBlocks(bytes: Buffer): string[] {
   const blocks: string[] = [];
   if (bytes.subarray(1, 4).toString('latin1') === 'PNG') {
-    for (let at = 8; at + 8 <= bytes.length; ) {
+    for (let at = 8; at + 8 <= bytes.length;) {
       const length = bytes.readUInt32BE(at);
       const type = bytes.subarray(at + 4, at + 8).toString('latin1');
       if (['eXIf', 'iTXt', 'tEXt', 'zTXt', 'iCCP'].includes(type)) blocks.push(type);
       at += 12 + length;
     }
   } else if (bytes[0] === 0xff && bytes[1] === 0xd8) {
-    for (let at = 2; at + 4 <= bytes.length && bytes[at] === 0xff; ) {
+    for (let at = 2; at + 4 <= bytes.length && bytes[at] === 0xff;) {
       const marker = bytes[at + 1];
       if (marker === 0xda) break; // start of scan: the pixels follow
       const length = bytes.readUInt16BE(at + 2);
@@ -185,7 +200,7 @@ function metadataBlocks(bytes: Buffer): string[] {
       at += 2 + length;
     }
   } else if (bytes.subarray(8, 12).toString('latin1') === 'WEBP') {
-    for (let at = 12; at + 8 <= bytes.length; ) {
+    for (let at = 12; at + 8 <= bytes.length;) {
       const type = bytes.subarray(at, at + 4).toString('latin1');
       if (['EXIF', 'XMP ', 'ICCP'].includes(type)) blocks.push(type);
       at += 8 + bytes.readUInt32LE(at + 4) + (bytes.readUInt32LE(at + 4) % 2);
@@ -270,7 +285,9 @@ describe('image bombs are refused from the header, before anything is decoded', 
 
   it('an animation counts every frame: 3 frames of 3000 × 3000 (27 megapixels) is refused', async () => {
     const frames = await Promise.all(['#ff0000', '#00ff00', '#0000ff'].map((colour) => png(3000, 3000, colour)));
-    const animation = await sharp(frames, { join: { animated: true } }).webp().toBuffer();
+    const animation = await sharp(frames, { join: { animated: true } })
+      .webp()
+      .toBuffer();
     expect(await sharp(animation).metadata()).toMatchObject({ width: 3000, height: 3000, pages: 3 });
     await expectRefused(member, { bytes: animation, name: 'anim.webp', type: 'image/webp' }, 400, TOO_MANY_PIXELS);
   });
@@ -348,18 +365,23 @@ describe('stored pictures are re-encoded without metadata', () => {
       ['jpeg', 'image/jpeg', 'photo.jpg'],
       ['png', 'image/png', 'photo.png'],
       ['webp', 'image/webp', 'photo.webp'],
-    ] as const)('%s: EXIF (GPS), XMP and orientation are gone from every stored file; the rotation is applied', async (format, type, name) => {
-      const sent = await sentWithMetadata(format);
-      const { picture, files } = await uploadAndRead({ bytes: sent, name, type });
-      await expectNoMetadata(files, format);
-      expect(picture).toMatchObject({ width: 300, height: 400 });
-      expect(await sharp(files[0].bytes).metadata()).toMatchObject({ width: 300, height: 400 });
-    });
+    ] as const)(
+      '%s: EXIF (GPS), XMP and orientation are gone from every stored file; the rotation is applied',
+      async (format, type, name) => {
+        const sent = await sentWithMetadata(format);
+        const { picture, files } = await uploadAndRead({ bytes: sent, name, type });
+        await expectNoMetadata(files, format);
+        expect(picture).toMatchObject({ width: 300, height: 400 });
+        expect(await sharp(files[0].bytes).metadata()).toMatchObject({ width: 300, height: 400 });
+      },
+    );
   });
 
   it('GIF (never optimised by Strapi): a comment carrying the location is gone, and an animation keeps its first frame', async () => {
     const frames = await Promise.all(['#ff0000', '#0000ff'].map((colour) => png(300, 200, colour)));
-    const animation = await sharp(frames, { join: { animated: true } }).gif().toBuffer();
+    const animation = await sharp(frames, { join: { animated: true } })
+      .gif()
+      .toBuffer();
     // A comment extension right after the header and global colour table.
     const table = animation[10] & 0x80 ? 3 * 2 ** ((animation[10] & 0x07) + 1) : 0;
     const text = Buffer.from('CARNIVO-GPS-MARKER 48.8566 N 2.3522 E', 'latin1');
@@ -401,14 +423,19 @@ describe(`at most ${PER_HOUR} pictures a member an hour (UPLOAD_LIMIT_PER_HOUR)`
       member,
       { bytes: await png(32, 32, '#ffffff'), name: 'one-more.png', type: 'image/png' },
       429,
-      `You can upload at most ${PER_HOUR} pictures an hour. Please try again later.`
+      `You can upload at most ${PER_HOUR} pictures an hour. Please try again later.`,
     );
     const retryAfter = Number(res.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(3600);
     expect((await pictureOf(member))?.id).toBe(last!.id);
     // Still refused, whatever the file.
-    await expectRefused(member, { bytes: await png(8, 8), name: 'again.png', type: 'image/png' }, 429, `You can upload at most ${PER_HOUR} pictures an hour. Please try again later.`);
+    await expectRefused(
+      member,
+      { bytes: await png(8, 8), name: 'again.png', type: 'image/png' },
+      429,
+      `You can upload at most ${PER_HOUR} pictures an hour. Please try again later.`,
+    );
   });
 
   it('files that reach the decoder count even when they turn out broken (each costs a decode)', async () => {
@@ -418,7 +445,12 @@ describe(`at most ${PER_HOUR} pictures a member an hour (UPLOAD_LIMIT_PER_HOUR)`
     for (let n = 1; n <= PER_HOUR; n += 1) {
       await expectRefused(member, { bytes: broken, name: `broken${n}.png`, type: 'image/png' }, 400, NOT_AN_IMAGE);
     }
-    await expectRefused(member, { bytes: await png(), name: 'good.png', type: 'image/png' }, 429, `You can upload at most ${PER_HOUR} pictures an hour. Please try again later.`);
+    await expectRefused(
+      member,
+      { bytes: await png(), name: 'good.png', type: 'image/png' },
+      429,
+      `You can upload at most ${PER_HOUR} pictures an hour. Please try again later.`,
+    );
     expect(await pictureOf(member)).toBeNull();
   });
 

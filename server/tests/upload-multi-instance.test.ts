@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
 const sharp = require('sharp') as typeof import('sharp').default;
 
 /**
- * Files: no orphans, across instances (README "Uploads: local disk or S3"). Two server processes on
+ * Files: no orphans, across instances (docs/uploads.md). Two server processes on
  * one PostgreSQL database share one uploads directory (PUBLIC_DIR, as a shared disk would be); one
  * member's pictures, sent at once and alternating between them, leave exactly one stored picture.
  */
@@ -39,8 +39,15 @@ interface Member {
 }
 
 const urlsOf = (file: MediaFile) => [file.url, ...Object.values(file.formats ?? {}).map((format) => format.url)];
-const onDisk = () => fs.readdirSync(uploadsDir).filter((name) => !name.startsWith('.')).sort();
-const png = (background: string) => sharp({ create: { width: 640, height: 480, channels: 3, background } }).png().toBuffer();
+const onDisk = () =>
+  fs
+    .readdirSync(uploadsDir)
+    .filter((name) => !name.startsWith('.'))
+    .sort();
+const png = (background: string) =>
+  sharp({ create: { width: 640, height: 480, channels: 3, background } })
+    .png()
+    .toBuffer();
 
 async function upload(instance: Instance, member: Member, bytes: Buffer, name: string) {
   const form = new FormData();
@@ -48,7 +55,11 @@ async function upload(instance: Instance, member: Member, bytes: Buffer, name: s
   form.append('refId', String(member.id));
   form.append('ref', USERS);
   form.append('field', 'profile_picture');
-  const res = await fetch(`${instance.baseUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${member.jwt}` }, body: form });
+  const res = await fetch(`${instance.baseUrl}/api/upload`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${member.jwt}` },
+    body: form,
+  });
   return { status: res.status, body: (await res.json()) as MediaFile[] };
 }
 
@@ -62,12 +73,19 @@ const pictureOf = async (instance: Instance, member: Member): Promise<MediaFile 
 const rowsOf = (memberId: number) =>
   withPostgres(async (client) => {
     const schema = cluster.schema;
-    const linked = await client.query(`SELECT file_id FROM "${schema}".files_related_mph WHERE related_type = $1 AND related_id = $2 ORDER BY file_id`, [USERS, memberId]);
+    const linked = await client.query(
+      `SELECT file_id FROM "${schema}".files_related_mph WHERE related_type = $1 AND related_id = $2 ORDER BY file_id`,
+      [USERS, memberId],
+    );
     const owned = await client.query(`SELECT id FROM "${schema}".files WHERE owner_member_id = $1 ORDER BY id`, [memberId]);
     return { linked: linked.rows.map((row) => Number(row.file_id)), owned: owned.rows.map((row) => Number(row.id)) };
   });
 const rowsWithIds = (ids: number[]) =>
-  withPostgres(async (client) => (await client.query(`SELECT id FROM "${cluster.schema}".files WHERE id = ANY($1::int[]) ORDER BY id`, [ids])).rows.map((row) => Number(row.id)));
+  withPostgres(async (client) =>
+    (await client.query(`SELECT id FROM "${cluster.schema}".files WHERE id = ANY($1::int[]) ORDER BY id`, [ids])).rows.map((row) =>
+      Number(row.id),
+    ),
+  );
 
 describe.skipIf(missing !== null)('one member’s pictures at once on two instances (PostgreSQL)', () => {
   beforeAll(async () => {
@@ -99,7 +117,9 @@ describe.skipIf(missing !== null)('one member’s pictures at once on two instan
     expect(first.status).toBe(201);
 
     const colours = ['#b22222', '#228b22', '#1e90ff', '#ffd700', '#8a2be2', '#ff8c00'];
-    const answers = await Promise.all(colours.map(async (colour, n) => upload(n % 2 ? b : a, member, await png(colour), `at-once-${n}.png`)));
+    const answers = await Promise.all(
+      colours.map(async (colour, n) => upload(n % 2 ? b : a, member, await png(colour), `at-once-${n}.png`)),
+    );
     for (const answer of answers) expect(answer.status).toBe(201);
     const stored = [first.body[0], ...answers.map((answer) => answer.body[0])];
     expect(new Set(stored.map((file) => file.id)).size).toBe(stored.length);
@@ -112,18 +132,26 @@ describe.skipIf(missing !== null)('one member’s pictures at once on two instan
     expect(await rowsWithIds(stored.map((file) => file.id))).toEqual([current.id]);
     expect(await rowsOf(member.id)).toEqual({ linked: [current.id], owned: [current.id] });
     expect(Object.keys(current.formats ?? {})).toEqual(expect.arrayContaining(['thumbnail', 'small']));
-    expect(onDisk()).toEqual(urlsOf(current).map((url) => path.basename(url)).sort());
+    expect(onDisk()).toEqual(
+      urlsOf(current)
+        .map((url) => path.basename(url))
+        .sort(),
+    );
 
     for (const instance of [a, b]) {
       for (const file of stored) {
-        for (const url of urlsOf(file)) expect((await fetch(instance.baseUrl + url)).status, `${instance.name} ${url}`).toBe(file.id === current.id ? 200 : 404);
+        for (const url of urlsOf(file))
+          expect((await fetch(instance.baseUrl + url)).status, `${instance.name} ${url}`).toBe(file.id === current.id ? 200 : 404);
       }
     }
   });
 
   it('deleting the account on one instance removes the picture everywhere', async () => {
     const current = (await pictureOf(b, member))!;
-    const res = await fetch(`${b.baseUrl}/api/users-permissions/users/delete-account`, { method: 'DELETE', headers: { Authorization: `Bearer ${member.jwt}` } });
+    const res = await fetch(`${b.baseUrl}/api/users-permissions/users/delete-account`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${member.jwt}` },
+    });
     expect(res.status).toBe(200);
     expect(await rowsOf(member.id)).toEqual({ linked: [], owned: [] });
     expect(await rowsWithIds([current.id])).toEqual([]);

@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
 const sharp = require('sharp') as typeof import('sharp').default;
 
 /**
- * Files: no orphans (README "Uploads: local disk or S3"). One member's uploads at once leave exactly
+ * Files: no orphans (docs/uploads.md). One member's uploads at once leave exactly
  * one stored picture, and `npm run uploads:orphans` finds and removes what older code left behind,
  * never the media library's files. SQLite, in-process, local disk in this file's own PUBLIC_DIR.
  */
@@ -37,7 +37,11 @@ interface MediaFile {
 
 const urlsOf = (file: MediaFile) => [file.url, ...Object.values(file.formats ?? {}).map((format) => format.url)];
 const namesOf = (file: MediaFile) => urlsOf(file).map((url) => path.basename(url));
-const onDisk = () => fs.readdirSync(uploadsDir).filter((name) => !name.startsWith('.')).sort();
+const onDisk = () =>
+  fs
+    .readdirSync(uploadsDir)
+    .filter((name) => !name.startsWith('.'))
+    .sort();
 
 async function register(): Promise<Member> {
   const username = `member${crypto.randomBytes(4).toString('hex')}`;
@@ -49,7 +53,10 @@ async function register(): Promise<Member> {
 }
 
 /** A 640 × 480 PNG of one colour: stored with a thumbnail and a small size. */
-const png = (background: string) => sharp({ create: { width: 640, height: 480, channels: 3, background } }).png().toBuffer();
+const png = (background: string) =>
+  sharp({ create: { width: 640, height: 480, channels: 3, background } })
+    .png()
+    .toBuffer();
 
 async function upload(member: Member, bytes: Buffer, name: string) {
   const form = new FormData();
@@ -69,12 +76,18 @@ const pictureOf = async (member: Member): Promise<MediaFile | null> => {
 
 /** File rows linked to the member (files_related_mph), whatever the field. */
 const linkedRows = async (memberId: number) =>
-  (await app.strapi.db.connection('files_related_mph').where({ related_id: memberId, related_type: USERS }).select('file_id')).map((row) => Number(row.file_id)).sort();
+  (await app.strapi.db.connection('files_related_mph').where({ related_id: memberId, related_type: USERS }).select('file_id'))
+    .map((row) => Number(row.file_id))
+    .sort();
 const fileRow = (id: number) => app.strapi.db.query(FILES).findOne({ where: { id } }) as Promise<MediaFile | null>;
 const served = async (url: string) => (await fetch(app.baseUrl + url)).status;
 
 /** A file stored the way Strapi's upload service stores one (linked to `link`, in `folder`, uploaded by the admin `user`, when given). */
-async function storeDirectly(name: string, colour: string, options: { link?: Member; user?: { id: number }; folder?: number } = {}): Promise<MediaFile> {
+async function storeDirectly(
+  name: string,
+  colour: string,
+  options: { link?: Member; user?: { id: number }; folder?: number } = {},
+): Promise<MediaFile> {
   const filepath = path.join(tmpDir, name);
   fs.writeFileSync(filepath, await png(colour));
   const [file] = (await app.strapi
@@ -88,7 +101,7 @@ async function storeDirectly(name: string, colour: string, options: { link?: Mem
         },
         files: { filepath, originalFilename: name, mimetype: 'image/png', size: fs.statSync(filepath).size },
       },
-      options.user ? { user: options.user } : undefined
+      options.user ? { user: options.user } : undefined,
     )) as MediaFile[];
   return file;
 }
@@ -267,7 +280,9 @@ describe('npm run uploads:orphans', () => {
     for (const file of orphans) expect(res.stdout).toContain(`file ${file.id} ${file.url}`);
     expect(res.stdout).toContain(`file ${leftOwned.id} ${leftOwned.url} (+2 sizes) [local]: member ${member.id}'s replaced picture`);
     expect(res.stdout).toMatch(new RegExp(`file ${ofDeletedMember.id} .*whose account no longer exists`));
-    expect(res.stdout).toContain(`file ${legacyLeft.id} ${legacyLeft.url} (+2 sizes) [local]: a content-API upload stored before uploads recorded their member`);
+    expect(res.stdout).toContain(
+      `file ${legacyLeft.id} ${legacyLeft.url} (+2 sizes) [local]: a content-API upload stored before uploads recorded their member`,
+    );
     expect(res.stdout).toContain(stray);
     for (const file of kept) expect(res.stdout).not.toContain(`file ${file.id} `);
     expect(res.stdout).not.toContain(fresh);

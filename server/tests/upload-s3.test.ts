@@ -19,7 +19,7 @@ import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
 import type { ApiError, AuthResponse } from './helpers/types';
 
 /**
- * Uploads on S3-compatible storage (README "Uploads: local disk or S3"):
+ * Uploads on S3-compatible storage (docs/uploads.md):
  * 1. uploadProviderConfig: local by default, S3 by S3_BUCKET or UPLOAD_PROVIDER=s3, every
  *    misconfiguration refused, and how each variable reaches the provider's options.
  * 2. The public base URL is where the AWS SDK really puts the objects (the SDK resolves the URL).
@@ -77,7 +77,9 @@ describe('uploadProviderConfig: which provider', () => {
   });
 
   it('stores on local disk with UPLOAD_PROVIDER=local, even when S3 settings are present', () => {
-    expect(uploadProviderConfig({ UPLOAD_PROVIDER: 'local', S3_BUCKET: 'carnivo-media', S3_REGION: 'eu-west-3' })).toEqual({ provider: 'local' });
+    expect(uploadProviderConfig({ UPLOAD_PROVIDER: 'local', S3_BUCKET: 'carnivo-media', S3_REGION: 'eu-west-3' })).toEqual({
+      provider: 'local',
+    });
     expect(uploadProviderConfig({ UPLOAD_PROVIDER: ' LOCAL ', S3_ENDPOINT: 'https://minio.example.com' })).toEqual({ provider: 'local' });
   });
 
@@ -118,10 +120,18 @@ describe('uploadProviderConfig: misconfiguration fails at start-up', () => {
   });
 
   it('S3_* settings without S3_BUCKET, naming each of them', () => {
-    expectConfigError({ S3_REGION: 'eu-west-3' }, /^Upload configuration: S3_REGION is set but S3_BUCKET is not: set S3_BUCKET .* or UPLOAD_PROVIDER=local/);
     expectConfigError(
-      { S3_ENDPOINT: 'https://minio.example.com', S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret', S3_PUBLIC_URL: 'https://media.example.com' },
-      /S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_PUBLIC_URL are set but S3_BUCKET is not/
+      { S3_REGION: 'eu-west-3' },
+      /^Upload configuration: S3_REGION is set but S3_BUCKET is not: set S3_BUCKET .* or UPLOAD_PROVIDER=local/,
+    );
+    expectConfigError(
+      {
+        S3_ENDPOINT: 'https://minio.example.com',
+        S3_ACCESS_KEY_ID: 'key',
+        S3_SECRET_ACCESS_KEY: 'secret',
+        S3_PUBLIC_URL: 'https://media.example.com',
+      },
+      /S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_PUBLIC_URL are set but S3_BUCKET is not/,
     );
     for (const key of ['S3_FORCE_PATH_STYLE', 'S3_ROOT_PATH', 'S3_ACL']) {
       expectConfigError({ [key]: 'x' }, new RegExp(`${key} is set but S3_BUCKET is not`));
@@ -137,13 +147,25 @@ describe('uploadProviderConfig: misconfiguration fails at start-up', () => {
 
   it('an endpoint or public URL that is not an http(s) URL', () => {
     const bucket = { S3_BUCKET: 'carnivo-media' };
-    expectConfigError({ ...bucket, S3_ENDPOINT: 'minio.example.com:9000' }, /S3_ENDPOINT "minio.example.com:9000" must be an http:\/\/ or https:\/\/ URL/);
-    expectConfigError({ ...bucket, S3_ENDPOINT: 'ftp://minio.example.com' }, /S3_ENDPOINT "ftp:\/\/minio.example.com" must be an http:\/\/ or https:\/\/ URL/);
+    expectConfigError(
+      { ...bucket, S3_ENDPOINT: 'minio.example.com:9000' },
+      /S3_ENDPOINT "minio.example.com:9000" must be an http:\/\/ or https:\/\/ URL/,
+    );
+    expectConfigError(
+      { ...bucket, S3_ENDPOINT: 'ftp://minio.example.com' },
+      /S3_ENDPOINT "ftp:\/\/minio.example.com" must be an http:\/\/ or https:\/\/ URL/,
+    );
     expectConfigError({ ...bucket, S3_ENDPOINT: 'not a url' }, /S3_ENDPOINT "not a url" is not a URL/);
     expectConfigError({ ...bucket, S3_PUBLIC_URL: 'media.carnivo.example' }, /S3_PUBLIC_URL "media.carnivo.example" is not a URL/);
     expectConfigError({ ...bucket, S3_PUBLIC_URL: 'javascript:alert(1)' }, /S3_PUBLIC_URL .* must be an http:\/\/ or https:\/\/ URL/);
-    expectConfigError({ ...bucket, S3_PUBLIC_URL: 'https://media.carnivo.example/?v=1' }, /S3_PUBLIC_URL .* must not carry a query, a fragment or credentials/);
-    expectConfigError({ ...bucket, S3_ENDPOINT: 'https://user:pass@minio.example.com' }, /S3_ENDPOINT .* must not carry a query, a fragment or credentials/);
+    expectConfigError(
+      { ...bucket, S3_PUBLIC_URL: 'https://media.carnivo.example/?v=1' },
+      /S3_PUBLIC_URL .* must not carry a query, a fragment or credentials/,
+    );
+    expectConfigError(
+      { ...bucket, S3_ENDPOINT: 'https://user:pass@minio.example.com' },
+      /S3_ENDPOINT .* must not carry a query, a fragment or credentials/,
+    );
   });
 
   it('a bucket name that is not one (e.g. a key prefix in it)', () => {
@@ -162,12 +184,18 @@ describe('uploadProviderConfig: misconfiguration fails at start-up', () => {
 
   it('a private (or unknown) ACL: the site links the pictures directly', () => {
     for (const acl of ['private', 'authenticated-read', 'public']) {
-      expectConfigError({ S3_BUCKET: 'carnivo-media', S3_ACL: acl }, new RegExp(`S3_ACL must be empty .* not "${acl}"; the site links the pictures directly`));
+      expectConfigError(
+        { S3_BUCKET: 'carnivo-media', S3_ACL: acl },
+        new RegExp(`S3_ACL must be empty .* not "${acl}"; the site links the pictures directly`),
+      );
     }
   });
 
   it('an S3_ROOT_PATH that climbs out with . or ..', () => {
-    expectConfigError({ S3_BUCKET: 'carnivo-media', S3_ROOT_PATH: 'carnivo/../other' }, /S3_ROOT_PATH "carnivo\/..\/other" must not contain . or .. segments/);
+    expectConfigError(
+      { S3_BUCKET: 'carnivo-media', S3_ROOT_PATH: 'carnivo/../other' },
+      /S3_ROOT_PATH "carnivo\/..\/other" must not contain . or .. segments/,
+    );
     expectConfigError({ S3_BUCKET: 'carnivo-media', S3_ROOT_PATH: './carnivo' }, /S3_ROOT_PATH .* must not contain/);
   });
 
@@ -190,7 +218,7 @@ describe('uploadProviderConfig: how each variable reaches the provider', () => {
         S3_PUBLIC_URL: 'https://media.carnivo.example/pictures/',
         S3_ROOT_PATH: '/carnivo/uploads/',
         S3_ACL: 'public-read',
-      })
+      }),
     ).toEqual({
       baseUrl: 'https://media.carnivo.example/pictures',
       rootPath: 'carnivo/uploads',
@@ -221,22 +249,32 @@ describe('uploadProviderConfig: how each variable reaches the provider', () => {
   });
 
   it('the public URL defaults to the bucket: AWS virtual-hosted, or the endpoint', () => {
-    expect(s3PublicBaseUrl({ S3_BUCKET: 'carnivo-media', S3_REGION: 'eu-west-3' })).toBe('https://carnivo-media.s3.eu-west-3.amazonaws.com');
-    expect(s3PublicBaseUrl({ S3_BUCKET: 'carnivo-media', S3_ENDPOINT: 'http://127.0.0.1:9000' })).toBe('http://127.0.0.1:9000/carnivo-media');
+    expect(s3PublicBaseUrl({ S3_BUCKET: 'carnivo-media', S3_REGION: 'eu-west-3' })).toBe(
+      'https://carnivo-media.s3.eu-west-3.amazonaws.com',
+    );
+    expect(s3PublicBaseUrl({ S3_BUCKET: 'carnivo-media', S3_ENDPOINT: 'http://127.0.0.1:9000' })).toBe(
+      'http://127.0.0.1:9000/carnivo-media',
+    );
     expect(s3PublicBaseUrl({ S3_BUCKET: 'carnivo-media', S3_ENDPOINT: 'https://minio.example.com', S3_FORCE_PATH_STYLE: 'true' })).toBe(
-      'https://minio.example.com/carnivo-media'
+      'https://minio.example.com/carnivo-media',
     );
     expect(s3PublicBaseUrl({ S3_BUCKET: 'carnivo-media', S3_ENDPOINT: 'https://acc.r2.cloudflarestorage.com' })).toBe(
-      'https://carnivo-media.acc.r2.cloudflarestorage.com'
+      'https://carnivo-media.acc.r2.cloudflarestorage.com',
     );
   });
 
   it('uploadMediaOrigins: none on local disk, else the origin of the public URL (for the CSP img-src)', () => {
     expect(uploadMediaOrigins({})).toEqual([]);
     expect(uploadMediaOrigins({ UPLOAD_PROVIDER: 'local', S3_BUCKET: 'carnivo-media' })).toEqual([]);
-    expect(uploadMediaOrigins({ S3_BUCKET: 'carnivo-media', S3_PUBLIC_URL: 'https://media.carnivo.example/pictures/' })).toEqual(['https://media.carnivo.example']);
-    expect(uploadMediaOrigins({ S3_BUCKET: 'carnivo-media', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true' })).toEqual(['http://127.0.0.1:9000']);
-    expect(uploadMediaOrigins({ S3_BUCKET: 'carnivo-media', S3_REGION: 'eu-west-3' })).toEqual(['https://carnivo-media.s3.eu-west-3.amazonaws.com']);
+    expect(uploadMediaOrigins({ S3_BUCKET: 'carnivo-media', S3_PUBLIC_URL: 'https://media.carnivo.example/pictures/' })).toEqual([
+      'https://media.carnivo.example',
+    ]);
+    expect(uploadMediaOrigins({ S3_BUCKET: 'carnivo-media', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true' })).toEqual([
+      'http://127.0.0.1:9000',
+    ]);
+    expect(uploadMediaOrigins({ S3_BUCKET: 'carnivo-media', S3_REGION: 'eu-west-3' })).toEqual([
+      'https://carnivo-media.s3.eu-west-3.amazonaws.com',
+    ]);
   });
 });
 
@@ -251,7 +289,7 @@ async function sdkObjectUrl(options: S3ProviderOptions, key: string): Promise<st
       url = `${req.protocol}//${req.hostname}${req.port ? `:${req.port}` : ''}${req.path}`;
       return { output: { $metadata: {} }, response: {} } as never;
     },
-    { step: 'finalizeRequest', priority: 'low' }
+    { step: 'finalizeRequest', priority: 'low' },
   );
   await client.send(new PutObjectCommand({ Bucket: params.Bucket, Key: key, Body: 'x' }));
   client.destroy();
@@ -268,8 +306,14 @@ describe('the default public URL is where the AWS SDK puts the objects', () => {
     ['AWS, legacy bucket with capitals and underscores', { S3_BUCKET: 'Carnivo_Media', S3_REGION: 'us-east-1' }],
     ['MinIO on an IP address, path style not set', { S3_BUCKET: 'carnivo-media', S3_ENDPOINT: 'http://10.0.0.7:9000' }],
     ['MinIO, path style', { S3_BUCKET: 'carnivo-media', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' }],
-    ['MinIO behind a path, path style', { S3_BUCKET: 'carnivo-media', S3_ENDPOINT: 'https://storage.example.com/s3/', S3_FORCE_PATH_STYLE: 'true' }],
-    ['S3-compatible, virtual-hosted', { S3_BUCKET: 'carnivo-media', S3_ENDPOINT: 'https://fra1.digitaloceanspaces.com', S3_REGION: 'fra1' }],
+    [
+      'MinIO behind a path, path style',
+      { S3_BUCKET: 'carnivo-media', S3_ENDPOINT: 'https://storage.example.com/s3/', S3_FORCE_PATH_STYLE: 'true' },
+    ],
+    [
+      'S3-compatible, virtual-hosted',
+      { S3_BUCKET: 'carnivo-media', S3_ENDPOINT: 'https://fra1.digitaloceanspaces.com', S3_REGION: 'fra1' },
+    ],
     ['Cloudflare R2', { S3_BUCKET: 'carnivo-media', S3_REGION: 'auto', S3_ENDPOINT: 'https://0123abcd.r2.cloudflarestorage.com' }],
     ['S3-compatible, bucket with dots', { S3_BUCKET: 'media.carnivo', S3_ENDPOINT: 'https://minio.example.com' }],
   ];
@@ -377,7 +421,11 @@ describe('Strapi with uploads on S3: the profile-picture rules', () => {
     form.append('refId', String(refId));
     form.append('ref', USERS);
     form.append('field', 'profile_picture');
-    const res = await fetch(`${app.baseUrl}/api/upload${query}`, { method: 'POST', headers: { Authorization: `Bearer ${member.jwt}` }, body: form });
+    const res = await fetch(`${app.baseUrl}/api/upload${query}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${member.jwt}` },
+      body: form,
+    });
     return { status: res.status, body: (await res.json()) as MediaFile[] & ApiError };
   }
 
@@ -479,7 +527,11 @@ describe('Strapi with uploads on S3: the profile-picture rules', () => {
     for (const [bytes, name, type] of [
       [Buffer.from('this is not an image at all\n'), 'forged.png', 'image/png'],
       [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'x.svg', 'image/svg+xml'],
-      [Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('<script>alert(1)</script>'.repeat(20))]), 'corrupt.png', 'image/png'],
+      [
+        Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('<script>alert(1)</script>'.repeat(20))]),
+        'corrupt.png',
+        'image/png',
+      ],
     ] as const) {
       const res = await upload(alice, bytes, name, type);
       expect(res.status, name).toBe(400);
@@ -555,7 +607,9 @@ describe('Strapi with uploads on S3: the profile-picture rules', () => {
     for (const key of keysOf(uploaded[0])) expect(double.objects.has(key), key).toBe(true);
 
     const colours = ['#300000', '#003000', '#000030', '#303000', '#003030'];
-    const atOnce = await Promise.all(colours.map(async (colour, n) => upload(carol, await photo('png', colour), `at-once-${n}.png`, 'image/png')));
+    const atOnce = await Promise.all(
+      colours.map(async (colour, n) => upload(carol, await photo('png', colour), `at-once-${n}.png`, 'image/png')),
+    );
     for (const res of atOnce) expect(res.status).toBe(201);
     uploaded.push(...atOnce.map((res) => res.body[0]));
     const current = (await pictureOf(carol))!;
@@ -581,7 +635,7 @@ describe('Strapi with uploads on S3: the profile-picture rules', () => {
       (res.headers.get('content-security-policy') ?? '')
         .split(';')
         .map((directive) => directive.trim().split(/\s+/))
-        .map(([name, ...sources]) => [name, sources])
+        .map(([name, ...sources]) => [name, sources]),
     ) as Record<string, string[]>;
     const origin = new URL(publicUrl).origin;
     expect(directives['img-src']).toContain(origin);

@@ -47,17 +47,31 @@ const remove = (member: Member | null, id: number | string) =>
 const put = (member: Member, body: unknown) =>
   request<Record<string, unknown> & ApiError>(app.baseUrl, 'PUT', `/api/users/${member.id}`, { body, token: member.jwt });
 const me = async (member: Member) => {
-  const res = await request<Record<string, unknown> & { bmi: { currentWeight: number } | null }>(app.baseUrl, 'GET', '/api/users/me?populate=*', {
-    token: member.jwt,
-  });
+  const res = await request<Record<string, unknown> & { bmi: { currentWeight: number } | null }>(
+    app.baseUrl,
+    'GET',
+    '/api/users/me?populate=*',
+    {
+      token: member.jwt,
+    },
+  );
   expect(res.status).toBe(200);
   return res.body;
 };
 /** Every stored entry row, whoever owns it (the database, not the API). */
-const allRows = () => app.strapi.db.query('api::weight-entry.weight-entry').findMany({ populate: ['user'] }) as Promise<{ id: number; day_key: string; user: { id: number } | null }[]>;
+const allRows = () =>
+  app.strapi.db.query('api::weight-entry.weight-entry').findMany({ populate: ['user'] }) as Promise<
+    { id: number; day_key: string; user: { id: number } | null }[]
+  >;
 
 const daysFromToday = (days: number) => utcDate(new Date(Date.now() + days * 86_400_000));
-const bmi = (currentWeight: number) => ({ currentWeight, height: 180, Gender: 'Male', date_of_birth: '1990-05-01', idealBmiWeight: '72.9' });
+const bmi = (currentWeight: number) => ({
+  currentWeight,
+  height: 180,
+  Gender: 'Male',
+  date_of_birth: '1990-05-01',
+  idealBmiWeight: '72.9',
+});
 
 beforeAll(async () => {
   tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-weights-'));
@@ -148,7 +162,7 @@ describe('weight entries: rules', () => {
     expect(progressMessages.entryWeight).toBe('Weight must be between 30-300 kg');
   });
 
-  it("accepts the limits, and today in the time zone furthest ahead (UTC+14), oldest first", async () => {
+  it('accepts the limits, and today in the time zone furthest ahead (UTC+14), oldest first', async () => {
     const latest = latestEntryDate(new Date());
     const a = await post(member, { date: latest, weight: 300 });
     const b = await post(member, { date: '2000-01-01', weight: 30 });
@@ -277,7 +291,9 @@ describe('account deletion', () => {
     const stayingBefore = await list(staying);
     expect((await allRows()).filter((row) => row.user?.id === leaving.id)).toHaveLength(3);
 
-    const deleted = await request<{ ok: boolean }>(app.baseUrl, 'DELETE', '/api/users-permissions/users/delete-account', { token: leaving.jwt });
+    const deleted = await request<{ ok: boolean }>(app.baseUrl, 'DELETE', '/api/users-permissions/users/delete-account', {
+      token: leaving.jwt,
+    });
     expect(deleted.status).toBe(200);
 
     const rows = await allRows();

@@ -1,16 +1,11 @@
 import { createActor, fromCallback } from 'xstate';
 import type { RouterHistory } from '@tanstack/react-router';
 import { authSessionMachine, type AuthEvent } from '../../machines/authSession.machine';
-import { configureApiClient } from '../api/sessionHooks';
-import {
-  clearStoredSession,
-  readStoredSession,
-  watchStoredSession,
-  writeStoredSession,
-} from '../auth/browserSessionStore';
+import { configureApiClient } from '../../machines/services/sessionHooks';
+import { clearStoredSession, readStoredSession, watchStoredSession, writeStoredSession } from '../hooks/browserSessionStore';
 import type { PrerenderedData } from '../prerender/prerenderedData';
-import type { Flows } from './flows';
-import { navigateTo } from './navigation';
+import type { Flows } from '../hooks/flows';
+import { navigateTo } from '../hooks/navigation';
 import { createAppRouter, type AppRouter, type FlowInspector } from './router';
 
 type AuthActors = Parameters<typeof authSessionMachine.provide>[0]['actors'];

@@ -1,20 +1,14 @@
-import {
-  createRootRouteWithContext,
-  createRoute,
-  createRouter,
-  redirect,
-  type RouterHistory,
-} from '@tanstack/react-router';
+import { createRootRouteWithContext, createRoute, createRouter, redirect, type RouterHistory } from '@tanstack/react-router';
 import type { InspectionEvent, Observer } from 'xstate';
 import type { AuthActorRef } from '../../machines/authSession.machine';
 import { isProfileTab, type ProfileTabId } from '../features/profile/profileTabs';
-import type { AppPath } from '../lib/navigation';
-import { safeReturnPath } from '../lib/returnPath';
-import { lazyPage } from './lazyPage';
+import type { AppPath } from '../../machines/rules/navigation';
+import { safeReturnPath } from '../../machines/rules/returnPath';
+import { lazyPage } from '../hooks/lazyPage';
 import { RootLayout } from './RootLayout';
-import { RouteErrorView } from './RouteErrorView';
+import { RouteErrorView } from '../components/RouteErrorView';
 import type { PrerenderedData } from '../prerender/prerenderedData';
-import type { Flows } from './flows';
+import type { Flows } from '../hooks/flows';
 
 /** The Stately inspector's observer (development, opt-in): every flow actor reports to it. */
 export type FlowInspector = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
@@ -32,65 +26,30 @@ function requireLogin({ context, location }: { context: RouterContext; location:
   }
 }
 
-/** GET /api/users/me, loaded with the page that needs it rather than the first paint. */
+/** GET /api/users/me (or the profile shell's early answer), loaded with the page that needs it rather than the first paint. */
 async function loadCurrentUser({ abortController }: { abortController: AbortController }) {
-  const { getCurrentUser } = await import('../api/users');
-  return getCurrentUser({ signal: abortController.signal });
+  const { loadCurrentUser } = await import('./currentUser');
+  return loadCurrentUser(abortController.signal);
 }
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: RootLayout,
 });
 
-const indexRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/',
-  component: lazyPage(() => import('../features/marketing/LandingPage'), 'LandingPage'),
-});
-
-function marketingRoute<const TPath extends string, TModule extends Record<string, unknown>>(
-  path: TPath,
-  importer: () => Promise<TModule>,
-  exportName: keyof TModule & string,
-) {
-  return createRoute({ getParentRoute: () => rootRoute, path, component: lazyPage(importer, exportName) });
-}
-
-const aboutRoute = marketingRoute(
-  'about',
-  () => import('../features/marketing/AboutPage'),
-  'AboutPage',
-);
-const companyDetailsRoute = marketingRoute(
-  'company-details',
-  () => import('../features/marketing/CompanyDetailsPage'),
-  'CompanyDetailsPage',
-);
-const featuresRoute = marketingRoute(
-  'features',
-  () => import('../features/marketing/FeaturesPage'),
-  'FeaturesPage',
-);
-const contactRoute = marketingRoute(
-  'contact',
-  () => import('../features/marketing/ContactPage'),
-  'ContactPage',
-);
-const privacyPolicyRoute = marketingRoute(
-  'privacy-policy',
-  () => import('../features/legal/LegalPage'),
-  'PrivacyPolicyPage',
-);
-const termsRoute = marketingRoute(
-  'terms',
-  () => import('../features/legal/LegalPage'),
-  'TermsPage',
-);
-const refundPolicyRoute = marketingRoute(
-  'refund-policy',
-  () => import('../features/legal/LegalPage'),
-  'RefundPolicyPage',
-);
+// The marketing and legal pages, a row each: no guard, search or loader; each page (with its head) in its own
+// chunk. `as const` keeps every path literal, so the route tree still names each one (see AppPath below).
+const marketingRoutes = (
+  [
+    ['/', lazyPage(() => import('../features/marketing/LandingPage'), 'LandingPage')],
+    ['about', lazyPage(() => import('../features/marketing/AboutPage'), 'AboutPage')],
+    ['company-details', lazyPage(() => import('../features/marketing/CompanyDetailsPage'), 'CompanyDetailsPage')],
+    ['features', lazyPage(() => import('../features/marketing/FeaturesPage'), 'FeaturesPage')],
+    ['contact', lazyPage(() => import('../features/marketing/ContactPage'), 'ContactPage')],
+    ['privacy-policy', lazyPage(() => import('../features/legal/LegalPage'), 'PrivacyPolicyPage')],
+    ['terms', lazyPage(() => import('../features/legal/LegalPage'), 'TermsPage')],
+    ['refund-policy', lazyPage(() => import('../features/legal/LegalPage'), 'RefundPolicyPage')],
+  ] as const
+).map(([path, component]) => createRoute({ getParentRoute: () => rootRoute, path, component }));
 
 const socialCallbackRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -159,7 +118,7 @@ const profileRoute = createRoute({
   }),
   beforeLoad: requireLogin,
   loader: loadCurrentUser,
-  component: lazyPage(() => import('../features/profile/ProfilePage'), 'ProfilePage'),
+  component: lazyPage(() => import('./ProfileRoute'), 'ProfileRoute'),
 });
 
 const firstRunBmiRoute = createRoute({
@@ -180,22 +139,15 @@ const unknownPathRoute = createRoute({
 });
 
 const routeTree = rootRoute.addChildren([
-  indexRoute,
-  aboutRoute,
-  companyDetailsRoute,
+  ...marketingRoutes,
   signUpRoute,
   logInRoute,
   resetPasswordRoute,
-  featuresRoute,
   emailConfirmationRoute,
   profileRoute,
   firstRunBmiRoute,
   deleteProfileRoute,
   socialCallbackRoute,
-  privacyPolicyRoute,
-  termsRoute,
-  refundPolicyRoute,
-  contactRoute,
   unknownPathRoute,
 ]);
 

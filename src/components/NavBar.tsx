@@ -1,20 +1,10 @@
 import { useState } from 'react';
 import { Link, type LinkProps } from '@tanstack/react-router';
-import { useAuthActor, useIsLoggedIn } from '../app/appContext';
+import { useAuthActor, useIsLoggedIn } from '../hooks/appContext';
 import { BRAND } from '../config/brand';
 import { Logo } from './Logo';
-import { useHydrated } from '../app/useHydrated';
-
-const publicLinks: Array<{ to: LinkProps['to']; label: string }> = [
-  { to: '/', label: 'Home' },
-  { to: '/about', label: 'About Us' },
-  { to: '/company-details', label: 'Company Details' },
-  { to: '/privacy-policy', label: 'Privacy Policy' },
-  { to: '/terms', label: 'Terms' },
-  { to: '/contact', label: 'Contact' },
-  { to: '/refund-policy', label: 'Refund Policy' },
-  { to: '/delete-profile', label: 'Delete Account' },
-];
+import { useHydrated } from '../hooks/useHydrated';
+import { publicLinks } from './navLinks';
 
 export function NavBar() {
   // Prerendered pages: the menu opens once the app has taken the page over.

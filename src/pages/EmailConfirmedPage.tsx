@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
-import { useIsLoggedIn } from '../app/appContext';
+import { useIsLoggedIn } from '../hooks/appContext';
 import { pageTitle, site } from '../config/site';
-import { usePageHead } from '../app/usePageHead';
+import { usePageHead } from '../hooks/usePageHead';
 
 export function EmailConfirmedPage() {
   usePageHead({ title: pageTitle('Email Confirmed'), description: `Your ${site.brand} e-mail address is confirmed.` });

@@ -1,5 +1,5 @@
-import type { LegalDocument } from '../api/legal';
-import type { LegalDocumentKind } from '../lib/legalDocuments';
+import type { LegalDocument } from '../../machines/services/legal';
+import type { LegalDocumentKind } from '../../machines/rules/legalDocuments';
 
 /**
  * What the server rendered a public page with, handed to the browser in the page (a JSON script)
@@ -13,4 +13,3 @@ export type PrerenderedData = {
 
 /** The id of the JSON script that carries PrerenderedData in a prerendered page (the server writes it: server/src/prerender/html.ts). */
 export const PRERENDERED_DATA_ID = 'carnivo-prerendered';
-

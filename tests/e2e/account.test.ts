@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import {
-  baseUrl,
-  browserPerTest,
-  createUser,
-  openLoggedIn,
-  storedSession,
-  type TestUser,
-  WAIT_MS,
-  waitForPath,
-} from './support/browser';
+import { baseUrl, browserPerTest, createUser, openLoggedIn, storedSession, type TestUser, WAIT_MS, waitForPath } from './support/browser';
 import { holdRequests } from './support/requests';
 import { emailsTo, resetCodeOf, waitForEmail } from './support/outbox';
 
@@ -163,9 +154,7 @@ describe('Delete Account', () => {
 
   it('logged out: asks to log in and goes to /login after 2 seconds', async () => {
     await page.goto('/delete-profile');
-    const message = page.getByText(
-      'Please log in to delete your account. You will be redirected to the login page shortly.',
-    );
+    const message = page.getByText('Please log in to delete your account. You will be redirected to the login page shortly.');
     await message.waitFor();
     const shownAt = Date.now();
     expect(await page.getByRole('button', { name: 'Delete My Account' }).count()).toBe(0);

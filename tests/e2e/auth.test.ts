@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page, Request } from 'playwright-core';
-import {
-  browserPerTest,
-  createUser,
-  newCredentials,
-  openLoggedIn,
-  storedSession,
-  WAIT_MS,
-  waitForPath,
-} from './support/browser';
+import { browserPerTest, createUser, newCredentials, openLoggedIn, storedSession, WAIT_MS, waitForPath } from './support/browser';
 import { holdRequests } from './support/requests';
 
 const poll = { timeout: WAIT_MS, interval: 50 };
@@ -83,10 +75,7 @@ describe('Sign Up page', () => {
     });
     await page.getByRole('button', { name: 'Google', exact: true }).click();
     await page.getByRole('button', { name: 'Facebook', exact: true }).click();
-    await expect.poll(() => alerts, poll).toEqual([
-      'alert: Google sign-up not implemented',
-      'alert: Facebook sign-up not implemented',
-    ]);
+    await expect.poll(() => alerts, poll).toEqual(['alert: Google sign-up not implemented', 'alert: Facebook sign-up not implemented']);
 
     const main = page.getByRole('main');
     expect(await main.getByRole('link', { name: 'Back to Home' }).getAttribute('href')).toBe('/');
@@ -148,8 +137,9 @@ describe('Log In page', () => {
     expect(await remember.isChecked()).toBe(false);
     await remember.check();
     expect(await remember.isChecked()).toBe(true);
+    // Enabled once the app has hydrated and read the social config: wait for it, as for the title.
     for (const name of ['Continue with Google', 'Continue with Apple', 'Continue with Facebook']) {
-      expect(await page.getByRole('button', { name }).isEnabled(), name).toBe(true);
+      await expect.poll(() => page.getByRole('button', { name }).isEnabled(), { ...poll, message: name }).toBe(true);
     }
     const main = page.getByRole('main');
     expect(await main.getByRole('link', { name: 'Reset Password' }).getAttribute('href')).toBe('/reset-password');

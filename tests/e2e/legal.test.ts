@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Route } from 'playwright-core';
-import { WAIT_MS, closeBrowser, launchBrowser, newContext, openLoggedIn, createUser, waitForHydration, waitForPath } from './support/browser';
+import {
+  WAIT_MS,
+  closeBrowser,
+  launchBrowser,
+  newContext,
+  openLoggedIn,
+  createUser,
+  waitForHydration,
+  waitForPath,
+} from './support/browser';
 
 const poll = { timeout: WAIT_MS, interval: 50 };
 
@@ -24,47 +33,71 @@ async function withPage(run: (page: Page) => Promise<void>) {
 }
 
 const legalPages = [
-  { path: '/privacy-policy', api: '/api/privacy-policy', nav: 'Privacy Policy', heading: 'Privacy Policy', section: '4. How long we keep it', error: 'Failed to load Privacy Policy' },
-  { path: '/terms', api: '/api/terms-and-condition', nav: 'Terms', heading: 'Terms and Conditions', section: '2. Health disclaimer', error: 'Failed to load Terms and Conditions' },
-  { path: '/refund-policy', api: '/api/refund-policy', nav: 'Refund Policy', heading: 'Refund Policy', section: '1. 30-day money-back guarantee', error: 'Failed to load Refund Policy' },
+  {
+    path: '/privacy-policy',
+    api: '/api/privacy-policy',
+    nav: 'Privacy Policy',
+    heading: 'Privacy Policy',
+    section: '4. How long we keep it',
+    error: 'Failed to load Privacy Policy',
+  },
+  {
+    path: '/terms',
+    api: '/api/terms-and-condition',
+    nav: 'Terms',
+    heading: 'Terms and Conditions',
+    section: '2. Health disclaimer',
+    error: 'Failed to load Terms and Conditions',
+  },
+  {
+    path: '/refund-policy',
+    api: '/api/refund-policy',
+    nav: 'Refund Policy',
+    heading: 'Refund Policy',
+    section: '1. 30-day money-back guarantee',
+    error: 'Failed to load Refund Policy',
+  },
 ];
 
 describe('legal pages', () => {
-  it.each(legalPages)('$path is served with the seeded text in its HTML, and fetched from $api when reached in the app', async ({ path, api, heading, section, nav }) => {
-    await withPage(async (page) => {
-      const apiCalls: string[] = [];
-      page.on('request', (request) => {
-        if (new URL(request.url()).pathname === api) apiCalls.push(request.url());
+  it.each(legalPages)(
+    '$path is served with the seeded text in its HTML, and fetched from $api when reached in the app',
+    async ({ path, api, heading, section, nav }) => {
+      await withPage(async (page) => {
+        const apiCalls: string[] = [];
+        page.on('request', (request) => {
+          if (new URL(request.url()).pathname === api) apiCalls.push(request.url());
+        });
+        const document = await page.goto(path);
+        // Prerendered: the text is in the HTML itself, and the page needs no request for it.
+        const html = (await document?.text()) ?? '';
+        expect(html).toContain(`<h1>${heading}</h1>`);
+        expect(html).toContain(section);
+        const main = page.getByRole('main');
+        await main.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+        await main.getByText('Last Updated: May 16, 2025', { exact: true }).waitFor();
+        await main.getByRole('heading', { level: 2, name: section }).waitFor();
+        await expect.poll(() => page.title(), poll).toBe(`Carnivo - ${heading}`);
+        // Markdown links are real links; mailto stays mailto.
+        expect(await main.locator('a[href="mailto:support@carnivo.app"]').count()).toBeGreaterThan(0);
+        expect(apiCalls).toEqual([]);
+
+        await waitForHydration(page);
+        await main.getByRole('link', { name: '← Back to Home' }).click();
+        await waitForPath(page, '/');
+        await main.getByRole('heading', { level: 1, name: 'The diet app made for carnivore and ketovore eaters' }).waitFor();
+
+        // Reached inside the app, the page's machine loads the text from the API (SPEC §7).
+        const answer = page.waitForResponse((response) => new URL(response.url()).pathname === api);
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: nav, exact: true }).click();
+        const response = await answer;
+        expect(response.status()).toBe(200);
+        const served = (await response.json()) as { data: Record<string, string> };
+        expect(served.data[path === '/privacy-policy' ? 'Text' : 'Title']).toBe(heading);
+        await main.getByRole('heading', { level: 2, name: section }).waitFor();
       });
-      const document = await page.goto(path);
-      // Prerendered: the text is in the HTML itself, and the page needs no request for it.
-      const html = (await document?.text()) ?? '';
-      expect(html).toContain(`<h1>${heading}</h1>`);
-      expect(html).toContain(section);
-      const main = page.getByRole('main');
-      await main.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
-      await main.getByText('Last Updated: May 16, 2025', { exact: true }).waitFor();
-      await main.getByRole('heading', { level: 2, name: section }).waitFor();
-      await expect.poll(() => page.title(), poll).toBe(`Carnivo - ${heading}`);
-      // Markdown links are real links; mailto stays mailto.
-      expect(await main.locator('a[href="mailto:support@carnivo.app"]').count()).toBeGreaterThan(0);
-      expect(apiCalls).toEqual([]);
-
-      await waitForHydration(page);
-      await main.getByRole('link', { name: '← Back to Home' }).click();
-      await waitForPath(page, '/');
-      await main.getByRole('heading', { level: 1, name: 'The diet app made for carnivore and ketovore eaters' }).waitFor();
-
-      // Reached inside the app, the page's machine loads the text from the API (SPEC §7).
-      const answer = page.waitForResponse((response) => new URL(response.url()).pathname === api);
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: nav, exact: true }).click();
-      const response = await answer;
-      expect(response.status()).toBe(200);
-      const served = (await response.json()) as { data: Record<string, string> };
-      expect(served.data[path === '/privacy-policy' ? 'Text' : 'Title']).toBe(heading);
-      await main.getByRole('heading', { level: 2, name: section }).waitFor();
-    });
-  });
+    },
+  );
 
   it('opens a site link inside the markdown without leaving the app', async () => {
     await withPage(async (page) => {
@@ -87,7 +120,11 @@ describe('legal pages', () => {
       await page.route(`**${api}`, async (route: Route) => {
         if (failures === 0) {
           failures += 1;
-          await route.fulfill({ status: 500, contentType: 'application/json', body: '{"data":null,"error":{"status":500,"message":"boom"}}' });
+          await route.fulfill({
+            status: 500,
+            contentType: 'application/json',
+            body: '{"data":null,"error":{"status":500,"message":"boom"}}',
+          });
         } else {
           await route.continue();
         }

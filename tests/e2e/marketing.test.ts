@@ -39,14 +39,37 @@ type SitePage = { path: string; name: string; heading: string; title: string; re
 
 /** Every page of the marketing-site issue. */
 const sitePages: SitePage[] = [
-  { path: '/', name: 'home', heading: 'The diet app made for carnivore and ketovore eaters', title: 'Carnivo - Carnivore & Ketovore Diet App' },
+  {
+    path: '/',
+    name: 'home',
+    heading: 'The diet app made for carnivore and ketovore eaters',
+    title: 'Carnivo - Carnivore & Ketovore Diet App',
+  },
   { path: '/about', name: 'about', heading: 'About Carnivo', title: 'Carnivo - About' },
   { path: '/company-details', name: 'company-details', heading: 'Company Details', title: 'Carnivo - Company Details' },
   { path: '/features', name: 'features', heading: 'Carnivore Diet Features', title: 'Carnivo - Features' },
   { path: '/contact', name: 'contact', heading: 'Contact Us', title: 'Carnivo - Contact' },
-  { path: '/privacy-policy', name: 'privacy-policy', heading: 'Privacy Policy', title: 'Carnivo - Privacy Policy', ready: 'Last Updated: May 16, 2025' },
-  { path: '/terms', name: 'terms', heading: 'Terms and Conditions', title: 'Carnivo - Terms and Conditions', ready: 'Last Updated: May 16, 2025' },
-  { path: '/refund-policy', name: 'refund-policy', heading: 'Refund Policy', title: 'Carnivo - Refund Policy', ready: 'Last Updated: May 16, 2025' },
+  {
+    path: '/privacy-policy',
+    name: 'privacy-policy',
+    heading: 'Privacy Policy',
+    title: 'Carnivo - Privacy Policy',
+    ready: 'Last Updated: May 16, 2025',
+  },
+  {
+    path: '/terms',
+    name: 'terms',
+    heading: 'Terms and Conditions',
+    title: 'Carnivo - Terms and Conditions',
+    ready: 'Last Updated: May 16, 2025',
+  },
+  {
+    path: '/refund-policy',
+    name: 'refund-policy',
+    heading: 'Refund Policy',
+    title: 'Carnivo - Refund Policy',
+    ready: 'Last Updated: May 16, 2025',
+  },
   { path: '/email-confirmation', name: 'email-confirmation', heading: 'Email Confirmed', title: 'Carnivo - Email Confirmed' },
 ];
 
@@ -151,12 +174,14 @@ describe('keyboard', () => {
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Send Message');
       await page.keyboard.press('Enter');
-      await expect.poll(() => dialogs, poll).toEqual([
-        {
-          type: 'alert',
-          message: 'Form submission is disabled due to sandbox restrictions. Please email support@carnivo.app directly.',
-        },
-      ]);
+      await expect
+        .poll(() => dialogs, poll)
+        .toEqual([
+          {
+            type: 'alert',
+            message: 'Form submission is disabled due to sandbox restrictions. Please email support@carnivo.app directly.',
+          },
+        ]);
       expect(apiCalls).toEqual([]);
     });
   });
@@ -324,7 +349,19 @@ describe('Company Details, Features and Contact content', () => {
     await withContext({}, async (page) => {
       await open(page, sitePages[2]);
       const text = await page.getByRole('main').innerText();
-      for (const fact of ['Health First', 'Innovation', 'Transparency', 'Co-founder and CEO', 'Co-founder and CTO', 'Company founded', 'App launched', '10,000 users', '50,000+ community', 'Global expansion', 'Monday to Friday, 9 AM to 5 PM Pacific']) {
+      for (const fact of [
+        'Health First',
+        'Innovation',
+        'Transparency',
+        'Co-founder and CEO',
+        'Co-founder and CTO',
+        'Company founded',
+        'App launched',
+        '10,000 users',
+        '50,000+ community',
+        'Global expansion',
+        'Monday to Friday, 9 AM to 5 PM Pacific',
+      ]) {
         expect(text).toContain(fact);
       }
       for (const name of ['Facebook', 'Twitter', 'Instagram']) {
@@ -340,9 +377,11 @@ describe('Company Details, Features and Contact content', () => {
       await loadAllImages(page);
       const cards = page.locator('.feature-card');
       expect(await cards.count()).toBe(9);
-      const images = await page.locator('.feature-card img').evaluateAll((imgs) =>
-        (imgs as HTMLImageElement[]).map((img) => ({ src: new URL(img.src).pathname, loaded: img.naturalWidth > 0 })),
-      );
+      const images = await page
+        .locator('.feature-card img')
+        .evaluateAll((imgs) =>
+          (imgs as HTMLImageElement[]).map((img) => ({ src: new URL(img.src).pathname, loaded: img.naturalWidth > 0 })),
+        );
       expect(images.every(({ loaded }) => loaded)).toBe(true);
       expect(images.filter(({ src }) => src === '/images/screens/placeholder.svg')).toHaveLength(1);
       expect(await page.getByText(/free 7-day personalized meal plan/).count()).toBeGreaterThan(0);

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { WAIT_MS, closeBrowser, createUser, launchBrowser, newContext, openLoggedIn, waitForHydration, type TestUser } from './support/browser';
+import {
+  WAIT_MS,
+  closeBrowser,
+  createUser,
+  launchBrowser,
+  newContext,
+  openLoggedIn,
+  waitForHydration,
+  type TestUser,
+} from './support/browser';
 
 /**
  * Prerendered public pages in a real browser: the HTML alone shows the page (no JavaScript), and

@@ -44,7 +44,10 @@ async function withPage(viewport: Viewport, run: (page: Page) => Promise<void>):
 /** Finite CSS transitions (slide-in menu, modal) must end first, or axe reads colours mid-fade. */
 async function settle(page: Page): Promise<void> {
   await page.waitForFunction(
-    () => document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
+    () =>
+      document
+        .getAnimations()
+        .every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
     undefined,
     { timeout: WAIT_MS },
   );
@@ -81,7 +84,11 @@ const tabs: Array<{ id: string; region: string; ready: (section: Locator) => Loc
   { id: 'faqs', region: 'FAQs', ready: (s) => [s.getByRole('heading', { name: 'FAQs' })] },
   { id: 'support', region: 'Support', ready: (s) => [s.getByRole('status').or(s.getByRole('button', { name: 'Chat with Support' }))] },
   // Plans and the member's subscription load separately; the retired plan's line must be on screen.
-  { id: 'subscriptions', region: 'Subscriptions', ready: (s) => [s.getByText('No longer available'), s.getByText('You have no subscription yet.')] },
+  {
+    id: 'subscriptions',
+    region: 'Subscriptions',
+    ready: (s) => [s.getByText('No longer available'), s.getByText('You have no subscription yet.')],
+  },
 ];
 
 describe.each([
@@ -148,13 +155,16 @@ describe('profile sections in edit mode and their messages', () => {
     await withPage(DESKTOP, async (page) => {
       await openTab(page, user, 'goals', 'Goals');
       const history = region(page, 'Weight history');
-      for (const [date, weight] of [['2026-01-05', '84.5'], ['2026-01-12', '83.1']]) {
+      for (const [date, weight] of [
+        ['2026-01-05', '84.5'],
+        ['2026-01-12', '83.1'],
+      ]) {
         await history.getByLabel('Date', { exact: true }).fill(date);
         await history.getByLabel('Weight (kg)', { exact: true }).fill(weight);
         await history.getByRole('button', { name: 'Add entry' }).click();
         await expect.poll(() => history.getByRole('status').textContent(), poll).toBe('Weight entry saved');
       }
-      await history.getByRole('table', { name: 'Weight entries, oldest first' }).getByRole('rowheader').nth(1).waitFor();
+      await history.getByRole('table', { name: 'Weight entries, newest first' }).getByRole('rowheader').nth(1).waitFor();
       await expectNoSeriousViolations(page, 'goals-weight-history');
 
       await history.getByLabel('Weight (kg)', { exact: true }).fill('20');
@@ -323,7 +333,10 @@ describe('account deletion and the menus', () => {
       await page.getByRole('button', { name: 'Close menu' }).click();
       await page.getByRole('button', { name: 'Open menu' }).waitFor({ state: 'visible' });
       await page.getByRole('button', { name: 'All sections' }).click();
-      await page.getByRole('navigation', { name: 'All profile sections' }).getByRole('link', { name: 'Interests' }).waitFor({ state: 'visible' });
+      await page
+        .getByRole('navigation', { name: 'All profile sections' })
+        .getByRole('link', { name: 'Interests' })
+        .waitFor({ state: 'visible' });
       await expectNoSeriousViolations(page, 'mobile-profile-drawer');
     });
   });

@@ -128,7 +128,8 @@ async function saveSection(section: Locator, p: Page) {
 }
 
 /** True when the image has loaded real pixels. */
-const loaded = (image: Locator) => image.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0);
+const loaded = (image: Locator) =>
+  image.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0);
 
 // --- sections ---------------------------------------------------------------------------------
 
@@ -148,13 +149,18 @@ describe('Profile sections persist after a reload', () => {
     await section.getByRole('textbox', { name: 'Weight (kg)' }).fill('80');
     // A new address needs the current password (a stolen session alone cannot move the e-mail).
     await section.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(() => section.getByRole('alert').textContent(), poll).toBe('Please enter your current password to change your email.');
+    await expect
+      .poll(() => section.getByRole('alert').textContent(), poll)
+      .toBe('Please enter your current password to change your email.');
     await section.getByLabel('Current password', { exact: true }).fill(user.password);
     await saveSection(section, page);
     // A new address ends every earlier session; this device stored the fresh token the answer carried.
     const renewed = await storedSession(page);
     expect(renewed.jwt).not.toBe(user.jwt);
-    const oldToken = await fetch(`${baseUrl()}/api/users/me`, { headers: { Authorization: `Bearer ${user.jwt}` }, signal: AbortSignal.timeout(WAIT_MS) });
+    const oldToken = await fetch(`${baseUrl()}/api/users/me`, {
+      headers: { Authorization: `Bearer ${user.jwt}` },
+      signal: AbortSignal.timeout(WAIT_MS),
+    });
     expect(oldToken.status).toBe(401);
     user.jwt = renewed.jwt!;
 
@@ -188,6 +194,51 @@ describe('Profile sections persist after a reload', () => {
     await section.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => section.getByRole('alert').textContent(), poll).toBe('Username already taken');
     expect((await me(user)).username).toBe(user.username);
+  });
+
+  it('Information: a new member changes only the e-mail; the notice comes with the new address (issue 21)', async () => {
+    const user = await createUser();
+    const section = await openTab(page, user, 'information', 'Information');
+    await expect.poll(() => section.innerText(), poll).toContain('Add your height and weight');
+    // What the card shows at the moment 'Profile updated successfully!' first appears.
+    await page.evaluate(() => {
+      const seen = window as unknown as { shownWithNotice?: string };
+      const observer = new MutationObserver(() => {
+        const card = document.querySelector('section[aria-label="Information"]');
+        if (card?.querySelector('[role="status"]')?.textContent === 'Profile updated successfully!') {
+          seen.shownWithNotice = card.textContent ?? '';
+          observer.disconnect();
+        }
+      });
+      observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+
+    await section.getByRole('button', { name: 'Edit Profile' }).click();
+    expect(await section.getByRole('textbox', { name: 'Height (cm)' }).inputValue()).toBe('');
+    const newEmail = `new_${user.email}`;
+    await section.getByRole('textbox', { name: 'Email' }).fill(newEmail);
+    await section.getByLabel('Current password', { exact: true }).fill(user.password);
+    await saveSection(section, page);
+
+    const shownWithNotice = await page.evaluate(() => (window as unknown as { shownWithNotice?: string }).shownWithNotice);
+    // The card's text runs label into value: 'Email' then the address.
+    expect(shownWithNotice).toContain(`Email${newEmail}`);
+    expect(shownWithNotice).not.toContain(`Email${user.email}`);
+    user.jwt = (await storedSession(page)).jwt!;
+    expect(await me(user)).toMatchObject({ email: newEmail, bmi: { height: null, currentWeight: null } });
+  });
+
+  it('Information: each card has one heading, and Units is said once (issue 21)', async () => {
+    const user = await createUser();
+    await openTab(page, user, 'information', 'Information');
+    const cards = ['Information', 'Units', 'Password', 'Your data'];
+    await region(page, 'Your data').waitFor();
+    expect(await page.getByRole('heading', { level: 2 }).allInnerTexts()).toEqual(cards);
+    for (const name of cards) expect(await region(page, name).getByRole('heading').allInnerTexts()).toEqual([name]);
+    const units = region(page, 'Units');
+    expect(await units.getByText('Units', { exact: true }).count()).toBe(1);
+    // The choice is still named, by the card's heading.
+    expect(await units.getByRole('group', { name: 'Units' }).getByRole('radio').count()).toBe(2);
   });
 
   it('Diet: switches to Ketovore', async () => {
@@ -291,7 +342,9 @@ describe('Profile picture', () => {
     await expect.poll(() => section.getByRole('status').textContent(), poll).toBe('Profile picture updated successfully!');
 
     const picture = section.getByRole('img', { name: 'Your profile picture' });
-    await expect.poll(async () => new URL((await picture.getAttribute('src')) ?? '', baseUrl()).pathname, poll).toMatch(/^\/uploads\/.+\.png$/);
+    await expect
+      .poll(async () => new URL((await picture.getAttribute('src')) ?? '', baseUrl()).pathname, poll)
+      .toMatch(/^\/uploads\/.+\.png$/);
     await expect.poll(() => loaded(picture), poll).toBe(true);
     await screenshot(page, 'profile-picture-uploaded');
 
@@ -300,7 +353,13 @@ describe('Profile picture', () => {
     await afterReload.getByRole('button', { name: 'Change Photo' }).waitFor();
     const stored = (await me(user)).profile_picture!;
     expect(stored.mime).toBe('image/png');
-    await expect.poll(async () => new URL((await afterReload.getByRole('img', { name: 'Your profile picture' }).getAttribute('src')) ?? '', baseUrl()).pathname, poll).toBe(stored.url);
+    await expect
+      .poll(
+        async () =>
+          new URL((await afterReload.getByRole('img', { name: 'Your profile picture' }).getAttribute('src')) ?? '', baseUrl()).pathname,
+        poll,
+      )
+      .toBe(stored.url);
     await expect.poll(() => loaded(afterReload.getByRole('img', { name: 'Your profile picture' })), poll).toBe(true);
   });
 

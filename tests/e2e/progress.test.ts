@@ -1,6 +1,16 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { WAIT_MS, baseUrl, closeBrowser, createUser, launchBrowser, newContext, openLoggedIn, screenshot, type TestUser } from './support/browser';
+import {
+  WAIT_MS,
+  baseUrl,
+  closeBrowser,
+  createUser,
+  launchBrowser,
+  newContext,
+  openLoggedIn,
+  screenshot,
+  type TestUser,
+} from './support/browser';
 
 const poll = { timeout: WAIT_MS, interval: 50 };
 
@@ -64,7 +74,11 @@ describe('Progress (issue 12)', () => {
     const history = await openTab(page, user, 'goals', 'Weight history');
     await history.getByRole('button', { name: 'Add entry' }).waitFor();
 
-    for (const [date, weight] of [['2025-01-10', '86'], ['2025-02-10', '83.5'], ['2025-02-10', '83']] as const) {
+    for (const [date, weight] of [
+      ['2025-01-10', '86'],
+      ['2025-02-10', '83.5'],
+      ['2025-02-10', '83'],
+    ] as const) {
       const added = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/weight-entries');
       await history.getByLabel('Date', { exact: true }).fill(date);
       await history.getByLabel('Weight (kg)', { exact: true }).fill(weight);
@@ -73,12 +87,15 @@ describe('Progress (issue 12)', () => {
       await expect.poll(() => history.getByRole('status').textContent(), poll).toBe('Weight entry saved');
     }
 
-    const table = history.getByRole('table', { name: 'Weight entries, oldest first' });
+    const table = history.getByRole('table', { name: 'Weight entries, newest first' });
     // The second entry of 10 February replaced the first.
     await expect.poll(() => table.innerText(), poll).toContain('83 kg');
     const text = await table.innerText();
     expect(text).toContain('86 kg');
     expect(text).not.toContain('83.5 kg');
+    // Newest first (issue 21): today's 84 kg (saved with the profile), then 10 February, then 10 January.
+    const weightsShown = await table.locator('tbody tr td:first-of-type').allInnerTexts();
+    expect(weightsShown).toEqual(['84 kg', '83 kg', '86 kg']);
     const entries = await api<{ data: { date: string; weight: number }[] }>(user, '/api/weight-entries');
     expect(entries.body.data.filter((entry) => entry.date === '2025-02-10').map((entry) => entry.weight)).toEqual([83]);
 
@@ -89,13 +106,53 @@ describe('Progress (issue 12)', () => {
     const box = await chart.locator('canvas').boundingBox();
     expect(box?.width ?? 0).toBeGreaterThan(100);
     expect(box?.height ?? 0).toBeGreaterThan(100);
+    // The legend in words (issue 21): the lines with the unit, the goal with its value, the BMI bands for 180 cm.
+    const legend = history.getByRole('list', { name: 'Chart legend' });
+    expect(await legend.getByRole('listitem').allInnerTexts()).toEqual([
+      'Weight (kg)',
+      'Goal 75 kg',
+      'Underweight',
+      'Normal',
+      'Overweight',
+      'Obese',
+    ]);
+    expect(await history.locator('figure').innerText()).not.toContain('--');
     await screenshot(page, 'progress-weight-history');
 
-    const firstDay = await table.getByRole('rowheader').first().innerText();
-    await table.getByRole('button', { name: `Delete the entry of ${firstDay}` }).click();
-    await expect.poll(() => table.getByRole('rowheader').allInnerTexts(), poll).not.toContain(firstDay);
+    const oldestDay = await table.getByRole('rowheader').last().innerText();
+    await table.getByRole('button', { name: `Delete the entry of ${oldestDay}` }).click();
+    await expect.poll(() => table.getByRole('rowheader').allInnerTexts(), poll).not.toContain(oldestDay);
     const after = await api<{ data: { date: string }[] }>(user, '/api/weight-entries');
     expect(after.body.data.map((entry) => entry.date)).not.toContain('2025-01-10');
+  });
+
+  it("without a goal the chart has no goal line or legend entry; 'Weight entry saved' clears after 3 s (issue 21)", async () => {
+    const user = await createUser();
+    const history = await openTab(page, user, 'goals', 'Weight history');
+    await history.getByRole('button', { name: 'Add entry' }).waitFor();
+    await history.getByLabel('Date', { exact: true }).fill('2025-03-01');
+    await history.getByLabel('Weight (kg)', { exact: true }).fill('82');
+    await history.getByRole('button', { name: 'Add entry' }).click();
+    const notice = history.getByRole('status');
+    await expect.poll(() => notice.textContent(), poll).toBe('Weight entry saved');
+    const shownAt = Date.now();
+
+    const legend = history.getByRole('list', { name: 'Chart legend' });
+    await legend.waitFor();
+    expect(await legend.getByRole('listitem').allInnerTexts()).toEqual(['Weight (kg)']);
+    const figure = history.locator('figure');
+    await figure.locator('canvas').waitFor();
+    const drawn = await figure.innerText();
+    expect(drawn).not.toContain('Goal');
+    expect(drawn).not.toContain('--');
+    // uPlot's own legend (cursor values, '--' until hovered) is not drawn.
+    expect(await figure.locator('.u-legend').count()).toBe(0);
+    await screenshot(page, 'progress-no-goal');
+
+    await expect.poll(() => notice.count(), { timeout: WAIT_MS, interval: 100 }).toBe(0);
+    // SPEC §9: 3000 ms, like the profile's other notices (it used to stay for good).
+    expect(Date.now() - shownAt).toBeGreaterThan(2000);
+    expect(await history.getByRole('table', { name: 'Weight entries, newest first' }).innerText()).toContain('82 kg');
   });
 
   it('in imperial, 180 lb and 5 ft 11 in give the same BMI as the metric values', async () => {

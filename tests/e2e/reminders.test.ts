@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DESKTOP, WAIT_MS, closeBrowser, launchBrowser, newCredentials, waitFor } from './support/browser';
 import { startE2eServer, type E2eServer } from './support/server';
+import { expectSiteLook } from './support/siteLook';
 
 /**
  * Goal reminder e-mails end to end: the real cron job of a production server (its own server, so
@@ -81,7 +82,9 @@ async function remindersEnabled(member: Member): Promise<boolean | null | undefi
 function remindersTo(to: string): Reminder[] {
   let names: string[];
   try {
-    names = readdirSync(server.outboxDir).filter((name) => name.endsWith('.eml')).sort();
+    names = readdirSync(server.outboxDir)
+      .filter((name) => name.endsWith('.eml'))
+      .sort();
   } catch {
     return []; // No e-mail sent yet: the directory is created on the first one.
   }
@@ -91,7 +94,8 @@ function remindersTo(to: string): Reminder[] {
       const raw = readFileSync(file, 'utf8');
       const [head] = raw.split('\r\n\r\n', 1);
       const header = (field: string) => new RegExp(`^${field}: (.*)$`, 'mi').exec(head)?.[1]?.trim() ?? '';
-      const part = (type: string) => new RegExp(`Content-Type: ${type}[^\\r\\n]*\\r\\n(?:[^\\r\\n]+\\r\\n)*\\r\\n([\\s\\S]*?)\\r\\n--carnivo-`).exec(raw)?.[1] ?? '';
+      const part = (type: string) =>
+        new RegExp(`Content-Type: ${type}[^\\r\\n]*\\r\\n(?:[^\\r\\n]+\\r\\n)*\\r\\n([\\s\\S]*?)\\r\\n--carnivo-`).exec(raw)?.[1] ?? '';
       return { file, to: header('To'), subject: header('Subject'), text: part('text/plain'), html: part('text/html') };
     })
     .filter((email) => email.to.toLowerCase() === to.toLowerCase() && email.subject.startsWith('Your Carnivo goal'));
@@ -158,8 +162,10 @@ describe('goal reminder e-mails (cron every 2 s on a server of their own)', () =
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Reminders turned off');
     await expect(page.locator('main p').first().textContent()).resolves.toContain('You will no longer receive goal reminder e-mails.');
+    expect(await page.getByRole('link', { name: 'Go to your profile' }).getAttribute('href')).toBe('/profile?tab=goals');
 
     expect(await remindersEnabled(member)).toBe(false);
+    await expectSiteLook(page, server.baseUrl);
   });
 
   it('a link with one character changed is refused in Chromium and changes nothing', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { AccountExport } from '../../server/src/contract/billing';
 import { baseUrl, browserPerTest, createUser, openLoggedIn, type TestUser, WAIT_MS } from './support/browser';
+import { expectSiteLook } from './support/siteLook';
 
 const poll = { timeout: WAIT_MS, interval: 50 };
 
@@ -20,6 +21,20 @@ async function currentSubscription(user: TestUser): Promise<{ cancel_at_period_e
   });
   expect(response.status).toBe(200);
   return (await response.json()) as { cancel_at_period_end: boolean } | null;
+}
+
+/** The card line of Billing. */
+const cardOnFile = (p: Page) =>
+  billing(p)
+    .getByText(/^Card on file:/)
+    .innerText();
+
+/** A card's expiry month the way the page writes it, in the browser's own locale. */
+function pageMonth(p: Page, year: number, month: number): Promise<string> {
+  return p.evaluate(
+    ([y, m]) => new Date(Date.UTC(y, m - 1, 1)).toLocaleDateString(undefined, { year: 'numeric', month: 'long', timeZone: 'UTC' }),
+    [year, month] as const,
+  );
 }
 
 async function fillCard(dialog: Locator, cardNumber: string) {
@@ -47,6 +62,8 @@ describe('member self-service on the sandbox gateway (issue 11)', () => {
     expect(row).toContain('$9.99');
     expect(await invoice.locator('.invoice__status').textContent()).toBe('paid');
     const receipt = invoice.getByRole('link', { name: 'Receipt' });
+    // Relative to the site: it opens on the address the member uses.
+    expect(await receipt.getAttribute('href')).toMatch(/^\/api\/payments\/sandbox\/receipts\/in_sandbox_/);
     expect(await receipt.getAttribute('target')).toBe('_blank');
     expect(await receipt.getAttribute('rel')).toBe('noopener noreferrer');
     const [receiptPage] = await Promise.all([page.context().waitForEvent('page'), receipt.click()]);
@@ -54,15 +71,38 @@ describe('member self-service on the sandbox gateway (issue 11)', () => {
     await receiptPage.getByRole('heading', { name: 'Carnivo receipt' }).waitFor();
     expect(await receiptPage.innerText('body')).toContain('$9.99');
     expect(await receiptPage.evaluate(() => window.opener)).toBeNull();
+    expect(receiptPage.url().startsWith(`${baseUrl()}/api/payments/sandbox/receipts/`)).toBe(true);
+    // Nothing on it names the member.
+    const receiptText = await receiptPage.innerText('body');
+    expect(receiptText).not.toContain(user.username);
+    expect(receiptText).not.toContain(user.email);
+    await expectSiteLook(receiptPage, baseUrl());
     await receiptPage.close();
 
-    // Sandbox mode: "Manage billing" replaces the card on file in a dialog.
+    // The paying card is the card on file.
+    await expect.poll(() => cardOnFile(page), poll).toBe(`Card on file: Visa ending in 4242, expires ${await pageMonth(page, 2034, 12)}`);
+
+    // Sandbox mode: "Manage billing" replaces the card on file in a dialog; another test number shows the change.
     await billing(page).getByRole('button', { name: 'Manage billing' }).click();
     const cardDialog = page.getByRole('dialog', { name: 'Update your card' });
-    await fillCard(cardDialog, '4242 4242 4242 4242');
+    expect(await cardDialog.innerText()).toContain('5555 5555 5555 4444 (Mastercard)');
+    await fillCard(cardDialog, '5555 5555 5555 4444');
     await cardDialog.getByRole('button', { name: 'Update card' }).click();
     await cardDialog.waitFor({ state: 'detached' });
     await expect.poll(() => billing(page).getByRole('status').first().innerText(), poll).toBe('Your card has been updated.');
+    const mastercard = `Card on file: Mastercard ending in 4444, expires ${await pageMonth(page, 2034, 12)}`;
+    await expect.poll(() => cardOnFile(page), poll).toBe(mastercard);
+
+    // A declined card: the dialog says so, and the card on file stays, after a fresh load too.
+    await billing(page).getByRole('button', { name: 'Manage billing' }).click();
+    await fillCard(cardDialog, '4000 0000 0000 0002');
+    await cardDialog.getByRole('button', { name: 'Update card' }).click();
+    await expect.poll(() => cardDialog.getByRole('alert').innerText(), poll).toBe('Your card was declined.');
+    await cardDialog.getByRole('button', { name: 'Cancel' }).click();
+    await cardDialog.waitFor({ state: 'detached' });
+    expect(await cardOnFile(page)).toBe(mastercard);
+    await page.reload();
+    await expect.poll(() => cardOnFile(page), poll).toBe(mastercard);
 
     // Cancel at period end, then undo it.
     await tab.getByRole('button', { name: 'Unsubscribe' }).click();

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import {
-  baseUrl,
-  browserPerTest,
-  storedSession,
-  uniqueSuffix,
-  WAIT_MS,
-  waitForPath,
-} from './support/browser';
+import { baseUrl, browserPerTest, storedSession, uniqueSuffix, WAIT_MS, waitForPath } from './support/browser';
 
 // Social sign-in in Chromium. The e2e server has Facebook set up against a local double of
 // Facebook's login dialog and Graph API (tests/e2e/global-setup.ts); Google and Apple are not set up.
@@ -42,7 +35,10 @@ const socialButtons = (p: Page) =>
 /** A Facebook account created through the API (as an earlier visit would have): its user id. */
 async function existingFacebookAccount(id: string): Promise<number> {
   const start = await fetch(`${baseUrl()}/api/connect/facebook`, { redirect: 'manual', signal: AbortSignal.timeout(WAIT_MS) });
-  const cookie = start.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = start.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   // Facebook hands back the state of the dialog URL; the server checks it against the cookie.
   const state = new URL(start.headers.get('location') ?? '').searchParams.get('state') ?? '';
   const res = await fetch(`${baseUrl()}/api/connect/facebook/callback?code=fb-ok-${id}&state=${encodeURIComponent(state)}`, {
@@ -50,12 +46,13 @@ async function existingFacebookAccount(id: string): Promise<number> {
     signal: AbortSignal.timeout(WAIT_MS),
   });
   const body = (await res.json()) as { user?: { id: number } };
-  if (res.status !== 200 || !body.user) throw new Error(`Facebook sign-in through the API failed: HTTP ${res.status} ${JSON.stringify(body)}`);
+  if (res.status !== 200 || !body.user)
+    throw new Error(`Facebook sign-in through the API failed: HTTP ${res.status} ${JSON.stringify(body)}`);
   return body.user.id;
 }
 
 describe('social login callback screen (/auth/facebook/callback)', () => {
-  it('goes to /login with the provider\'s error parameter as a green notice', async () => {
+  it("goes to /login with the provider's error parameter as a green notice", async () => {
     await page.goto('/auth/facebook/callback?error=access_denied');
     await expectGreenNotice(page, 'access_denied');
     expect(await storedSession(page)).toEqual({ jwt: null, userId: null });
@@ -66,7 +63,7 @@ describe('social login callback screen (/auth/facebook/callback)', () => {
     await expectGreenNotice(page, 'Invalid social login response');
   });
 
-  it('refuses a code this browser did not ask Facebook for (login CSRF), with the server\'s message', async () => {
+  it("refuses a code this browser did not ask Facebook for (login CSRF), with the server's message", async () => {
     // The attacker's own code and state, but this browser never started a Facebook sign-in (no cookie).
     await page.goto(`/auth/facebook/callback?code=fb-ok-${uniqueSuffix()}&state=attackers-state`);
     await expectGreenNotice(
@@ -129,7 +126,12 @@ describe('Continue with Facebook (through the local Facebook double)', () => {
 
     const { jwt } = await storedSession(page);
     const me = await fetch(`${baseUrl()}/api/users/me?populate=*`, { headers: { Authorization: `Bearer ${jwt}` } });
-    expect(((await me.json()) as { bmi: unknown }).bmi).toMatchObject({ height: 180, currentWeight: 82, Gender: 'Female', date_of_birth: '1990-05-01' });
+    expect(((await me.json()) as { bmi: unknown }).bmi).toMatchObject({
+      height: 180,
+      currentWeight: 82,
+      Gender: 'Female',
+      date_of_birth: '1990-05-01',
+    });
   });
 
   it('sends a returning person to the saved return route (socialLoginRedirect)', async () => {
@@ -160,7 +162,11 @@ describe('Continue with Facebook (through the local Facebook double)', () => {
     // This server has Facebook set up; the answer of a server without it is played back here.
     await page.route('**/api/social/config', (route) =>
       route.fulfill({
-        json: { google: { enabled: false, clientId: null }, apple: { enabled: false, clientId: null, redirectURI: null }, facebook: { enabled: false } },
+        json: {
+          google: { enabled: false, clientId: null },
+          apple: { enabled: false, clientId: null, redirectURI: null },
+          facebook: { enabled: false },
+        },
       }),
     );
     await page.goto('/login');
@@ -188,7 +194,10 @@ describe('Continue with Google / Apple on a server without them', () => {
   });
 
   it('the server refuses Google and Apple tokens with its "not set up" message', async () => {
-    for (const [provider, label] of [['google', 'Google'], ['apple', 'Apple']] as const) {
+    for (const [provider, label] of [
+      ['google', 'Google'],
+      ['apple', 'Apple'],
+    ] as const) {
       const res = await fetch(`${baseUrl()}/api/auth/${provider}/callback?access_token=abc`, { signal: AbortSignal.timeout(WAIT_MS) });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: { message: string } }).error.message).toBe(`${label} sign-in is not set up on this site.`);

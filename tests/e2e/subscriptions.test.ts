@@ -65,6 +65,12 @@ describe('subscriptions on the sandbox gateway', () => {
     expect(await tab.innerText()).toContain('No longer available');
     // The plans and the member's subscription load separately.
     await expect.poll(() => tab.innerText(), poll).toContain('You have no subscription yet.');
+    // The retired plan offers nothing to click; the others can be bought.
+    const retired = tab.locator('.plan--inactive');
+    expect(await retired.getByRole('heading').innerText()).toBe('Carnivo Founders (retired)');
+    expect(await retired.getByRole('button').count()).toBe(0);
+    expect(await tab.getByRole('button', { name: 'Subscribe to Carnivo Yearly' }).isEnabled()).toBe(true);
+    expect(await tab.getByText('Current plan').count()).toBe(0);
     await screenshot(page, 'desktop-subscriptions');
   });
 
@@ -100,15 +106,52 @@ describe('subscriptions on the sandbox gateway', () => {
     await expect.poll(() => tab.locator('.status').textContent(), poll).toBe('active');
   });
 
-  it('a second subscription is refused while one is active', async () => {
+  it('marks the plan bought, offers no other while it renews, and the server still refuses one', async () => {
     const user = await createUser();
     await openSubscriptions(page, user);
     await pay(page, '4242 4242 4242 4242');
     const tab = subscriptionsTab(page);
     await expect.poll(() => tab.locator('.status').textContent(), poll).toBe('active');
-    await tab.getByRole('button', { name: 'Subscribe to Carnivo Monthly' }).click();
-    await expect.poll(() => tab.getByRole('alert').innerText(), poll).toBe('You already have an active subscription.');
-    expect(await page.getByRole('dialog').count()).toBe(0);
+    const monthly = tab.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Carnivo Monthly' }) });
+    await monthly.getByText('Current plan').waitFor();
+    expect(await monthly.getByRole('button').count()).toBe(0);
+    const yearly = tab.getByRole('button', { name: 'Subscribe to Carnivo Yearly' });
+    await expect.poll(() => yearly.isDisabled(), poll).toBe(true);
+    // The reason, in the server's words, is the disabled button's description.
+    expect(await yearly.evaluate((button) => document.getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent)).toBe(
+      'You already have an active subscription.',
+    );
+    expect(await tab.getByRole('alert').count()).toBe(0);
+
+    const refused = await fetch(`${baseUrl()}/api/subscriptions`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${user.jwt}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ priceId: 'price_sandbox_yearly' }),
+      signal: AbortSignal.timeout(WAIT_MS),
+    });
+    expect([refused.status, ((await refused.json()) as { error: { message: string } }).error.message]).toEqual([
+      400,
+      'You already have an active subscription.',
+    ]);
+  });
+
+  it("cancelling within 3 s of paying replaces 'Subscription successful!' with the cancellation notice", async () => {
+    const user = await createUser();
+    await openSubscriptions(page, user);
+    await pay(page, '4242 4242 4242 4242');
+    const tab = subscriptionsTab(page);
+    await expect.poll(() => tab.getByRole('status').innerText(), poll).toBe('Subscription successful!');
+    const paidAt = Date.now();
+    await tab.getByRole('button', { name: 'Unsubscribe' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Cancel Subscription' });
+    await dialog.getByRole('button', { name: 'Yes, Cancel' }).click();
+    await expect.poll(() => tab.getByRole('status').innerText(), poll).toContain('Your subscription has been cancelled.');
+    // Seen while the success message would still have been on screen (it showed for 3 s, then gave way).
+    expect(Date.now() - paidAt).toBeLessThan(3000);
+    // A plan set to cancel blocks no purchase: every active plan is offered again, the member's still marked.
+    await expect.poll(() => tab.getByRole('button', { name: 'Subscribe to Carnivo Yearly' }).isEnabled(), poll).toBe(true);
+    expect(await tab.getByRole('button', { name: 'Subscribe to Carnivo Monthly' }).isEnabled()).toBe(true);
+    expect(await tab.getByText('Current plan').count()).toBe(1);
   });
 
   it('cancels at the end of the period and says so', async () => {
@@ -129,10 +172,13 @@ describe('subscriptions on the sandbox gateway', () => {
     await dialog.waitFor({ state: 'detached' });
     const current = await currentSubscription(user);
     expect(current).toMatchObject({ status: 'active', cancel_at_period_end: true });
-    const ending = `Cancelling on ${await pageDate(page, current!.currentPeriodEnd)}`;
-    await expect.poll(() => tab.innerText(), poll).toContain(ending);
+    const endDate = await pageDate(page, current!.currentPeriodEnd);
+    await expect.poll(() => tab.innerText(), poll).toContain(`Cancelling on ${endDate}`);
     expect(await tab.getByRole('button', { name: 'Unsubscribe' }).count()).toBe(0);
-    await expect.poll(() => tab.getByRole('status').innerText(), poll).toContain('Your subscription has been cancelled.');
+    // The notice writes the date as the card does: one date format across the member area.
+    await expect
+      .poll(() => tab.getByRole('status').innerText(), poll)
+      .toBe(`Your subscription has been cancelled. You keep access until ${endDate}.`);
   });
 
   it('deleting the account ends its subscription with it', async () => {

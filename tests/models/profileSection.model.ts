@@ -3,16 +3,24 @@ import { setup } from 'xstate';
 /**
  * SPEC §4 Profile sections, §5 Profile Information save, §9: Edit Profile opens the form; Cancel
  * shows the saved values again. Save checks the rules in the spec's order and shows the rule's
- * message; a valid form saves ('Saving...'), then leaves edit mode with 'Profile updated
- * successfully!' for 3 seconds and the reloaded profile, or stays in the form with the server's
- * message. A changed e-mail asks for the current password; the server's newer username rules speak too.
+ * message; a valid form saves ('Saving...'), or stays in the form with the server's message. Once
+ * saved, the profile reloads (still 'Saving...', issue 21); then the section leaves edit mode and
+ * 'Profile updated successfully!' shows beside the saved values, for 3 seconds. A changed e-mail
+ * asks for the current password; the server's newer username rules speak too. A new member, with no
+ * height or weight yet, saves the other fields without them; typing one asks for both (issue 21).
  */
 export const profileInformationModel = setup({
   types: {
     events: {} as
       | { type: 'profile.opened' }
+      /** A member who has given no height or weight yet. */
+      | { type: 'profile.openedNewMember' }
       | { type: 'edit.started' }
       | { type: 'edit.cancelled' }
+      /** Only the e-mail changed (with the current password), height and weight left empty. */
+      | { type: 'save.newEmailOnly' }
+      /** A height typed, the weight left empty. */
+      | { type: 'save.heightOnly' }
       | { type: 'save.blankUsername' }
       | { type: 'save.shortUsername' }
       | { type: 'save.badEmail' }
@@ -30,14 +38,20 @@ export const profileInformationModel = setup({
       | { type: 'server.savedNewEmail' }
       | { type: 'server.refused' }
       | { type: 'server.wrongPassword' }
+      /** The reloaded profile (GET /api/users/me) arrives. */
+      | { type: 'server.reloaded' }
       | { type: 'time.passed3s' },
   },
 }).createMachine({
   id: 'profileInformationModel',
   initial: 'notOpened',
   states: {
-    notOpened: { on: { 'profile.opened': 'viewing' } },
+    notOpened: { on: { 'profile.opened': 'viewing', 'profile.openedNewMember': 'newMember' } },
     viewing: { on: { 'edit.started': 'editing' } },
+    /** Height and weight 'Not set', 'Add your height and weight' for the BMI. */
+    newMember: { on: { 'edit.started': 'newMemberEditing' } },
+    /** The form with height and weight empty. */
+    newMemberEditing: { on: { 'save.newEmailOnly': 'saving', 'save.heightOnly': 'invalid' } },
     editing: {
       on: {
         'edit.cancelled': 'viewing',
@@ -58,8 +72,15 @@ export const profileInformationModel = setup({
     /** The first broken rule's message; another invalid save shows its own. */
     invalid: { on: { 'save.valid': 'saving', 'save.shortUsername': 'invalid', 'edit.cancelled': 'viewing' } },
     saving: {
-      on: { 'server.saved': 'saved', 'server.savedNewEmail': 'saved', 'server.refused': 'refused', 'server.wrongPassword': 'refused' },
+      on: {
+        'server.saved': 'reloading',
+        'server.savedNewEmail': 'reloading',
+        'server.refused': 'refused',
+        'server.wrongPassword': 'refused',
+      },
     },
+    /** Saved, the profile reloading: still 'Saving...', no notice beside the old values. */
+    reloading: { on: { 'server.reloaded': 'saved' } },
     /** Still in the form, with the server's message. */
     refused: { on: { 'save.valid': 'saving', 'save.blankUsername': 'invalid', 'edit.cancelled': 'viewing' } },
     saved: { on: { 'time.passed3s': 'viewing', 'edit.started': 'editing' } },
@@ -83,6 +104,7 @@ export const profileGoalsModel = setup({
       /** Only a new address gets a fresh token, but the flow is one for every section: whatever token comes is kept. */
       | { type: 'server.savedNewEmail' }
       | { type: 'server.refused' }
+      | { type: 'server.reloaded' }
       | { type: 'time.passed3s' },
   },
 }).createMachine({
@@ -93,7 +115,8 @@ export const profileGoalsModel = setup({
     viewing: { on: { 'edit.started': 'editing' } },
     editing: { on: { 'edit.cancelled': 'viewing', 'save.valid': 'saving', 'save.noGoal': 'saving', 'save.lightGoal': 'invalid' } },
     invalid: { on: { 'save.valid': 'saving', 'edit.cancelled': 'viewing' } },
-    saving: { on: { 'server.saved': 'saved', 'server.savedNewEmail': 'saved', 'server.refused': 'refused' } },
+    saving: { on: { 'server.saved': 'reloading', 'server.savedNewEmail': 'reloading', 'server.refused': 'refused' } },
+    reloading: { on: { 'server.reloaded': 'saved' } },
     refused: { on: { 'save.noGoal': 'saving', 'save.lightGoal': 'invalid', 'edit.cancelled': 'viewing' } },
     saved: { on: { 'time.passed3s': 'viewing', 'edit.started': 'editing' } },
   },

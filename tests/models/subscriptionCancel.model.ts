@@ -5,7 +5,8 @@ import { setup } from 'xstate';
  * of the billing period ('Yes, Cancel' / 'No, Keep Subscription'). On success the dialog closes, a
  * message shows for 5 seconds, the profile and subscription reload and 'Cancelling on {date}'
  * replaces Unsubscribe; a failure shows the server's text. A subscription set to cancel at period
- * end no longer blocks buying a plan.
+ * end no longer blocks buying a plan. Issue 21: one outcome on screen, so a purchase started during the
+ * cancel message replaces it.
  * Issue 11: 'Resume subscription' beside 'Cancelling on {date}' undoes it (busy 'Resuming...'); on
  * success 'Your subscription will continue.' shows for 3 seconds (§9) and the subscription, the
  * profile and the billing history reload; a refusal shows the server's text.
@@ -36,7 +37,7 @@ export const subscriptionCancelModel = setup({
     cancelling: { on: { 'server.cancelled': 'cancelled', 'server.refused': 'refused' } },
     refused: { on: { 'cancel.requested': 'confirming' } },
     /** The message, and the reloaded card says 'Cancelling on {date}'. */
-    cancelled: { on: { 'time.passed5s': 'cancelEnded', 'resume.requested': 'resuming' } },
+    cancelled: { on: { 'time.passed5s': 'cancelEnded', 'resume.requested': 'resuming', 'plan.chosen': 'purchaseStarting' } },
     cancelEnded: { on: { 'plan.chosen': 'purchaseStarting', 'resume.requested': 'resuming' } },
     purchaseStarting: {},
     /** 'Resuming...' on the card, which still says 'Cancelling on {date}'. */

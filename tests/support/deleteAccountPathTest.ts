@@ -1,13 +1,14 @@
-import { act, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi, expect } from 'vitest';
 import { fromPromise } from 'xstate';
 import type { deleteAccountMachine } from '../../machines/deleteAccount.machine';
-import { ApiError } from '../../src/api/errors';
-import { SESSION_KEYS } from '../../src/auth/session';
+import { ApiError } from '../../machines/services/errors';
+import { SESSION_KEYS } from '../../machines/services/session';
 import { deleteAccountModel } from '../models/deleteAccount.model';
 import { deferredCalls } from './deferred';
 import { see, type FlowPathTest, type Inspect } from './pathTests';
+import { seeAlert, seeLoggedOut, seeLoginPage, timePasses, wholePage } from './pathSteps';
 import { renderApp } from './renderApp';
 
 const SERVER_FAILURE = 'Failed to delete account';
@@ -27,7 +28,9 @@ async function expectDeletePage(options: { dialog: boolean; busy?: boolean; aler
   await see("the heading 'Delete Account'", () => screen.getByRole('heading', { name: 'Delete Account' }));
   if (options.dialog) {
     await see("the dialog 'Confirm Account Deletion'", dialog);
-    expect(within(dialog()).getByText('Are you absolutely sure you want to delete your account? This action is irreversible.')).toBeTruthy();
+    expect(
+      within(dialog()).getByText('Are you absolutely sure you want to delete your account? This action is irreversible.'),
+    ).toBeTruthy();
     const busy = options.busy ?? false;
     const buttons = ['Yes, Delete', 'Cancel'].map((name) => within(dialog()).getByRole('button', { name }) as HTMLButtonElement);
     await see(busy ? "'Yes, Delete' and 'Cancel' disabled" : "'Yes, Delete' and 'Cancel' enabled", () =>
@@ -37,13 +40,7 @@ async function expectDeletePage(options: { dialog: boolean; busy?: boolean; aler
   } else {
     await see('no confirmation dialog', () => expect(screen.queryByRole('alertdialog')).toBeNull());
   }
-  await see(options.alert ? `the alert '${options.alert}'` : 'no alert', () => expect(screen.queryByRole('alert')?.textContent ?? null).toBe(options.alert ?? null));
-}
-
-async function expectLoginPage(page: DeletePage, notice: string) {
-  await see('the /login page', () => expect(page.router.state.location.pathname).toBe('/login'));
-  await see("the heading 'Log In'", () => screen.getByRole('heading', { name: 'Log In' }));
-  await see(`the notice '${notice}'`, () => expect(screen.getByRole('status').textContent).toBe(notice));
+  await seeAlert(wholePage, options.alert);
 }
 
 /** The Delete Account path test, on the given production machine (the mutation test passes wrong ones). */
@@ -65,12 +62,8 @@ export function deleteAccountPathTest(machine: typeof deleteAccountMachine): Flo
       },
     },
     perform: {
-      'time.passed2s': async (page) => {
-        // Not a moment before the spec's 2 seconds.
-        await act(() => vi.advanceTimersByTimeAsync(1999));
-        expect(page.router.state.location.pathname).toBe('/delete-profile');
-        await act(() => vi.advanceTimersByTimeAsync(1));
-      },
+      // Not a moment before the spec's 2 seconds.
+      'time.passed2s': timePasses(2000, (page: DeletePage) => expect(page.router.state.location.pathname).toBe('/delete-profile')),
       'deletion.requested': (page) => page.user.click(screen.getByRole('button', { name: 'Delete My Account' })),
       'deletion.confirmed': (page) => page.user.click(within(dialog()).getByRole('button', { name: 'Yes, Delete' })),
       'deletion.cancelled': (page) => page.user.click(within(dialog()).getByRole('button', { name: 'Cancel' })),
@@ -85,7 +78,7 @@ export function deleteAccountPathTest(machine: typeof deleteAccountMachine): Flo
         expect(screen.queryByRole('button', { name: 'Delete My Account' })).toBeNull();
       },
       loginPageAsked: async (page) => {
-        await expectLoginPage(page, 'Please log in to proceed with account deletion');
+        await seeLoginPage(page, 'Please log in to proceed with account deletion');
         expect(page.router.state.location.search).toEqual({ from: '/delete-profile' });
       },
       idle: () => expectDeletePage({ dialog: false }),
@@ -93,9 +86,8 @@ export function deleteAccountPathTest(machine: typeof deleteAccountMachine): Flo
       deleting: () => expectDeletePage({ dialog: true, busy: true }),
       failure: () => expectDeletePage({ dialog: false, alert: SERVER_FAILURE }),
       loginPageDeleted: async (page) => {
-        await expectLoginPage(page, 'Your account has been deleted successfully.');
-        expect(localStorage.getItem(SESSION_KEYS.jwt)).toBeNull();
-        expect(localStorage.getItem(SESSION_KEYS.userId)).toBeNull();
+        await seeLoginPage(page, 'Your account has been deleted successfully.');
+        await seeLoggedOut();
       },
     },
   };

@@ -1,6 +1,6 @@
 import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine, StateValue } from 'xstate';
-import { adjacencyMapToArray, getAdjacencyMap, getShortestPaths, serializeSnapshot } from 'xstate/graph';
-import type { ModelPath } from './modelPaths';
+import { createTestModel, type StatePath } from 'xstate/graph';
+import { isLeaf, machineStates, machineTransitions, transitionKey, transitionLine } from '../../scripts/machineDefinition';
 
 /**
  * A flow's test model is a plain state graph written from the spec: no context, no guards, no delays,
@@ -15,63 +15,35 @@ export function modelStateKey(value: StateValue): string {
   return child === undefined ? parent : `${parent}.${modelStateKey(child)}`;
 }
 
-type ModelNode = AnyStateMachine['root'];
-
-function modelNodes(model: AnyStateMachine): ModelNode[] {
-  const nodes: ModelNode[] = [];
-  const visit = (node: ModelNode) => {
-    nodes.push(node);
-    Object.values(node.states).forEach(visit);
-  };
-  visit(model.root);
-  return nodes;
-}
+/** One path through a test model: its snapshots and the events between them (the first is xstate.init). */
+export type ModelPath = StatePath<AnyMachineSnapshot, AnyEventObject>;
 
 /** Every leaf state of the model, e.g. ["closed", "idle", "confirming", ...]. */
 export function modelLeafStates(model: AnyStateMachine): string[] {
-  return modelNodes(model)
-    .filter((node) => Object.keys(node.states).length === 0)
+  return machineStates(model)
+    .filter(isLeaf)
     .map((node) => node.path.join('.'));
 }
 
 /** Every event type the model's definition mentions. */
 export function modelEventTypes(model: AnyStateMachine): string[] {
-  return [...new Set(modelNodes(model).flatMap((node) => Object.keys(node.on)))];
+  return [...new Set(machineTransitions(model).map((transition) => transition.eventType))];
 }
 
 /**
- * Paths through the model that take each of its transitions once: the shortest path to the
- * transition's source, then the transition. A path that is the start of a longer one is dropped,
- * since the longer replay checks the same screens.
+ * Paths through the model that take each of its transitions: xstate/graph's shortest path to every
+ * state as reached by each transition into it, without the paths that are the start of a longer one
+ * (the longer replay checks the same screens). A state is told apart by how it was reached even when
+ * a transition stays in it, so that every transition gets a path.
  */
 export function modelPaths(model: AnyStateMachine): ModelPath[] {
-  const traversal = { events: modelEventTypes(model).map((type): AnyEventObject => ({ type })) };
-  const shortest = new Map<string, ModelPath>();
-  for (const path of getShortestPaths(model, traversal)) shortest.set(serializeSnapshot(path.state), path);
-  const byTransition = new Map<string, ModelPath>();
-  for (const { state, event, nextState } of adjacencyMapToArray(getAdjacencyMap(model, traversal))) {
-    // The adjacency map tries every event in every state; keep those the model defines.
-    if (model.getTransitionData(state, event).length === 0) continue;
-    const head = shortest.get(serializeSnapshot(state));
-    if (!head) continue;
-    byTransition.set(`${serializeSnapshot(state)}|${event.type}`, {
-      state: nextState,
-      steps: [...head.steps, { event, state: nextState }],
-      weight: head.weight + 1,
-    });
-  }
-  const paths = [...byTransition.values()];
-  const signature = (path: ModelPath) => path.steps.slice(1).map(({ event }) => event.type);
-  return paths.filter((path) => {
-    const own = signature(path);
-    return !paths.some((other) => {
-      const longer = signature(other);
-      return longer.length > own.length && own.every((type, index) => longer[index] === type);
-    });
+  const testModel = createTestModel(model, {
+    serializeTransition: (_state, event, previous) => (event && previous ? ` via ${event.type} from ${modelStateKey(previous.value)}` : ''),
   });
+  return testModel.getShortestPaths();
 }
 
-/** "closed → page.opened → idle → deletion.requested → confirming" */
+/** "notOpened → page.opened → idle → deletion.requested → confirming" */
 export function describeModelPath(path: ModelPath, upTo = path.steps.length): string {
   return path.steps
     .slice(0, upTo)
@@ -81,21 +53,18 @@ export function describeModelPath(path: ModelPath, upTo = path.steps.length): st
 
 /** The model states and transitions no path reaches (empty when the model is connected). */
 export function modelGaps(model: AnyStateMachine, paths: readonly ModelPath[]): string[] {
-  const steps = paths.flatMap((path) => path.steps);
-  const reached = new Set(steps.map((step) => modelStateKey(step.state.value)));
+  const reached = new Set(paths.flatMap((path) => path.steps.map((step) => modelStateKey(step.state.value))));
   const taken = new Set(
-    paths.flatMap((path) => path.steps.slice(1).map((step, index) => `${modelStateKey(path.steps[index].state.value)}|${step.event.type}`)),
+    paths.flatMap((path) =>
+      path.steps.slice(1).flatMap((step, index) => model.getTransitionData(path.steps[index].state, step.event).map(transitionKey)),
+    ),
   );
-  const gaps = modelLeafStates(model)
-    .filter((state) => !reached.has(state))
-    .map((state) => `model state ${state} is never reached`);
-  const snapshots = new Map<string, AnyMachineSnapshot>(steps.map((step) => [modelStateKey(step.state.value), step.state]));
-  for (const [key, snapshot] of snapshots) {
-    for (const type of modelEventTypes(model)) {
-      if (model.getTransitionData(snapshot, { type }).length > 0 && !taken.has(`${key}|${type}`)) {
-        gaps.push(`model transition ${key} --${type}--> is never taken`);
-      }
-    }
-  }
-  return gaps;
+  return [
+    ...modelLeafStates(model)
+      .filter((state) => !reached.has(state))
+      .map((state) => `model state ${state} is never reached`),
+    ...machineTransitions(model)
+      .filter((transition) => !taken.has(transition.key))
+      .map((transition) => `model transition ${transitionLine(transition)} is never taken`),
+  ];
 }

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { getInitialSnapshot, type AnyStateMachine, type InspectionEvent } from 'xstate';
-import { describeModelPath, modelEventTypes, modelGaps, modelLeafStates, modelPaths, modelStateKey } from './flowModel';
-import type { ModelPath } from './modelPaths';
+import { machineTransitions, statePath } from '../../scripts/machineDefinition';
+import { describeModelPath, modelEventTypes, modelGaps, modelLeafStates, modelPaths, modelStateKey, type ModelPath } from './flowModel';
 import { transitionRecorder, untakenTransitions } from './productionTransitions';
 import { settle } from './settle';
 
@@ -55,14 +55,20 @@ export async function see(what: string, check: () => unknown, timeoutMs = 3000):
 export function modelProblems<Page>(test: FlowPathTest<Page>, paths: readonly ModelPath[]): string[] {
   const initial = modelStateKey(getInitialSnapshot(test.model).value);
   const states = modelLeafStates(test.model).filter((state) => state !== initial);
-  const openers = Object.keys(test.model.root.states[initial]?.on ?? {});
+  const openers = machineTransitions(test.model)
+    .filter((transition) => statePath(transition.source) === initial)
+    .map((transition) => transition.eventType);
   const events = modelEventTypes(test.model).filter((type) => !openers.includes(type));
   return [
     ...states.filter((state) => !(state in test.screens)).map((state) => `no screen for model state ${state}`),
-    ...Object.keys(test.screens).filter((state) => !states.includes(state)).map((state) => `screen for unknown model state ${state}`),
+    ...Object.keys(test.screens)
+      .filter((state) => !states.includes(state))
+      .map((state) => `screen for unknown model state ${state}`),
     ...openers.filter((type) => !(type in test.open)).map((type) => `no way to open the page for ${type}`),
     ...events.filter((type) => !(type in test.perform)).map((type) => `no performer for model event ${type}`),
-    ...Object.keys(test.perform).filter((type) => !events.includes(type)).map((type) => `performer for unknown model event ${type}`),
+    ...Object.keys(test.perform)
+      .filter((type) => !events.includes(type))
+      .map((type) => `performer for unknown model event ${type}`),
     ...modelGaps(test.model, paths),
   ].map((problem) => `${test.flow}: ${problem}`);
 }

@@ -7,7 +7,7 @@ import type { User } from '../../server/src/contract/users';
 import type { RegisterOutcome } from '../../machines/authSession.machine';
 import { createApp } from '../../src/app/createApp';
 import { prepareHydration } from '../../src/app/hydration';
-import type { Flows } from '../../src/app/flows';
+import type { Flows } from '../../src/hooks/flows';
 import type { FlowInspector } from '../../src/app/router';
 import type { PrerenderedData } from '../../src/prerender/prerenderedData';
 import { deferredCalls } from './deferred';
@@ -46,7 +46,10 @@ export function fakeServer() {
       server.requests.push(url.pathname + url.search);
       if (url.pathname === '/api/users/me') {
         return server.refuseTokens
-          ? Response.json({ data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Missing or invalid credentials' } }, { status: 401 })
+          ? Response.json(
+              { data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Missing or invalid credentials' } },
+              { status: 401 },
+            )
           : Response.json(sampleUser);
       }
       return Response.json({ data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found' } }, { status: 404 });

@@ -12,6 +12,16 @@ export const monthlyPlan: SubscriptionPlan = {
   is_active: true,
 };
 
+export const yearlyPlan: SubscriptionPlan = {
+  ...monthlyPlan,
+  id: 2,
+  documentId: 'plan-yearly',
+  name: 'Carnivo Yearly',
+  stripe_price_id: 'price_yearly',
+  amount: 9999,
+  duration: 'year',
+};
+
 export const retiredPlan: SubscriptionPlan = {
   ...monthlyPlan,
   id: 3,

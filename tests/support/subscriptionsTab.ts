@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { expect, vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import { billingHistoryMachine } from '../../machines/billingHistory.machine';
+import { cardOnFileMachine } from '../../machines/cardOnFile.machine';
 import { manageBillingMachine } from '../../machines/manageBilling.machine';
 import { subscriptionCancelMachine } from '../../machines/subscriptionCancel.machine';
 import { subscriptionOverviewMachine } from '../../machines/subscriptionOverview.machine';
@@ -14,27 +15,43 @@ import type {
   SandboxCard,
   SubscriptionPlan,
 } from '../../server/src/contract/subscriptions';
-import type { InvoicePage } from '../../src/api/billing';
-import type { PaymentMethodInput } from '../../src/payments/confirmPayment';
+import type { InvoicePage } from '../../machines/services/billing';
+import type { CardOnFile } from '../../server/src/contract/billing';
+import type { PaymentMethodInput } from '../../machines/services/confirmPayment';
 import { deferredCalls } from './deferred';
 import { see, type Inspect } from './pathTests';
+import { settle } from './settle';
+import { seeMessages } from './pathSteps';
 import { renderProfile } from './profileHarness';
 import { monthlyPlan, retiredPlan, sandboxPayments } from './subscriptionFixtures';
 
 /**
  * The profile's Subscriptions tab with the real tab machine and its three real flows, every API call
  * a double. The overview's loads answer at once from `server` unless `answerLoads` is false, the
- * billing history's pages (`server.invoicePages`, no invoices by default) unless `answerHistory` is false;
- * purchase, cancel, resume and billing calls wait for the test to settle them.
+ * billing history's pages (`server.invoicePages`, no invoices by default) unless `answerHistory` is false,
+ * the card on file (`server.card`, none by default) unless `answerCard` is false; purchase, cancel,
+ * resume and billing calls wait for the test to settle them.
  */
-export function openSubscriptionsTab(
-  options: { inspect?: Inspect; current?: CurrentSubscription | null; answerLoads?: boolean; answerHistory?: boolean; payments?: PaymentsConfig; invoicePages?: InvoicePage[] } = {},
-) {
+type TabOptions = {
+  inspect?: Inspect;
+  current?: CurrentSubscription | null;
+  /** The plans the server lists: the monthly and the retired one unless given. */
+  plans?: SubscriptionPlan[];
+  answerLoads?: boolean;
+  answerHistory?: boolean;
+  answerCard?: boolean;
+  payments?: PaymentsConfig;
+  invoicePages?: InvoicePage[];
+  card?: CardOnFile | null;
+};
+
+export function openSubscriptionsTab(options: TabOptions = {}) {
   const server = {
-    plans: [monthlyPlan, retiredPlan] as SubscriptionPlan[],
+    plans: options.plans ?? [monthlyPlan, retiredPlan],
     current: options.current ?? null,
     payments: options.payments ?? sandboxPayments,
     invoicePages: options.invoicePages ?? [],
+    card: options.card ?? null,
   };
   const loads = {
     plans: deferredCalls<void, SubscriptionPlan[]>(),
@@ -42,7 +59,10 @@ export function openSubscriptionsTab(
     payments: deferredCalls<void, PaymentsConfig>(),
   };
   const answerLoads = options.answerLoads ?? true;
-  const load = <T>(calls: { handler: (input: void) => Promise<T>; last: () => { settle: { resolve: (value: T) => void } } }, answer: () => T) => {
+  const load = <T>(
+    calls: { handler: (input: void) => Promise<T>; last: () => { settle: { resolve: (value: T) => void } } },
+    answer: () => T,
+  ) => {
     const call = calls.handler();
     if (answerLoads) calls.last().settle.resolve(answer());
     return call;
@@ -56,7 +76,9 @@ export function openSubscriptionsTab(
   const answerHistory = options.answerHistory ?? true;
   const portals = deferredCalls<void, string>();
   const cardUpdates = deferredCalls<SandboxCard, string>();
-  const goToPortal = vi.fn<(url: string) => void>();
+  const cardLoads = deferredCalls<void, CardOnFile | null>();
+  const answerCard = options.answerCard ?? true;
+  const redirectTo = vi.fn<(url: string) => void>();
   const flows = {
     subscriptionOverview: subscriptionOverviewMachine.provide({
       actors: {
@@ -68,7 +90,9 @@ export function openSubscriptionsTab(
     subscriptionPurchase: subscriptionPurchaseMachine.provide({
       actors: {
         createSubscription: fromPromise(({ input }: { input: { priceId: string } }) => creates.handler(input)),
-        confirmPayment: fromPromise(({ input }: { input: { clientSecret: string; method: PaymentMethodInput } }) => confirmations.handler(input)),
+        confirmPayment: fromPromise(({ input }: { input: { clientSecret: string; method: PaymentMethodInput } }) =>
+          confirmations.handler(input),
+        ),
         verifySubscription: fromPromise(({ input }: { input: { subscriptionId: string } }) => verifications.handler(input)),
       },
     }),
@@ -89,7 +113,16 @@ export function openSubscriptionsTab(
         openPortal: fromPromise(() => portals.handler()),
         updateCard: fromPromise(({ input }: { input: SandboxCard }) => cardUpdates.handler(input)),
       },
-      actions: { goToPortal: (_, url) => goToPortal(url) },
+      actions: { redirectTo: (_, url) => redirectTo(url) },
+    }),
+    cardOnFile: cardOnFileMachine.provide({
+      actors: {
+        loadCard: fromPromise(() => {
+          const call = cardLoads.handler();
+          if (answerCard) cardLoads.last().settle.resolve(server.card);
+          return call;
+        }),
+      },
     }),
   };
   const page = renderProfile('subscriptions', flows, {}, options.inspect);
@@ -107,30 +140,61 @@ export function openSubscriptionsTab(
     invoiceLoads,
     portals,
     cardUpdates,
-    goToPortal,
+    cardLoads,
+    redirectTo,
   };
 }
 export type SubscriptionsTabPage = ReturnType<typeof openSubscriptionsTab>;
 
 export const subscriptionsTab = () => screen.getByRole('region', { name: 'Subscriptions' });
+
+/** A path test's opener: the tab, shown, with what the test tracks besides (`extra`, e.g. call counts). */
+export async function showSubscriptionsTab<Extra extends object>(options: TabOptions, extra: Extra) {
+  const page = { ...openSubscriptionsTab(options), ...extra };
+  // The tab's lazy chunk may take a while on a busy machine.
+  await settle(subscriptionsTab);
+  return page;
+}
 export const paymentDialog = () => screen.queryByRole('dialog', { name: 'Complete your subscription' });
 export const cancelDialog = () => screen.queryByRole('alertdialog', { name: 'Cancel Subscription' });
 export const subscribeButton = (plan: SubscriptionPlan) =>
   within(subscriptionsTab()).getByRole('button', { name: `Subscribe to ${plan.name}` }) as HTMLButtonElement;
 
-/** The alert and the status line of the tab, exactly (null for none). */
-export async function expectMessages(expected: { alert?: string | null; notice?: string | null }) {
-  const alert = expected.alert ?? null;
-  const notice = expected.notice ?? null;
-  await see(alert ? `the alert '${alert}'` : 'no alert', () =>
-    expect(within(subscriptionsTab()).queryByRole('alert')?.textContent ?? null).toBe(alert),
-  );
-  await see(notice ? `the notice '${notice}'` : 'no notice', () =>
-    expect(within(subscriptionsTab()).queryByRole('status')?.textContent ?? null).toBe(notice),
-  );
-}
+/** The alert and the status line of the tab, exactly (none unless given). */
+export const expectMessages = (expected: { alert?: string; notice?: string }) => seeMessages(subscriptionsTab, expected);
 
 /** Waits for the API double to have been called `count` times, so the test can answer the last call. */
 export function called(what: string, calls: readonly unknown[], count: number) {
   return see(`${what} (call ${count})`, () => expect(calls).toHaveLength(count));
+}
+
+/**
+ * How a plan is offered: Subscribe enabled (`open`), disabled while a purchase starts (`busy`), 'Starting...'
+ * (`starting`), disabled beside the server's reason (`blocked`), or no button at all (`none`).
+ */
+type PlanShown = { plan: SubscriptionPlan; offer: 'open' | 'busy' | 'starting' | 'blocked' | 'none'; current?: boolean };
+
+/** Each plan's card: its button as `offer` says, 'Current plan' only on the member's plan, 'No longer available' only on a retired one. */
+export function seePlans(expected: PlanShown[]) {
+  const shown = (plan: SubscriptionPlan): PlanShown => {
+    const card = within(within(subscriptionsTab()).getByRole('heading', { name: plan.name }).closest('li')!);
+    const button = card.queryByRole('button', { name: `Subscribe to ${plan.name}` }) as HTMLButtonElement | null;
+    expect(card.queryByText('No longer available') !== null).toBe(!plan.is_active);
+    const reasonId = button?.getAttribute('aria-describedby');
+    const reason = reasonId ? document.getElementById(reasonId)?.textContent : undefined;
+    const offer = !button
+      ? 'none'
+      : button.textContent === 'Starting...'
+        ? 'starting'
+        : !button.disabled
+          ? 'open'
+          : reason === 'You already have an active subscription.'
+            ? 'blocked'
+            : 'busy';
+    if (button?.textContent !== 'Starting...') expect(button?.textContent ?? 'Subscribe').toBe('Subscribe');
+    return { plan, offer, current: card.queryByText('Current plan') !== null };
+  };
+  return see(expected.map(({ plan, offer, current }) => `${plan.name}: ${offer}${current ? ', Current plan' : ''}`).join('; '), () =>
+    expect(expected.map(({ plan }) => shown(plan))).toEqual(expected.map((entry) => ({ current: false, ...entry }))),
+  );
 }

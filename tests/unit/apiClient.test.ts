@@ -1,13 +1,19 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { login, register } from '../../src/api/auth';
-import { LOGIN_FALLBACK, REGISTER_FALLBACK } from '../../src/api/authFallbacks';
-import { NO_TOKEN_MESSAGE } from '../../src/api/client';
-import { configureApiClient } from '../../src/api/sessionHooks';
-import { ApiError } from '../../src/api/errors';
-import { connectCallback } from '../../src/api/social';
-import { CANCEL_FALLBACK, cancelSubscription, createSubscription, getSubscriptionPlans, PLANS_FALLBACK } from '../../src/api/subscriptions';
-import { TOKEN_MISSING_MESSAGE, deleteAccount } from '../../src/api/account';
-import { getCurrentUser } from '../../src/api/users';
+import { login, register } from '../../machines/services/auth';
+import { LOGIN_FALLBACK, REGISTER_FALLBACK } from '../../machines/services/authFallbacks';
+import { NO_TOKEN_MESSAGE } from '../../machines/services/client';
+import { configureApiClient } from '../../machines/services/sessionHooks';
+import { ApiError } from '../../machines/services/errors';
+import { connectCallback } from '../../machines/services/social';
+import {
+  CANCEL_FALLBACK,
+  cancelSubscription,
+  createSubscription,
+  getSubscriptionPlans,
+  PLANS_FALLBACK,
+} from '../../machines/services/subscriptions';
+import { TOKEN_MISSING_MESSAGE, deleteAccount } from '../../machines/services/account';
+import { getCurrentUser } from '../../machines/services/users';
 
 function stubFetch(respond: (request: Request) => Response | Promise<Response>) {
   const requests: Request[] = [];
@@ -35,7 +41,10 @@ describe('API client', () => {
 
   it("shows the server's error.message", async () => {
     stubFetch(() =>
-      Response.json({ data: null, error: { status: 400, name: 'ApplicationError', message: 'Email or Username are already taken' } }, { status: 400 }),
+      Response.json(
+        { data: null, error: { status: 400, name: 'ApplicationError', message: 'Email or Username are already taken' } },
+        { status: 400 },
+      ),
     );
     const failure = register({ username: 'a', email: 'a@b.co', password: 'secret1' });
     await expect(failure).rejects.toBeInstanceOf(ApiError);
@@ -120,7 +129,9 @@ describe('API client', () => {
       message: 'Failed to initiate subscription: This plan is no longer available.',
     });
     configureApiClient({ getToken: () => null, onUnauthorized: () => {} });
-    await expect(createSubscription('price_old')).rejects.toMatchObject({ message: `Failed to initiate subscription: ${NO_TOKEN_MESSAGE}` });
+    await expect(createSubscription('price_old')).rejects.toMatchObject({
+      message: `Failed to initiate subscription: ${NO_TOKEN_MESSAGE}`,
+    });
   });
 
   it("reads a failed cancel as SPEC §8's 'Failed to cancel subscription: {status} {statusText} - {response body}'", async () => {

@@ -1,7 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { billingMessages, type Invoice } from '../../server/src/contract/billing';
-import { EXPORT_FILENAME, attachmentName, exportAccount, getInvoices, openBillingPortal, resumeSubscription, updateSandboxCard } from '../../src/api/billing';
-import { configureApiClient } from '../../src/api/sessionHooks';
+import {
+  EXPORT_FILENAME,
+  attachmentName,
+  exportAccount,
+  getCardOnFile,
+  getInvoices,
+  openBillingPortal,
+  resumeSubscription,
+  updateSandboxCard,
+} from '../../machines/services/billing';
+import { configureApiClient } from '../../machines/services/sessionHooks';
 import { downloadFile } from '../../src/features/profile/DataExportPanel';
 import { activeSubscription } from '../support/subscriptionFixtures';
 
@@ -15,7 +24,8 @@ function stubFetch(respond: (request: Request) => Response | Promise<Response>) 
   return requests;
 }
 
-const strapiError = (status: number, message: string) => Response.json({ data: null, error: { status, name: 'Error', message } }, { status });
+const strapiError = (status: number, message: string) =>
+  Response.json({ data: null, error: { status, name: 'Error', message } }, { status });
 
 const invoice: Invoice = {
   id: 'in_1',
@@ -36,13 +46,27 @@ afterEach(() => {
   configureApiClient({ getToken: () => null, onUnauthorized: () => {} });
 });
 
-describe('src/api/billing (issue 11)', () => {
+describe('machines/services/billing (issue 11)', () => {
   it('asks for a page of invoices with the bearer token and reads data and hasMore', async () => {
     const requests = stubFetch(() => Response.json({ data: [invoice], pagination: { page: 2, pageSize: 10, hasMore: true } }));
     await expect(getInvoices(2)).resolves.toEqual({ invoices: [invoice], hasMore: true });
     const url = new URL(requests[0].url);
     expect(url.pathname + url.search).toBe('/api/subscriptions/invoices?page=2');
     expect(requests[0].headers.get('Authorization')).toBe('Bearer member-token');
+  });
+
+  it('asks for the card on file with the bearer token and reads it, or null for none', async () => {
+    const card = { brand: 'mastercard', last4: '4444', expMonth: 3, expYear: 2031 } as const;
+    const requests = stubFetch(() => Response.json({ card }));
+    await expect(getCardOnFile()).resolves.toEqual(card);
+    expect([requests[0].method, new URL(requests[0].url).pathname]).toEqual(['GET', '/api/subscriptions/card']);
+    expect(requests[0].headers.get('Authorization')).toBe('Bearer member-token');
+    stubFetch(() => Response.json({ card: null }));
+    await expect(getCardOnFile()).resolves.toBeNull();
+    stubFetch(() => Response.json({}));
+    await expect(getCardOnFile()).rejects.toMatchObject({ message: billingMessages.cardOnFileFailed });
+    stubFetch(() => strapiError(502, 'The payment service could not complete the request.'));
+    await expect(getCardOnFile()).rejects.toMatchObject({ message: 'The payment service could not complete the request.', status: 502 });
   });
 
   it("fails with the server's message, or the agreed fallback for an unusable answer", async () => {
@@ -53,7 +77,9 @@ describe('src/api/billing (issue 11)', () => {
     stubFetch(() => Response.json({}));
     await expect(openBillingPortal()).rejects.toMatchObject({ message: billingMessages.portalFailed });
     stubFetch(() => Response.json({ ok: false }));
-    await expect(updateSandboxCard({ cardNumber: '1', expiry: '2', cvc: '3' })).rejects.toMatchObject({ message: billingMessages.cardUpdateFailed });
+    await expect(updateSandboxCard({ cardNumber: '1', expiry: '2', cvc: '3' })).rejects.toMatchObject({
+      message: billingMessages.cardUpdateFailed,
+    });
     stubFetch(() => new Response('Bad Gateway', { status: 502 }));
     await expect(resumeSubscription()).rejects.toMatchObject({ message: billingMessages.resumeFailed });
   });
@@ -80,7 +106,10 @@ describe('src/api/billing (issue 11)', () => {
   it('keeps the export file as sent, named after its Content-Disposition', async () => {
     const body = JSON.stringify({ exportedAt: 'now', account: { id: 7 } }, null, 2);
     const requests = stubFetch(
-      () => new Response(body, { headers: { 'Content-Type': 'application/json', 'Content-Disposition': 'attachment; filename="carnivo-data-7.json"' } }),
+      () =>
+        new Response(body, {
+          headers: { 'Content-Type': 'application/json', 'Content-Disposition': 'attachment; filename="carnivo-data-7.json"' },
+        }),
     );
     await expect(exportAccount()).resolves.toEqual({ filename: 'carnivo-data-7.json', text: body });
     expect(new URL(requests[0].url).pathname).toBe('/api/account/export');

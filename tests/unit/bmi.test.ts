@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bmiCategory, bodyMassIndex, idealBmiWeight, parseDecimal } from '../../src/lib/bmi';
-import { goalDifference } from '../../src/lib/goals';
+import { bmiCategory, bodyMassIndex, idealBmiWeight, parseDecimal } from '../../machines/rules/bmi';
+import { goalDifference } from '../../machines/rules/goals';
 import { goalsError, informationError, profileMessages } from '../../server/src/contract/profileRules';
 
 describe('BMI (SPEC §9)', () => {
@@ -54,6 +54,15 @@ describe('profile validation (SPEC §5)', () => {
     [{ height: 250, currentWeight: 300 }, null],
   ])('%j → %s', (change, message) => {
     expect(informationError({ ...valid, ...change })).toBe(message);
+  });
+
+  it('checks height and weight only when either is sent, and then both (issue 21)', () => {
+    const { height: _height, currentWeight: _weight, ...unmeasured } = valid;
+    expect(informationError(unmeasured)).toBeNull();
+    expect(informationError({ ...unmeasured, username: 'ab' })).toBe(profileMessages.usernameTooShort);
+    expect(informationError({ ...unmeasured, height: 180 })).toBe(profileMessages.notPositive);
+    expect(informationError({ ...unmeasured, currentWeight: 80 })).toBe(profileMessages.notPositive);
+    expect(informationError({ ...unmeasured, currentPassword: '' })).toBe(profileMessages.currentPasswordRequired);
   });
 
   it('checks a goal weight only when it is set', () => {

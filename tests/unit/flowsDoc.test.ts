@@ -49,7 +49,7 @@ describe('machineDiagram', () => {
 
   it('labels transitions with event, guard, named actions, delays and tags', () => {
     expect(diagram).toContain('sample_editing --> sample_editing_saved : form.submitted [valid] / track');
-    expect(diagram).toContain('sample_editing --> sample_waiting : form.submitted\n');
+    expect(diagram).toContain('sample_editing --> sample_waiting : form.submitted [otherwise]\n');
     expect(diagram).toContain('sample_editing_saved --> sample_editing_idle : after notice (1500 ms)');
     expect(diagram).toContain('sample_waiting --> sample_editing : after 200 ms');
     expect(diagram).toContain('sample_waiting --> sample_waiting : form.submitted (ignored)');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fetchLegalDocument } from '../../src/api/legal';
-import { ApiError } from '../../src/api/errors';
-import { legalDocuments } from '../../src/lib/legalDocuments';
+import { fetchLegalDocument } from '../../machines/services/legal';
+import { ApiError } from '../../machines/services/errors';
+import { legalDocuments } from '../../machines/rules/legalDocuments';
 
 function stubFetch(respond: (url: URL) => Response) {
   const urls: URL[] = [];

@@ -31,7 +31,11 @@ async function runPathTests(machine: typeof deleteAccountMachine) {
       vi.useRealTimers();
     }
   }
-  return { failures, untaken: untakenTransitions(test.flow, machine, recorder.taken), paths: modelPaths(test.model).map((path) => describeModelPath(path)) };
+  return {
+    failures,
+    untaken: untakenTransitions(test.flow, machine, recorder.taken),
+    paths: modelPaths(test.model).map((path) => describeModelPath(path)),
+  };
 }
 
 describe('the path tests catch a wrong flow (issue 14)', () => {
@@ -61,6 +65,6 @@ describe('the path tests catch a wrong flow (issue 14)', () => {
     const wrong = withStates({ confirming: { ...deleteAccountMachine.config.states?.confirming, after: { 60_000: 'idle' } } });
     const { failures, untaken } = await runPathTests(wrong);
     expect(failures).toEqual([]);
-    expect(untaken).toEqual(['deleteAccount: transition confirming --after 60000ms--> idle was never taken by a path test']);
+    expect(untaken).toEqual(['deleteAccount: transition confirming --after 60000 ms--> idle was never taken by a path test']);
   }, 60_000);
 });

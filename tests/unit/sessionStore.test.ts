@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { clearStoredSession, readStoredSession, watchStoredSession, writeStoredSession } from '../../src/auth/browserSessionStore';
+import { clearStoredSession, readStoredSession, watchStoredSession, writeStoredSession } from '../../src/hooks/browserSessionStore';
 
 describe('browser session store', () => {
   it('keeps only jwt and userId', () => {

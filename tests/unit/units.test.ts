@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bodyMassIndex } from '../../src/lib/bmi';
+import { bodyMassIndex } from '../../machines/rules/bmi';
 import {
   cmToFeetInches,
   formatHeight,
@@ -10,7 +10,7 @@ import {
   unitSystemOf,
   weightFromInput,
   weightInUnit,
-} from '../../src/lib/units';
+} from '../../machines/rules/units';
 
 describe('units (issue 12: imperial shown and typed, kg and cm stored)', () => {
   it('reads the setting as metric unless it says imperial', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { signUpError, signUpMessages } from '../../src/lib/validation';
+import { signUpError, signUpMessages } from '../../machines/rules/validation';
 import { isValidEmail } from '../../server/src/contract/fieldRules';
-import { safeReturnPath } from '../../src/lib/returnPath';
+import { safeReturnPath } from '../../machines/rules/returnPath';
 
 describe('sign-up validation (SPEC §5)', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CHUNK_TIMEOUT_MS } from '../../src/app/lazyPage';
-import { withTimeout } from '../../src/lib/withTimeout';
+import { CHUNK_TIMEOUT_MS } from '../../src/hooks/lazyPage';
+import { withTimeout } from '../../machines/rules/withTimeout';
 
 describe('withTimeout', () => {
   it('rejects a chunk that has not loaded after 120 s, and not before', async () => {

@@ -8,13 +8,14 @@ import { logoutAllDevicesMachine } from '../../machines/logoutAllDevices.machine
 import { passwordChangeMachine } from '../../machines/passwordChange.machine';
 import { passwordResetMachine } from '../../machines/passwordReset.machine';
 import { socialSignInMachine, type PopupProvider } from '../../machines/socialSignIn.machine';
-import { ApiError } from '../../src/api/errors';
+import { ApiError } from '../../machines/services/errors';
 import type { AuthResponse, ChangePasswordPayload, ResetPasswordPayload } from '../../server/src/contract/auth';
 import type { RegisterOutcome } from '../../machines/authSession.machine';
-import { SESSION_KEYS, type Session } from '../../src/auth/session';
+import { SESSION_KEYS, type Session } from '../../machines/services/session';
 import { authSessionModel } from '../models/authSession.model';
 import { deferredCalls } from '../support/deferred';
 import { definePathTests, see, type Inspect } from '../support/pathTests';
+import { seeButton, seeLoggedIn, seeLoggedOut, seeMessages, seePath, wholePage } from '../support/pathSteps';
 import { fakeServer, renderApp } from '../support/renderApp';
 import { settle } from '../support/settle';
 
@@ -46,7 +47,9 @@ function openApp(inspect: Inspect) {
   const exchanges = deferredCalls<{ provider: PopupProvider; token: string }, AuthResponse>();
   const flows = {
     deleteAccount: deleteAccountMachine.provide({ actors: { deleteAccount: fromPromise<void>(() => deletions.handler()) } }),
-    logoutAllDevices: logoutAllDevicesMachine.provide({ actors: { logoutAllDevices: fromPromise<void>(() => logoutsEverywhere.handler()) } }),
+    logoutAllDevices: logoutAllDevicesMachine.provide({
+      actors: { logoutAllDevices: fromPromise<void>(() => logoutsEverywhere.handler()) },
+    }),
     passwordChange: passwordChangeMachine.provide({
       actors: { changePassword: fromPromise<string | null, ChangePasswordPayload>(({ input }) => passwordChanges.handler(input)) },
     }),
@@ -63,16 +66,25 @@ function openApp(inspect: Inspect) {
   // The stubbed fetch answers the profile loader (and 401s once the server refuses the token).
   vi.stubGlobal('fetch', server.fetch);
   const app = renderApp('/', { flows, inspect });
-  return { ...app, server, deletions, logoutsEverywhere, passwordChanges, resets, authorizations, exchanges, session: null as Session | null };
+  return {
+    ...app,
+    server,
+    deletions,
+    logoutsEverywhere,
+    passwordChanges,
+    resets,
+    authorizations,
+    exchanges,
+    session: null as Session | null,
+  };
 }
 type Page = ReturnType<typeof openApp>;
 
 const nav = () => screen.getByRole('navigation', { name: 'Main' });
-const currentPath = (page: Page) => page.router.state.location.pathname;
 
 async function follow(page: Page, link: string, pathname: string) {
   await userEvent.click(within(nav()).getByRole('link', { name: link }));
-  await see(`the page ${pathname}`, () => expect(currentPath(page)).toBe(pathname));
+  await seePath(page, pathname);
 }
 
 async function fill(label: string, value: string) {
@@ -111,7 +123,11 @@ const passwordCard = () => screen.getByRole('region', { name: 'Password' });
 async function changePassword(page: Page, answer: string | null) {
   await see("the region 'Password'", passwordCard);
   await userEvent.click(within(passwordCard()).getByRole('button', { name: 'Change Password' }));
-  for (const [label, value] of [['Current Password', 'oldpass1'], ['New Password', 'newpass1'], ['Confirm New Password', 'newpass1']]) {
+  for (const [label, value] of [
+    ['Current Password', 'oldpass1'],
+    ['New Password', 'newpass1'],
+    ['Confirm New Password', 'newpass1'],
+  ]) {
     await userEvent.type(within(passwordCard()).getByLabelText(label, { selector: 'input' }), value);
   }
   await userEvent.click(within(passwordCard()).getByRole('button', { name: 'Update Password' }));
@@ -119,46 +135,24 @@ async function changePassword(page: Page, answer: string | null) {
 }
 
 async function expectLoggedIn(page: Page, pathname: string) {
-  await see(`the page ${pathname}`, () => expect(currentPath(page)).toBe(pathname));
-  // A redirect may still be re-rendering the bar: wait for all of it.
-  await see("the bar's 'Log Out' and 'Profile'", () => {
-    within(nav()).getByRole('button', { name: 'Log Out' });
-    within(nav()).getByRole('link', { name: 'Profile' });
-  });
-  expect(within(nav()).queryByRole('link', { name: 'Log In' })).toBeNull();
-  expect(within(nav()).queryByRole('link', { name: 'Sign Up' })).toBeNull();
-  expect(localStorage.getItem(SESSION_KEYS.jwt)).toBe(page.session?.jwt);
+  await seePath(page, pathname);
+  await seeLoggedIn(page.session?.jwt);
   expect(localStorage.getItem(SESSION_KEYS.userId)).toBe(page.session?.userId);
 }
 
 async function expectLoggedOut(page: Page, pathname: string) {
-  await see(`the page ${pathname}`, () => expect(currentPath(page)).toBe(pathname));
-  await see("the bar's 'Log In' and 'Sign Up'", () => {
-    within(nav()).getByRole('link', { name: 'Log In' });
-    within(nav()).getByRole('link', { name: 'Sign Up' });
-  });
-  expect(within(nav()).queryByRole('button', { name: 'Log Out' })).toBeNull();
-  expect(within(nav()).queryByRole('link', { name: 'Profile' })).toBeNull();
-  expect(localStorage.getItem(SESSION_KEYS.jwt)).toBeNull();
-  expect(localStorage.getItem(SESSION_KEYS.userId)).toBeNull();
+  await seePath(page, pathname);
+  await seeLoggedOut();
 }
 
 /** A form page: its heading, its button (busy or not), the alert and the green notice. */
-async function expectForm(
-  page: Page,
-  form: { pathname: '/signup' | '/login'; busy?: boolean; alert?: string; notice?: string },
-) {
+async function expectForm(page: Page, form: { pathname: '/signup' | '/login'; busy?: boolean; alert?: string; notice?: string }) {
   await expectLoggedOut(page, form.pathname);
-  const [heading, idle, busy] = form.pathname === '/signup' ? ['Sign Up', 'Sign Up', 'Signing Up...'] : ['Log In', 'Log In', 'Logging In...'];
+  const [heading, idle, busy] =
+    form.pathname === '/signup' ? ['Sign Up', 'Sign Up', 'Signing Up...'] : ['Log In', 'Log In', 'Logging In...'];
   await see(`the heading '${heading}'`, () => screen.getByRole('heading', { level: 1, name: heading }));
-  const button = form.busy ? busy : idle;
-  await see(`the button '${button}' ${form.busy ? 'disabled' : 'enabled'}`, () =>
-    expect((screen.getByRole('button', { name: button }) as HTMLButtonElement).disabled).toBe(form.busy ?? false),
-  );
-  await see(form.alert ? `the alert '${form.alert}'` : 'no alert', () => expect(screen.queryByRole('alert')?.textContent ?? null).toBe(form.alert ?? null));
-  await see(form.notice ? `the notice '${form.notice}'` : 'no notice', () =>
-    expect(screen.queryByRole('status')?.textContent ?? null).toBe(form.notice ?? null),
-  );
+  await seeButton(wholePage, { idle, busy }, form.busy ?? false);
+  await seeMessages(wholePage, form);
 }
 
 const expectNotice = (page: Page, notice: string) => expectForm(page, { pathname: '/login', notice });

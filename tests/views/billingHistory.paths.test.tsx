@@ -2,15 +2,14 @@ import { afterEach, describe, expect } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { billingHistoryMachine } from '../../machines/billingHistory.machine';
 import { billingMessages, type Invoice } from '../../server/src/contract/billing';
-import type { InvoicePage } from '../../src/api/billing';
-import { ApiError } from '../../src/api/errors';
-import { formatDate } from '../../src/features/subscriptions/format';
+import type { InvoicePage } from '../../machines/services/billing';
+import { ApiError } from '../../machines/services/errors';
+import { formatDate } from '../../machines/rules/dates';
 import { billingHistoryModel } from '../models/billingHistory.model';
 import { definePathTests, see, type Inspect } from '../support/pathTests';
 import { restoreProfileHarness } from '../support/profileHarness';
-import { settle } from '../support/settle';
 import { activeSubscription } from '../support/subscriptionFixtures';
-import { called, cancelDialog, openSubscriptionsTab, subscriptionsTab, type SubscriptionsTabPage } from '../support/subscriptionsTab';
+import { called, cancelDialog, showSubscriptionsTab, subscriptionsTab, type SubscriptionsTabPage } from '../support/subscriptionsTab';
 
 // Midday UTC: the same calendar day in every time zone.
 const newest: Invoice = {
@@ -25,16 +24,22 @@ const newest: Invoice = {
   pdfUrl: 'https://pay.stripe.com/invoice/in_3/pdf',
 };
 // The sandbox's kind: its own receipt page, no PDF, no period.
-const older: Invoice = { ...newest, id: 'in_2', date: '2026-11-01T12:00:00.000Z', status: 'open', periodStart: null, periodEnd: null, receiptUrl: '/api/payments/sandbox/receipts/in_2', pdfUrl: null };
+const older: Invoice = {
+  ...newest,
+  id: 'in_2',
+  date: '2026-11-01T12:00:00.000Z',
+  status: 'open',
+  periodStart: null,
+  periodEnd: null,
+  receiptUrl: '/api/payments/sandbox/receipts/in_2',
+  pdfUrl: null,
+};
 const oldest: Invoice = { ...newest, id: 'in_1', date: '2026-10-01T12:00:00.000Z', amount: 7999, receiptUrl: null, pdfUrl: null };
 
 type Page = SubscriptionsTabPage & { loadsBefore: number };
 
-async function open(inspect: Inspect): Promise<Page> {
-  const page = { ...openSubscriptionsTab({ inspect, current: activeSubscription, answerHistory: false }), loadsBefore: 0 };
-  await settle(subscriptionsTab);
-  return page;
-}
+const open = (inspect: Inspect): Promise<Page> =>
+  showSubscriptionsTab({ inspect, current: activeSubscription, answerHistory: false }, { loadsBefore: 0 });
 
 const history = () => within(screen.getByRole('region', { name: 'Billing history' }));
 const rows = () => history().queryAllByRole('listitem');
@@ -56,16 +61,24 @@ async function expectInvoices(expected: Invoice[]) {
     const text = rows()[index].textContent ?? '';
     expect(text).toContain(formatDate(invoice.date));
     expect(text).toContain(invoice.amount === 999 ? '$9.99' : '$79.99');
-    expect(row.getByText(invoice.status).className).toContain(invoice.status === 'paid' ? 'invoice__status--paid' : 'invoice__status--unpaid');
-    if (invoice.periodStart && invoice.periodEnd) expect(text).toContain(`${formatDate(invoice.periodStart)} – ${formatDate(invoice.periodEnd)}`);
-    for (const [name, url] of [['Receipt', invoice.receiptUrl], ['PDF', invoice.pdfUrl]] as const) {
+    expect(row.getByText(invoice.status).className).toContain(
+      invoice.status === 'paid' ? 'invoice__status--paid' : 'invoice__status--unpaid',
+    );
+    if (invoice.periodStart && invoice.periodEnd)
+      expect(text).toContain(`${formatDate(invoice.periodStart)} – ${formatDate(invoice.periodEnd)}`);
+    for (const [name, url] of [
+      ['Receipt', invoice.receiptUrl],
+      ['PDF', invoice.pdfUrl],
+    ] as const) {
       const link = row.queryByRole('link', { name });
       expect(link?.getAttribute('href') ?? null).toBe(url);
       if (link) {
         expect(link.getAttribute('target')).toBe('_blank');
         expect(link.getAttribute('rel')).toBe('noopener noreferrer');
         // The row's date tells one invoice's links from another's.
-        expect(link.getAttribute('aria-describedby') && document.getElementById(link.getAttribute('aria-describedby')!)?.textContent).toBe(formatDate(invoice.date));
+        expect(link.getAttribute('aria-describedby') && document.getElementById(link.getAttribute('aria-describedby')!)?.textContent).toBe(
+          formatDate(invoice.date),
+        );
       }
     }
   });

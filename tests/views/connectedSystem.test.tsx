@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fromPromise, type InspectionEvent } from 'xstate';
 import { deleteAccountMachine } from '../../machines/deleteAccount.machine';
-import { SESSION_KEYS } from '../../src/auth/session';
+import { SESSION_KEYS } from '../../machines/services/session';
 import { deferredCalls } from '../support/deferred';
 import { renderApp } from '../support/renderApp';
 
@@ -24,9 +24,7 @@ describe('the inspector sees one connected system', () => {
 
     const machines = seen.filter((event) => event.type === '@xstate.actor').map((event) => event.actorRef.getSnapshot().machine?.id);
     expect(machines).toEqual(expect.arrayContaining(['authSession', 'deleteAccount']));
-    const handOver = seen.find(
-      (event) => event.type === '@xstate.event' && event.event.type === 'account.deleted',
-    );
+    const handOver = seen.find((event) => event.type === '@xstate.event' && event.event.type === 'account.deleted');
     if (handOver?.type !== '@xstate.event') throw new Error('account.deleted never reached the auth actor');
     expect(handOver.sourceRef?.getSnapshot().machine.id).toBe('deleteAccount');
     expect(handOver.actorRef).toBe(app.auth);

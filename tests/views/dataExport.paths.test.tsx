@@ -1,14 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { fromPromise } from 'xstate';
-import { EXPORT_SAVED_MS, dataExportMachine } from '../../machines/dataExport.machine';
+import { dataExportMachine } from '../../machines/dataExport.machine';
 import { billingMessages } from '../../server/src/contract/billing';
-import type { AccountExportFile } from '../../src/api/billing';
-import { ApiError } from '../../src/api/errors';
+import type { AccountExportFile } from '../../machines/services/billing';
+import { ApiError } from '../../machines/services/errors';
 import { dataExportModel } from '../models/dataExport.model';
 import { deferredCalls } from '../support/deferred';
 import { definePathTests, see, type Inspect } from '../support/pathTests';
+import { noticeShownFor, seeButton, seeMessages } from '../support/pathSteps';
 import { renderProfile, restoreProfileHarness } from '../support/profileHarness';
+import { SUCCESS_NOTICE_MS } from '../../machines/shared/notice';
 
 const FILE: AccountExportFile = { filename: 'carnivo-data-ribeye.json', text: '{"account":{"username":"ribeye"}}' };
 const SAVED = 'Your data has been downloaded as carnivo-data-ribeye.json.';
@@ -24,15 +26,11 @@ function openProfile(inspect: Inspect) {
 }
 type Page = ReturnType<typeof openProfile>;
 
-const panel = () => within(screen.getByRole('region', { name: 'Your data' }));
+const panel = () => screen.getByRole('region', { name: 'Your data' });
 
-async function expectPanel(page: Page, { busy, alert = null, notice = null }: { busy: boolean; alert?: string | null; notice?: string | null }) {
-  await see(busy ? "'Preparing...' disabled" : "'Download my data' enabled", () => {
-    const button = panel().getByRole('button', { name: busy ? 'Preparing...' : 'Download my data' }) as HTMLButtonElement;
-    expect(button.disabled).toBe(busy);
-  });
-  await see(alert ? `the alert '${alert}'` : 'no alert', () => expect(panel().queryByRole('alert')?.textContent ?? null).toBe(alert));
-  await see(notice ? `the notice '${notice}'` : 'no notice', () => expect(panel().queryByRole('status')?.textContent ?? null).toBe(notice));
+async function expectPanel(page: Page, { busy, alert, notice }: { busy: boolean; alert?: string; notice?: string }) {
+  await seeButton(panel, { idle: 'Download my data', busy: 'Preparing...' }, busy);
+  await seeMessages(panel, { alert, notice });
   // The file is saved only when the server sent it.
   expect(page.saveFile).toHaveBeenCalledTimes(page.savesBefore);
 }
@@ -41,7 +39,7 @@ describe('dataExport: the issue 11 model replayed against the Information tab', 
   afterEach(restoreProfileHarness);
 
   it('uses the spec delay and the agreed messages', () => {
-    expect(EXPORT_SAVED_MS).toBe(3000);
+    expect(SUCCESS_NOTICE_MS).toBe(3000);
     expect(billingMessages.exportLimit).toBe('You can download your data 5 times an hour. Please try again later.');
     expect(billingMessages.exportFailed).toBe('Failed to download your data');
   });
@@ -54,7 +52,7 @@ describe('dataExport: the issue 11 model replayed against the Information tab', 
     perform: {
       'download.clicked': (page) => {
         page.requestsBefore = page.requests.calls.length;
-        return page.user.click(panel().getByRole('button', { name: 'Download my data' }));
+        return page.user.click(within(panel()).getByRole('button', { name: 'Download my data' }));
       },
       'server.answeredFile': (page) => {
         page.savesBefore += 1;
@@ -62,11 +60,7 @@ describe('dataExport: the issue 11 model replayed against the Information tab', 
       },
       'server.refusedLimit': (page) => page.requests.last().settle.reject(new ApiError(billingMessages.exportLimit, 429)),
       'server.failed': (page) => page.requests.last().settle.reject(new ApiError(billingMessages.exportFailed, 500)),
-      'time.passed3s': async () => {
-        await act(() => vi.advanceTimersByTimeAsync(EXPORT_SAVED_MS - 1));
-        expect(panel().getByRole('status').textContent).toBe(SAVED);
-        await act(() => vi.advanceTimersByTimeAsync(1));
-      },
+      'time.passed3s': noticeShownFor(SUCCESS_NOTICE_MS, panel, SAVED),
     },
     screens: {
       ready: async (page) => {

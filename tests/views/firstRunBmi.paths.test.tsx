@@ -3,12 +3,13 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fromPromise } from 'xstate';
 import { firstRunBmiMachine } from '../../machines/firstRunBmi.machine';
-import { ApiError } from '../../src/api/errors';
+import { ApiError } from '../../machines/services/errors';
 import type { ProfileUpdate } from '../../server/src/contract/users';
-import { SESSION_KEYS } from '../../src/auth/session';
+import { SESSION_KEYS } from '../../machines/services/session';
 import { firstRunBmiModel } from '../models/firstRunBmi.model';
 import { deferredCalls } from '../support/deferred';
 import { definePathTests, see, type Inspect } from '../support/pathTests';
+import { seeAlert, seeButton, seePath, shownFor, wholePage } from '../support/pathSteps';
 import { fakeServer, renderApp } from '../support/renderApp';
 
 const SERVER_REFUSAL = 'bmi must be an object with currentWeight, height, Gender, date_of_birth and idealBmiWeight';
@@ -34,7 +35,10 @@ type Page = ReturnType<typeof openBmiPage>;
 
 async function submit(page: Page, fields: Fields) {
   page.savesBefore = page.saves.calls.length;
-  for (const [label, value] of [['Height (cm)', fields.height], ['Weight (kg)', fields.weight]]) {
+  for (const [label, value] of [
+    ['Height (cm)', fields.height],
+    ['Weight (kg)', fields.weight],
+  ]) {
     await page.user.clear(screen.getByLabelText(label));
     if (value) await page.user.type(screen.getByLabelText(label), value);
   }
@@ -44,13 +48,8 @@ async function submit(page: Page, fields: Fields) {
 async function expectForm(page: Page, expected: { busy?: boolean; alert?: string }) {
   await see("the heading 'Welcome to Carnivo'", () => screen.getByRole('heading', { name: 'Welcome to Carnivo' }));
   expect(page.router.state.location.pathname).toBe('/bmi');
-  const busy = expected.busy ?? false;
-  await see(busy ? "the button 'Saving...' disabled" : "the button 'Save and continue' enabled", () =>
-    expect((screen.getByRole('button', { name: busy ? 'Saving...' : 'Save and continue' }) as HTMLButtonElement).disabled).toBe(busy),
-  );
-  await see(expected.alert ? `the alert '${expected.alert}'` : 'no alert', () =>
-    expect(screen.queryByRole('alert')?.textContent ?? null).toBe(expected.alert ?? null),
-  );
+  await seeButton(wholePage, { idle: 'Save and continue', busy: 'Saving...' }, expected.busy ?? false);
+  await seeAlert(wholePage, expected.alert);
 }
 
 describe('firstRunBmi: the spec model replayed against /bmi', () => {
@@ -77,9 +76,7 @@ describe('firstRunBmi: the spec model replayed against /bmi', () => {
     screens: {
       form: (page) => expectForm(page, {}),
       invalid: async (page, { via }) => {
-        const message = invalidSubmissions[via]?.message;
-        if (!message) throw new Error(`no message for ${via}`);
-        await expectForm(page, { alert: message });
+        await expectForm(page, { alert: shownFor(invalidSubmissions, via).message });
         // Refused by the form: nothing was sent.
         expect(page.saves.calls).toHaveLength(page.savesBefore);
       },
@@ -101,7 +98,7 @@ describe('firstRunBmi: the spec model replayed against /bmi', () => {
       },
       refused: (page) => expectForm(page, { alert: SERVER_REFUSAL }),
       profilePage: async (page) => {
-        await see('the /profile page', () => expect(page.router.state.location.pathname).toBe('/profile'));
+        await seePath(page, '/profile');
         await see("the heading 'Profile'", () => screen.getByRole('heading', { name: 'Profile' }));
       },
     },

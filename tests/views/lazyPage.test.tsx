@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import {
-  RouterProvider,
-  createMemoryHistory,
-  createRootRoute,
-  createRoute,
-  createRouter,
-} from '@tanstack/react-router';
-import { lazyPage } from '../../src/app/lazyPage';
-import { RouteErrorView } from '../../src/app/RouteErrorView';
+import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
+import { lazyPage } from '../../src/hooks/lazyPage';
+import { RouteErrorView } from '../../src/components/RouteErrorView';
 
 describe('lazy page chunks', () => {
   it('show an error with Retry when a chunk fails, and load on Retry', async () => {

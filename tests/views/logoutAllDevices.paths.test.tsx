@@ -3,14 +3,14 @@ import { screen, within } from '@testing-library/react';
 import { fromPromise } from 'xstate';
 import { authMessages } from '../../machines/authSession.machine';
 import { logoutAllDevicesMachine } from '../../machines/logoutAllDevices.machine';
-import { LOGOUT_ALL_FALLBACK } from '../../src/api/account';
-import { ApiError } from '../../src/api/errors';
-import { SESSION_KEYS } from '../../src/auth/session';
+import { LOGOUT_ALL_FALLBACK } from '../../machines/services/account';
+import { ApiError } from '../../machines/services/errors';
+import { SESSION_KEYS } from '../../machines/services/session';
 import { logoutAllDevicesModel } from '../models/logoutAllDevices.model';
 import { deferredCalls } from '../support/deferred';
 import { definePathTests, see, type Inspect } from '../support/pathTests';
+import { seeAlert, seeLoggedOut, seeLoginPage } from '../support/pathSteps';
 import { renderProfile, restoreProfileHarness } from '../support/profileHarness';
-import { settle } from '../support/settle';
 
 const SERVER_REFUSAL = 'Too many requests, please try again later.';
 
@@ -23,15 +23,16 @@ function openProfile(inspect: Inspect) {
 }
 type Page = ReturnType<typeof openProfile>;
 const devicesGroup = () => within(screen.getByRole('region', { name: 'Password' })).getByRole('group', { name: 'All devices' });
-const nav = () => screen.getByRole('navigation', { name: 'Main' });
 
 async function expectStillLoggedIn(busy: boolean, alert: string | null) {
   await see("the group 'All devices'", devicesGroup);
-  expect(within(nav()).getByRole('button', { name: 'Log Out' })).toBeTruthy();
+  expect(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Log Out' })).toBeTruthy();
   expect(localStorage.getItem(SESSION_KEYS.jwt)).toBe('member-token');
-  const button = within(devicesGroup()).getByRole('button', { name: busy ? 'Logging out...' : 'Log out of all devices' }) as HTMLButtonElement;
+  const button = within(devicesGroup()).getByRole('button', {
+    name: busy ? 'Logging out...' : 'Log out of all devices',
+  }) as HTMLButtonElement;
   expect(button.disabled).toBe(busy);
-  expect(within(devicesGroup()).queryByRole('alert')?.textContent ?? null).toBe(alert);
+  await seeAlert(devicesGroup, alert);
 }
 
 describe('logoutAllDevices: the spec model replayed against the profile password panel', () => {
@@ -60,14 +61,10 @@ describe('logoutAllDevices: the spec model replayed against the profile password
       failed: () => expectStillLoggedIn(false, 'Failed to log out of all devices'),
       onLoginPage: async (page) => {
         // Every token is revoked, this device's too: logged out, on /login with the notice.
-        await see('the /login page', () => expect(page.router.state.location.pathname).toBe('/login'));
-        await settle(() => expect(screen.getByRole('status').textContent).toBe('You have been logged out of all devices.'));
+        await seeLoginPage(page, 'You have been logged out of all devices.');
         // The profile entry is replaced: Back does not return to a page that needs the revoked session.
         expect(page.router.history.length).toBe(1);
-        expect(within(nav()).getByRole('link', { name: 'Log In' })).toBeTruthy();
-        expect(within(nav()).queryByRole('button', { name: 'Log Out' })).toBeNull();
-        expect(localStorage.getItem(SESSION_KEYS.jwt)).toBeNull();
-        expect(localStorage.getItem(SESSION_KEYS.userId)).toBeNull();
+        await seeLoggedOut();
       },
     },
   });

@@ -69,7 +69,10 @@ describe('Landing page', () => {
     for (const badge of ['No credit card required', '30-day money-back guarantee', 'Free download']) main.getByText(badge);
     const appStore = main.getByRole('link', { name: /Download on the App Store/ });
     const googlePlay = main.getByRole('link', { name: /Get it on Google Play/ });
-    for (const [link, href] of [[appStore, site.stores.appStore], [googlePlay, site.stores.googlePlay]] as const) {
+    for (const [link, href] of [
+      [appStore, site.stores.appStore],
+      [googlePlay, site.stores.googlePlay],
+    ] as const) {
       expect(link.getAttribute('href')).toBe(href);
       expect(link.getAttribute('target')).toBe('_blank');
       expect(link.getAttribute('rel')).toBe('noopener noreferrer');
@@ -197,7 +200,11 @@ describe('Company Details', () => {
     expect(main.getByRole('link', { name: site.businessEmail }).getAttribute('href')).toBe(`mailto:${site.businessEmail}`);
     main.getByRole('link', { name: site.phone });
     main.getByText('Monday to Friday, 9 AM to 5 PM Pacific');
-    for (const [name, href] of [['Facebook', site.social.facebook], ['Twitter', site.social.twitter], ['Instagram', site.social.instagram]]) {
+    for (const [name, href] of [
+      ['Facebook', site.social.facebook],
+      ['Twitter', site.social.twitter],
+      ['Instagram', site.social.instagram],
+    ]) {
       const link = main.getByRole('link', { name: new RegExp(`^${name}`) });
       expect(link.getAttribute('href')).toBe(href);
       expect(link.getAttribute('target')).toBe('_blank');
@@ -209,11 +216,12 @@ describe('Features', () => {
   it('has three categories and nine cards with lazy, sized screenshots, and says 7-day', async () => {
     const { main } = await openPage('/features', 'Carnivore Diet Features');
     await waitFor(() => expect(document.title).toBe('Carnivo - Features'));
-    expect(main.getAllByRole('heading', { level: 2 }).map((h) => h.textContent).slice(0, 3)).toEqual([
-      'Personalization',
-      'Health and Weight Tracking',
-      'Meal Planning and Support',
-    ]);
+    expect(
+      main
+        .getAllByRole('heading', { level: 2 })
+        .map((h) => h.textContent)
+        .slice(0, 3),
+    ).toEqual(['Personalization', 'Health and Weight Tracking', 'Meal Planning and Support']);
     const cards = document.querySelectorAll('.feature-card');
     expect(cards).toHaveLength(9);
     for (const card of cards) {

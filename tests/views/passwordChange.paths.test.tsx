@@ -1,16 +1,18 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
 import { fromPromise } from 'xstate';
 import { authMessages } from '../../machines/authSession.machine';
-import { PASSWORD_CHANGED_MS, passwordChangeMachine } from '../../machines/passwordChange.machine';
-import { ApiError } from '../../src/api/errors';
+import { passwordChangeMachine } from '../../machines/passwordChange.machine';
+import { ApiError } from '../../machines/services/errors';
 import type { ChangePasswordPayload } from '../../server/src/contract/auth';
-import { SESSION_KEYS } from '../../src/auth/session';
+import { SESSION_KEYS } from '../../machines/services/session';
 import { passwordChangeModel } from '../models/passwordChange.model';
 import { deferredCalls } from '../support/deferred';
 import { definePathTests, see, type Inspect } from '../support/pathTests';
+import { noticeShownFor, seeAlert, seeButton, seeNotice, shownFor } from '../support/pathSteps';
 import { renderProfile, restoreProfileHarness } from '../support/profileHarness';
 import { settle } from '../support/settle';
+import { SUCCESS_NOTICE_MS } from '../../machines/shared/notice';
 
 const CHANGED = 'Password changed successfully!';
 const RENEWED_TOKEN = 'jwt-after-change';
@@ -52,16 +54,13 @@ async function expectPanel(page: Page, expected: { open: boolean; busy?: boolean
   await see(`the panel ${expected.open ? 'open' : 'closed'}`, () =>
     expect(within(card).getByRole('button', { name: 'Change Password' }).getAttribute('aria-expanded')).toBe(String(expected.open)),
   );
-  await see(expected.alert ? `the alert '${expected.alert}'` : 'no alert', () =>
-    expect(within(card).queryByRole('alert')?.textContent ?? null).toBe(expected.alert ?? null),
-  );
+  await seeAlert(passwordCard, expected.alert);
   if (!expected.open) {
     expect(within(card).queryByLabelText('Current Password')).toBeNull();
-    expect(within(card).queryByRole('status')?.textContent ?? null).toBe(expected.notice ?? null);
+    await seeNotice(passwordCard, expected.notice);
     return;
   }
-  const busy = expected.busy ?? false;
-  expect((within(card).getByRole('button', { name: busy ? 'Changing...' : 'Update Password' }) as HTMLButtonElement).disabled).toBe(busy);
+  await seeButton(passwordCard, { idle: 'Update Password', busy: 'Changing...' }, expected.busy ?? false);
 }
 
 const perform = {
@@ -76,18 +75,14 @@ const perform = {
     page.token = RENEWED_TOKEN;
   },
   'server.refused': (page: Page) => page.changes.last().settle.reject(new ApiError(SERVER_REFUSAL, 400)),
-  'time.passed3s': async () => {
-    await act(() => vi.advanceTimersByTimeAsync(2999));
-    expect(within(passwordCard()).getByRole('status').textContent).toBe(CHANGED);
-    await act(() => vi.advanceTimersByTimeAsync(1));
-  },
+  'time.passed3s': noticeShownFor(3000, passwordCard, CHANGED),
 };
 
 describe('passwordChange: the spec model replayed against the Change Password panel', () => {
   afterEach(restoreProfileHarness);
 
   it('uses the spec delay', () => {
-    expect(PASSWORD_CHANGED_MS).toBe(3000);
+    expect(SUCCESS_NOTICE_MS).toBe(3000);
   });
 
   definePathTests<Page>({
@@ -105,11 +100,7 @@ describe('passwordChange: the spec model replayed against the Change Password pa
           expect((within(passwordCard()).getByLabelText(label, { selector: 'input' }) as HTMLInputElement).value).toBe('');
         }
       },
-      invalid: (page, { via }) => {
-        const message = new Map(Object.entries(invalidSubmissions)).get(via)?.message;
-        if (!message) throw new Error(`no message for ${via}`);
-        return expectPanel(page, { open: true, alert: message });
-      },
+      invalid: (page, { via }) => expectPanel(page, { open: true, alert: shownFor(invalidSubmissions, via).message }),
       submitting: (page) => expectPanel(page, { open: true, busy: true }),
       refused: (page) => expectPanel(page, { open: true, alert: SERVER_REFUSAL }),
       changed: (page) => expectPanel(page, { open: false, notice: CHANGED }),

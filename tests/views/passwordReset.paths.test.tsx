@@ -3,12 +3,13 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fromPromise } from 'xstate';
 import { passwordResetMachine } from '../../machines/passwordReset.machine';
-import { ApiError } from '../../src/api/errors';
+import { ApiError } from '../../machines/services/errors';
 import type { ResetPasswordPayload } from '../../server/src/contract/auth';
-import { SESSION_KEYS } from '../../src/auth/session';
+import { SESSION_KEYS } from '../../machines/services/session';
 import { passwordResetModel } from '../models/passwordReset.model';
 import { deferredCalls } from '../support/deferred';
 import { definePathTests, see, type Inspect } from '../support/pathTests';
+import { seeAlert, seeLoginPage, seeLoggedOut, seePath, shownFor, wholePage } from '../support/pathSteps';
 import { renderApp } from '../support/renderApp';
 
 const LINK_CODE = 'from-email-link';
@@ -16,14 +17,14 @@ const EMAIL = 'ribeye@example.com';
 const REQUEST_REFUSAL = 'Too many requests, please try again later.';
 const RESET_REFUSAL = 'Incorrect code provided';
 /** SPEC §5: what each invalid submission says. */
-const invalidInput = new Map([
-  ['email.submittedBlank', 'Please enter your email.'],
-  ['email.submittedMalformed', 'Please enter a valid email address.'],
-  ['reset.submittedWithoutCode', 'Please enter the reset code.'],
-  ['reset.submittedWithoutPassword', 'Please fill in both password fields.'],
-  ['reset.submittedMismatch', 'Passwords do not match.'],
-  ['reset.submittedShort', 'Password should be at least 6 characters.'],
-]);
+const invalidInput: Record<string, string> = {
+  'email.submittedBlank': 'Please enter your email.',
+  'email.submittedMalformed': 'Please enter a valid email address.',
+  'reset.submittedWithoutCode': 'Please enter the reset code.',
+  'reset.submittedWithoutPassword': 'Please fill in both password fields.',
+  'reset.submittedMismatch': 'Passwords do not match.',
+  'reset.submittedShort': 'Password should be at least 6 characters.',
+};
 
 function openResetPage(code: string | undefined, inspect?: Inspect) {
   const requestCalls = deferredCalls<{ email: string }, void>();
@@ -64,16 +65,10 @@ async function expectStep(step: 'email' | 'code', expected: { busy?: 'Sending...
     expect(screen.queryByLabelText('Reset Code') !== null).toBe(step === 'code');
   });
   if (expected.busy) expect((screen.getByRole('button', { name: expected.busy }) as HTMLButtonElement).disabled).toBe(true);
-  await see(expected.alert ? `the alert '${expected.alert}'` : 'no alert', () =>
-    expect(screen.queryByRole('alert')?.textContent ?? null).toBe(expected.alert ?? null),
-  );
+  await seeAlert(wholePage, expected.alert);
 }
 
-function expectInvalid(step: 'email' | 'code', via: string) {
-  const alert = invalidInput.get(via);
-  if (!alert) throw new Error(`no message for ${via}`);
-  return expectStep(step, { alert });
-}
+const expectInvalid = (step: 'email' | 'code', via: string) => expectStep(step, { alert: shownFor(invalidInput, via) });
 
 const perform = {
   'email.submittedBlank': () => submitEmail(''),
@@ -119,12 +114,8 @@ describe('passwordReset: the spec model replayed against the Reset Password page
       resetting: () => expectStep('code', { busy: 'Resetting...' }),
       resetRefused: () => expectStep('code', { alert: RESET_REFUSAL }),
       loginPage: async (page) => {
-        await see('the /login page', () => expect(page.router.state.location.pathname).toBe('/login'));
-        await see("the heading 'Log In'", () => screen.getByRole('heading', { name: 'Log In' }));
-        await see('the reset notice', () =>
-          expect(screen.getByRole('status').textContent).toBe('Your password has been reset. You can now log in with your new password.'),
-        );
-        expect(localStorage.getItem(SESSION_KEYS.jwt)).toBeNull();
+        await seeLoginPage(page, 'Your password has been reset. You can now log in with your new password.');
+        await seeLoggedOut();
       },
     },
   });
@@ -137,10 +128,8 @@ describe('passwordReset: the spec model replayed against the Reset Password page
     expect(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Log Out' })).toBeTruthy();
     await perform['reset.submittedWithLinkCode']();
     page.resetCalls.last().settle.resolve();
-    await see('the /login page', () => expect(page.router.state.location.pathname).toBe('/login'));
-    expect(localStorage.getItem(SESSION_KEYS.jwt)).toBeNull();
-    expect(localStorage.getItem(SESSION_KEYS.userId)).toBeNull();
-    await see("the link 'Log In'", () => within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Log In' }));
+    await seePath(page, '/login');
+    await seeLoggedOut();
   });
 
   it('sends the trimmed email and the reset payload of SPEC §7', async () => {

@@ -1,14 +1,16 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { fromPromise } from 'xstate';
-import { PHOTO_SUCCESS_MS, photoUploadMachine } from '../../machines/photoUpload.machine';
-import { ApiError } from '../../src/api/errors';
+import { photoUploadMachine } from '../../machines/photoUpload.machine';
+import { ApiError } from '../../machines/services/errors';
 import type { Media } from '../../server/src/contract/users';
 import { photoUploadModel } from '../models/photoUpload.model';
 import { deferredCalls } from '../support/deferred';
 import { definePathTests, see, type Inspect } from '../support/pathTests';
+import { noticeShownFor, seeAlert, seeNotice } from '../support/pathSteps';
 import { renderProfile, restoreProfileHarness } from '../support/profileHarness';
 import { settle } from '../support/settle';
+import { SUCCESS_NOTICE_MS } from '../../machines/shared/notice';
 
 const UPDATED = 'Profile picture updated successfully!';
 const NOT_AN_IMAGE = 'Please choose an image file.';
@@ -41,10 +43,8 @@ async function expectCard(expected: { preview: boolean; busy?: boolean; alert?: 
   } else {
     expect(within(card).queryByRole('button', { name: 'Save Photo' })).toBeNull();
   }
-  await see(expected.alert ? `the alert '${expected.alert}'` : 'no alert', () =>
-    expect(within(card).queryByRole('alert')?.textContent ?? null).toBe(expected.alert ?? null),
-  );
-  expect(within(card).queryByRole('status')?.textContent ?? null).toBe(expected.notice ?? null);
+  await seeAlert(pictureCard, expected.alert);
+  await seeNotice(pictureCard, expected.notice);
 }
 
 const perform = {
@@ -57,18 +57,14 @@ const perform = {
     page.uploads.last().settle.resolve();
   },
   'server.refused': (page: Page) => page.uploads.last().settle.reject(new ApiError(SERVER_REFUSAL, 400)),
-  'time.passed3s': async () => {
-    await act(() => vi.advanceTimersByTimeAsync(2999));
-    expect(within(pictureCard()).getByRole('status').textContent).toBe(UPDATED);
-    await act(() => vi.advanceTimersByTimeAsync(1));
-  },
+  'time.passed3s': noticeShownFor(3000, pictureCard, UPDATED),
 };
 
 describe('photoUpload: the spec model replayed against the profile picture', () => {
   afterEach(restoreProfileHarness);
 
   it('uses the spec delay', () => {
-    expect(PHOTO_SUCCESS_MS).toBe(3000);
+    expect(SUCCESS_NOTICE_MS).toBe(3000);
   });
 
   definePathTests<Page>({

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, within } from '@testing-library/react';
 import { fromPromise } from 'xstate';
 import { profileSectionMachine } from '../../machines/profileSection.machine';
-import { SESSION_KEYS } from '../../src/auth/session';
+import { formatDay } from '../../machines/rules/dates';
+import { SESSION_KEYS } from '../../machines/services/session';
 import type { ProfileUpdate } from '../../server/src/contract/users';
 import { deferredCalls } from '../support/deferred';
 import { renderProfile, restoreProfileHarness } from '../support/profileHarness';
@@ -20,16 +21,42 @@ describe('profile page', () => {
   afterEach(restoreProfileHarness);
 
   it('lists the seven tabs and shows the information with BMI and its category', async () => {
-    renderProfile('information', {}, { bmi: { id: 1, currentWeight: 95, height: 180, Gender: 'Male', date_of_birth: '1980-05-01', idealBmiWeight: '72.9' } });
+    renderProfile(
+      'information',
+      {},
+      { bmi: { id: 1, currentWeight: 95, height: 180, Gender: 'Male', date_of_birth: '1980-05-01', idealBmiWeight: '72.9' } },
+    );
     await settle(() => screen.getByRole('navigation', { name: 'Profile sections' }));
-    const tabs = within(screen.getByRole('navigation', { name: 'Profile sections' })).getAllByRole('link').map((link) => link.textContent);
+    const tabs = within(screen.getByRole('navigation', { name: 'Profile sections' }))
+      .getAllByRole('link')
+      .map((link) => link.textContent);
     expect(tabs).toEqual(['Information', 'Diet', 'Interests', 'Goals', 'FAQs', 'Support', 'Subscriptions']);
     const info = screen.getByRole('region', { name: 'Information' });
     expect(within(info).getByText('72.9 kg')).toBeTruthy();
     expect(within(info).getByText('Overweight').className).toContain('bmi-badge--yellow');
     expect(within(info).getByText('29.3', { exact: false })).toBeTruthy();
+    // The date of birth in the member area's one date format.
+    expect(within(info).getByText(formatDay('1980-05-01'))).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Change Password' })).toBeTruthy();
     expect(within(screen.getByRole('navigation', { name: 'Profile quick links' })).getAllByRole('link')).toHaveLength(4);
+  });
+
+  it('gives each Information card one heading naming it, and says Units once (issue 21)', async () => {
+    renderProfile('information', {});
+    await settle(() => screen.getByRole('region', { name: 'Your data' }));
+    const cards = ['Information', 'Units', 'Password', 'Your data'];
+    expect(screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent)).toEqual(cards);
+    for (const name of cards) {
+      expect(
+        within(screen.getByRole('region', { name }))
+          .getAllByRole('heading')
+          .map((heading) => heading.textContent),
+      ).toEqual([name]);
+    }
+    const units = within(screen.getByRole('region', { name: 'Units' }));
+    expect(units.getAllByText('Units')).toHaveLength(1);
+    // The choice keeps its name: the card's heading.
+    expect(units.getByRole('group', { name: 'Units' }).contains(units.getByRole('radio', { name: /^Metric/ }))).toBe(true);
   });
 
   it('Diet: shows the current diet and saves diet_preference', async () => {
@@ -64,7 +91,11 @@ describe('profile page', () => {
 
   it('Interests: offers the six fixed interests and saves their ids', async () => {
     const { saves, profileSection } = withSaves();
-    const page = renderProfile('interests', { profileSection }, { ingredients: [{ id: 3, documentId: 'c', ingredient_name: 'Cheese', slug: 'cheese' }] });
+    const page = renderProfile(
+      'interests',
+      { profileSection },
+      { ingredients: [{ id: 3, documentId: 'c', ingredient_name: 'Cheese', slug: 'cheese' }] },
+    );
     await settle(() => screen.getByRole('region', { name: 'Interests' }));
     const card = screen.getByRole('region', { name: 'Interests' });
     expect(within(card).getByText('Cheese')).toBeTruthy();
@@ -85,7 +116,11 @@ describe('profile page', () => {
   });
 
   it('Goals: shows the difference to lose', async () => {
-    renderProfile('goals', {}, { goal_weight: 75, bmi: { id: 1, currentWeight: 82.5, height: 180, Gender: 'Male', date_of_birth: null, idealBmiWeight: '72.9' } });
+    renderProfile(
+      'goals',
+      {},
+      { goal_weight: 75, bmi: { id: 1, currentWeight: 82.5, height: 180, Gender: 'Male', date_of_birth: null, idealBmiWeight: '72.9' } },
+    );
     await settle(() => screen.getByRole('region', { name: 'Goals' }));
     expect(within(screen.getByRole('region', { name: 'Goals' })).getByText('7.5 kg to lose')).toBeTruthy();
   });

@@ -1,13 +1,14 @@
-import { afterEach, describe, expect, vi } from 'vitest';
-import { act, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect } from 'vitest';
+import { screen, within } from '@testing-library/react';
 import { fromPromise } from 'xstate';
 import { profileSettingMachine } from '../../machines/profileSetting.machine';
-import type { SettingUpdate } from '../../src/api/progress';
+import type { SettingUpdate } from '../../machines/services/progress';
 import type { User } from '../../server/src/contract/users';
-import { ApiError } from '../../src/api/errors';
+import { ApiError } from '../../machines/services/errors';
 import { remindersToggleModel, unitsSwitchModel } from '../models/profileSetting.model';
 import { deferredCalls } from '../support/deferred';
 import { definePathTests, see, type Inspect } from '../support/pathTests';
+import { seeMessages, timePasses } from '../support/pathSteps';
 import { renderProfile, restoreProfileHarness } from '../support/profileHarness';
 
 const UPDATED = 'Profile updated successfully!';
@@ -26,29 +27,24 @@ function open(tab: 'information' | 'goals', inspect: Inspect) {
 type Page = ReturnType<typeof open>;
 
 const region = (name: string) => within(screen.getByRole('region', { name }));
-
-async function expectMessages(name: string, { alert = null, notice = null }: { alert?: string | null; notice?: string | null }) {
-  await see(notice ? `the notice '${notice}'` : 'no notice', () => expect(region(name).queryByRole('status')?.textContent ?? null).toBe(notice));
-  await see(alert ? `the alert '${alert}'` : 'no alert', () => expect(region(name).queryByRole('alert')?.textContent ?? null).toBe(alert));
-}
+const expectMessages = (name: string, messages: { alert?: string; notice?: string }) =>
+  seeMessages(() => screen.getByRole('region', { name }), messages);
 
 const common = {
   'server.saved': (page: Page) => {
     page.server.user = { ...page.server.user, ...page.saves.last().input.update };
     page.saves.last().settle.resolve();
   },
-  'time.passed3s': async () => {
-    await act(() => vi.advanceTimersByTimeAsync(2999));
-    expect(screen.getAllByRole('status').map((status) => status.textContent)).toContain(UPDATED);
-    await act(() => vi.advanceTimersByTimeAsync(1));
-  },
+  'time.passed3s': timePasses(3000, () => expect(screen.getAllByRole('status').map((status) => status.textContent)).toContain(UPDATED)),
 };
 
 /** Units: the radios, and how Information shows the member's 80 kg and 180 cm. */
 async function expectUnits(page: Page, unit: 'metric' | 'imperial', state: { busy?: boolean; alert?: string; notice?: string } = {}) {
   const radio = (name: RegExp) => region('Units').getByRole('radio', { name }) as HTMLInputElement;
   await see(`${unit} chosen`, () => expect(radio(unit === 'metric' ? /^Metric/ : /^Imperial/).checked).toBe(true));
-  await see(state.busy ? 'the choice disabled' : 'the choice enabled', () => expect(radio(/^Metric/).matches(':disabled')).toBe(state.busy ?? false));
+  await see(state.busy ? 'the choice disabled' : 'the choice enabled', () =>
+    expect(radio(/^Metric/).matches(':disabled')).toBe(state.busy ?? false),
+  );
   await expectMessages('Units', { alert: state.alert, notice: state.notice });
   if (!state.busy) {
     const [weight, height] = unit === 'metric' ? ['80 kg', '180 cm'] : ['176.4 lb', '5 ft 10.9 in'];

@@ -5,7 +5,9 @@ import { LINK_PROTOCOLS, SafeMarkdown, markdownUrlTransform } from '../../src/fe
 
 /** Renders SafeMarkdown inside a bare router (its internal links navigate with the router). */
 async function renderMarkdown(markdown: string) {
-  const rootRoute = createRootRoute({ component: () => <SafeMarkdown>{`${markdown}\n\n[the end](https://example.com/end)`}</SafeMarkdown> });
+  const rootRoute = createRootRoute({
+    component: () => <SafeMarkdown>{`${markdown}\n\n[the end](https://example.com/end)`}</SafeMarkdown>,
+  });
   const router = createRouter({ routeTree: rootRoute, history: createMemoryHistory({ initialEntries: ['/'] }) });
   const view = render(<RouterProvider router={router} />);
   await screen.findByRole('link', { name: 'the end' });
@@ -34,10 +36,27 @@ const hostile = [
 describe('SafeMarkdown (SPEC §5)', () => {
   it('allows exactly http, https, irc, ircs, mailto and xmpp links', () => {
     expect(LINK_PROTOCOLS).toEqual(['http', 'https', 'irc', 'ircs', 'mailto', 'xmpp']);
-    for (const url of ['http://a.example', 'https://a.example', 'irc://irc.example/x', 'ircs://irc.example/x', 'mailto:a@b.co', 'xmpp:a@b.co', '/terms', '#top', 'relative/page']) {
+    for (const url of [
+      'http://a.example',
+      'https://a.example',
+      'irc://irc.example/x',
+      'ircs://irc.example/x',
+      'mailto:a@b.co',
+      'xmpp:a@b.co',
+      '/terms',
+      '#top',
+      'relative/page',
+    ]) {
       expect(markdownUrlTransform(url, 'href', {} as never)).toBe(url);
     }
-    for (const url of ['javascript:alert(1)', 'data:text/html,x', 'vbscript:x', 'file:///etc/passwd', 'ftp://a.example', 'tel:+15035550142']) {
+    for (const url of [
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'vbscript:x',
+      'file:///etc/passwd',
+      'ftp://a.example',
+      'tel:+15035550142',
+    ]) {
       expect(markdownUrlTransform(url, 'href', {} as never)).toBe('');
     }
     expect(markdownUrlTransform('mailto:a@b.co', 'src', {} as never)).toBe('');

@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { fromPromise } from 'xstate';
 import { socialCallbackMachine } from '../../machines/socialCallback.machine';
-import { ApiError } from '../../src/api/errors';
+import { ApiError } from '../../machines/services/errors';
 import type { AuthResponse } from '../../server/src/contract/auth';
-import { SESSION_KEYS, SOCIAL_REDIRECT_KEY } from '../../src/auth/session';
+import { SESSION_KEYS, SOCIAL_REDIRECT_KEY } from '../../machines/services/session';
 import { socialCallbackModel } from '../models/socialCallback.model';
 import { deferredCalls } from '../support/deferred';
 import { definePathTests, see, type Inspect } from '../support/pathTests';
+import { seeLoggedIn, seeLoggedOut, seeLoginPage, seePath } from '../support/pathSteps';
 import { fakeServer, renderApp } from '../support/renderApp';
 
 type ConnectInput = { provider: string; code: string; state?: string };
@@ -28,7 +29,6 @@ function arrive(url: string, saved: string | null, inspect: Inspect) {
 type Page = ReturnType<typeof arrive>;
 
 const withCode = '/auth/facebook/callback?code=fb-code&state=st-1';
-const nav = () => screen.getByRole('navigation', { name: 'Main' });
 
 async function expectProcessing(page: Page) {
   await see("the status 'Processing login...'", () => expect(screen.getByRole('status').textContent).toBe('Processing login...'));
@@ -37,20 +37,15 @@ async function expectProcessing(page: Page) {
 }
 
 async function expectLoggedIn(page: Page, pathname: string) {
-  await see(`the page ${pathname}`, () => expect(page.router.state.location.pathname).toBe(pathname));
-  await see("the bar's 'Log Out'", () => within(nav()).getByRole('button', { name: 'Log Out' }));
-  expect(within(nav()).queryByRole('link', { name: 'Log In' })).toBeNull();
-  expect(localStorage.getItem(SESSION_KEYS.jwt)).toBe(page.jwt);
+  await seePath(page, pathname);
+  await seeLoggedIn(page.jwt);
   // The saved route is used once.
   expect(localStorage.getItem(SOCIAL_REDIRECT_KEY)).toBeNull();
 }
 
 async function expectLogInWith(page: Page, notice: string, { from }: { from: string }) {
-  await see('the /login page', () => expect(page.router.state.location.pathname).toBe('/login'));
-  await see("the heading 'Log In'", () => screen.getByRole('heading', { name: 'Log In' }));
-  await see(`the notice '${notice}'`, () => expect(screen.getByRole('status').textContent).toBe(notice));
-  expect(within(nav()).getByRole('link', { name: 'Log In' })).toBeTruthy();
-  expect(localStorage.getItem(SESSION_KEYS.jwt)).toBeNull();
+  await seeLoginPage(page, notice);
+  await seeLoggedOut();
   // Decided from the URL alone: nothing was sent to the server.
   if (from === 'notOpened') expect(page.connects.calls).toHaveLength(0);
 }

@@ -1,15 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fromPromise } from 'xstate';
 import { socialSignInMachine, type PopupProvider } from '../../machines/socialSignIn.machine';
-import { ApiError } from '../../src/api/errors';
+import { ApiError } from '../../machines/services/errors';
 import type { AuthResponse } from '../../server/src/contract/auth';
-import { SESSION_KEYS } from '../../src/auth/session';
+import { SESSION_KEYS } from '../../machines/services/session';
 import { providerMessages } from '../../src/features/auth/social/providerClients';
 import { socialSignInModel } from '../models/socialSignIn.model';
 import { deferredCalls } from '../support/deferred';
 import { definePathTests, see, type Inspect } from '../support/pathTests';
+import { seeAlert, seeLoggedIn, seePath, wholePage } from '../support/pathSteps';
 import { fakeServer, renderApp } from '../support/renderApp';
 
 type Provider = PopupProvider | 'facebook';
@@ -25,18 +26,18 @@ function openLogIn(inspect: Inspect) {
   const exchanges = deferredCalls<{ provider: PopupProvider; token: string }, AuthResponse>();
   const checks = deferredCalls<void, void>();
   const saveReturnRoute = vi.fn();
-  const redirectToProvider = vi.fn();
+  const redirectTo = vi.fn<(url: string) => void>();
   const socialSignIn = socialSignInMachine.provide({
     actors: {
       authorize: fromPromise(({ input }: { input: { provider: PopupProvider } }) => authorizations.handler(input)),
       exchangeToken: fromPromise(({ input }: { input: { provider: PopupProvider; token: string } }) => exchanges.handler(input)),
       checkRedirectProvider: fromPromise(() => checks.handler()),
     },
-    actions: { saveReturnRoute: (_, returnTo) => saveReturnRoute(returnTo), redirectToProvider },
+    actions: { saveReturnRoute: (_, returnTo) => saveReturnRoute(returnTo), redirectTo: (_, url) => redirectTo(url) },
   });
   // A visitor sent to /login from /profile.
   const app = renderApp('/login?from=%2Fprofile', { flows: { socialSignIn }, inspect });
-  return { ...app, authorizations, exchanges, checks, saveReturnRoute, redirectToProvider, jwt: '' };
+  return { ...app, authorizations, exchanges, checks, saveReturnRoute, redirectTo, jwt: '' };
 }
 type Page = ReturnType<typeof openLogIn>;
 
@@ -49,9 +50,9 @@ async function expectButtons(page: Page, { connecting, alert }: { connecting?: P
       expect(button.disabled).toBe(connecting !== undefined);
     }
   });
-  await see(alert ? `the alert '${alert}'` : 'no alert', () => expect(screen.queryByRole('alert')?.textContent ?? null).toBe(alert ?? null));
+  await seeAlert(wholePage, alert);
   expect(localStorage.getItem(SESSION_KEYS.jwt)).toBeNull();
-  expect(page.redirectToProvider).not.toHaveBeenCalled();
+  expect(page.redirectTo).not.toHaveBeenCalled();
 }
 
 async function expectExchanging(page: Page, provider: PopupProvider) {
@@ -61,9 +62,8 @@ async function expectExchanging(page: Page, provider: PopupProvider) {
 }
 
 async function expectLoggedIn(page: Page, pathname: string) {
-  await see(`the page ${pathname}`, () => expect(page.router.state.location.pathname).toBe(pathname));
-  await see("the bar's 'Log Out'", () => within(screen.getByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Log Out' }));
-  expect(localStorage.getItem(SESSION_KEYS.jwt)).toBe(page.jwt);
+  await seePath(page, pathname);
+  await seeLoggedIn(page.jwt);
 }
 
 describe('socialSignIn: the spec model replayed against the Log In page', () => {
@@ -120,7 +120,7 @@ describe('socialSignIn: the spec model replayed against the Log In page', () => 
         // The buttons wait while the browser leaves for the server's connect endpoint.
         await see('the return route saved and the browser sent to Facebook', () => {
           expect(page.saveReturnRoute).toHaveBeenCalledWith('/profile');
-          expect(page.redirectToProvider).toHaveBeenCalledTimes(1);
+          expect(page.redirectTo).toHaveBeenCalledExactlyOnceWith('/api/connect/facebook');
         });
         expect((screen.getByRole('button', { name: 'Connecting...' }) as HTMLButtonElement).disabled).toBe(true);
         expect(localStorage.getItem(SESSION_KEYS.jwt)).toBeNull();

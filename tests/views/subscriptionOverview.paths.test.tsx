@@ -2,13 +2,21 @@ import { afterEach, describe, expect } from 'vitest';
 import { within } from '@testing-library/react';
 import { subscriptionOverviewMachine } from '../../machines/subscriptionOverview.machine';
 import { subscriptionsTabMachine } from '../../machines/subscriptionsTab.machine';
-import { ApiError } from '../../src/api/errors';
+import { ApiError } from '../../machines/services/errors';
 import { subscriptionOverviewModel } from '../models/subscriptionOverview.model';
 import { definePathTests, see, type Inspect } from '../support/pathTests';
+import { shownFor } from '../support/pathSteps';
 import { restoreProfileHarness } from '../support/profileHarness';
-import { settle } from '../support/settle';
 import { activeSubscription, monthlyPlan, retiredPlan, sandboxPayments } from '../support/subscriptionFixtures';
-import { called, expectMessages, openSubscriptionsTab, paymentDialog, subscriptionsTab, type SubscriptionsTabPage } from '../support/subscriptionsTab';
+import {
+  called,
+  expectMessages,
+  paymentDialog,
+  seePlans,
+  showSubscriptionsTab,
+  subscriptionsTab,
+  type SubscriptionsTabPage,
+} from '../support/subscriptionsTab';
 
 // SPEC §8: what the tab shows for each failed load (the payment mode's is the app's own).
 const PLANS_FAILED = 'Failed to load subscription plans';
@@ -21,17 +29,14 @@ const failures: Record<string, { plans?: string; current?: string; payments?: st
   'server.paymentsFailed': { payments: PAYMENTS_FAILED },
   'server.allFailed': { plans: PLANS_FAILED, current: CURRENT_FAILED, payments: PAYMENTS_FAILED },
 };
-const messagesOf = (failed: (typeof failures)[string]) => [failed.plans, failed.current, failed.payments].filter((message) => message !== undefined);
+const messagesOf = (failed: (typeof failures)[string]) =>
+  [failed.plans, failed.current, failed.payments].filter((message) => message !== undefined);
 
 /** The tab, the loads' call counts before the last retry or purchase, and the messages of the last failure. */
 type Page = SubscriptionsTabPage & { loadsBefore: { plans: number; current: number; payments: number }; failedWith: string[] };
 
-async function open(inspect?: Inspect): Promise<Page> {
-  const page = { ...openSubscriptionsTab({ inspect, answerLoads: false }), loadsBefore: { plans: 0, current: 0, payments: 0 }, failedWith: [] };
-  // The tab's lazy chunk may take a while on a busy machine.
-  await settle(subscriptionsTab);
-  return page;
-}
+const open = (inspect: Inspect): Promise<Page> =>
+  showSubscriptionsTab({ inspect, answerLoads: false }, { loadsBefore: { plans: 0, current: 0, payments: 0 }, failedWith: [] });
 
 const tab = () => within(subscriptionsTab());
 const subscribeOffered = () => tab().queryByRole('button', { name: `Subscribe to ${monthlyPlan.name}` }) !== null;
@@ -46,8 +51,11 @@ async function answerLoads(page: Page, failed: (typeof failures)[string]) {
   await called('the plans load', page.loads.plans.calls, page.loadsBefore.plans + 1);
   await called('the subscription load', page.loads.current.calls, page.loadsBefore.current + 1);
   await called('the payment mode load', page.loads.payments.calls, page.loadsBefore.payments + 1);
-  const answer = <T,>(calls: { last: () => { settle: { resolve: (value: T) => void; reject: (reason: unknown) => void } } }, value: T, message?: string) =>
-    message ? calls.last().settle.reject(new ApiError(message, 500)) : calls.last().settle.resolve(value);
+  const answer = <T,>(
+    calls: { last: () => { settle: { resolve: (value: T) => void; reject: (reason: unknown) => void } } },
+    value: T,
+    message?: string,
+  ) => (message ? calls.last().settle.reject(new ApiError(message, 500)) : calls.last().settle.resolve(value));
   answer(page.loads.plans, [monthlyPlan, retiredPlan], failed.plans);
   answer(page.loads.current, null, failed.current);
   answer(page.loads.payments, sandboxPayments, failed.payments);
@@ -105,8 +113,7 @@ describe('subscriptionOverview: the spec model replayed against the Subscription
         await expectMessages({});
       },
       failed: async (_page, { via }) => {
-        const failed = failures[via];
-        if (!failed) throw new Error(`no failure for ${via}`);
+        const failed = shownFor(failures, via);
         await expectAlert(messagesOf(failed));
         // The plans that did load are offered.
         expect(subscribeOffered()).toBe(failed.plans === undefined);
@@ -114,16 +121,22 @@ describe('subscriptionOverview: the spec model replayed against the Subscription
       },
       retrying: async (page) => {
         // Every load is asked again.
-        await see('every load asked again', () => expect(countLoads(page)).toEqual({
-          plans: page.loadsBefore.plans + 1,
-          current: page.loadsBefore.current + 1,
-          payments: page.loadsBefore.payments + 1,
-        }));
+        await see('every load asked again', () =>
+          expect(countLoads(page)).toEqual({
+            plans: page.loadsBefore.plans + 1,
+            current: page.loadsBefore.current + 1,
+            payments: page.loadsBefore.payments + 1,
+          }),
+        );
         await expectAlert(page.failedWith);
         await see("'Loading your subscription…'", () => tab().getByText('Loading your subscription…'));
       },
       loaded: async () => {
         await see(`the button 'Subscribe to ${monthlyPlan.name}'`, () => expect(subscribeOffered()).toBe(true));
+        await seePlans([
+          { plan: monthlyPlan, offer: 'open' },
+          { plan: retiredPlan, offer: 'none' },
+        ]);
         expect(tab().queryByText('Loading plans…')).toBeNull();
         expect(tab().getByText('You have no subscription yet.')).toBeTruthy();
         await expectMessages({});
@@ -134,11 +147,21 @@ describe('subscriptionOverview: the spec model replayed against the Subscription
         await expectMessages({ notice: 'Subscription successful!' });
         await see("'Loading your subscription…'", () => tab().getByText('Loading your subscription…'));
         expect(paymentDialog()).toBeNull();
+        // Until the server says what the member holds, no plan is offered.
+        await seePlans([
+          { plan: monthlyPlan, offer: 'busy' },
+          { plan: retiredPlan, offer: 'none' },
+        ]);
       },
       subscribed: async () => {
         await see('the card with Unsubscribe', () => tab().getByRole('button', { name: 'Unsubscribe' }));
         expect(tab().getByText('Carnivo Monthly', { selector: 'strong' })).toBeTruthy();
         await expectMessages({ notice: 'Subscription successful!' });
+        await seePlans([
+          { plan: monthlyPlan, offer: 'none', current: true },
+          { plan: retiredPlan, offer: 'none' },
+        ]);
+        expect(tab().getByText('You already have an active subscription.')).toBeTruthy();
       },
     },
   });

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, screen } from '@testing-library/react';
-import { CHUNK_TIMEOUT_MS } from '../../src/app/lazyPage';
+import { CHUNK_TIMEOUT_MS } from '../../src/hooks/lazyPage';
 import { renderProfile, restoreProfileHarness } from '../support/profileHarness';
 import { settle } from '../support/settle';
 

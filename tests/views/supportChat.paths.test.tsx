@@ -73,7 +73,9 @@ describe('supportChat: the spec model replayed against the Support tab', () => {
         await see("the status 'Live chat is not available on this site.'", () =>
           expect(within(supportCard()).getByRole('status').textContent).toContain('Live chat is not available on this site.'),
         );
-        expect(within(supportCard()).getAllByRole('link', { name: site.supportEmail })[0].getAttribute('href')).toBe(`mailto:${site.supportEmail}`);
+        expect(within(supportCard()).getAllByRole('link', { name: site.supportEmail })[0].getAttribute('href')).toBe(
+          `mailto:${site.supportEmail}`,
+        );
         expect(within(supportCard()).queryByRole('button')).toBeNull();
       },
     },

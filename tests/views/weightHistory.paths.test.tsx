@@ -1,13 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, within } from '@testing-library/react';
 import { fromPromise } from 'xstate';
 import { localToday, weightHistoryMachine } from '../../machines/weightHistory.machine';
 import type { NewWeightEntry, WeightEntry } from '../../server/src/contract/progress';
 import type { User } from '../../server/src/contract/users';
-import { ApiError } from '../../src/api/errors';
+import { formatDay } from '../../machines/rules/dates';
+import { ApiError } from '../../machines/services/errors';
 import { weightHistoryModel } from '../models/weightHistory.model';
 import { deferredCalls } from '../support/deferred';
 import { definePathTests, see, type Inspect } from '../support/pathTests';
+import { seeButton, seeMessages, shownFor } from '../support/pathSteps';
 import { renderProfile, restoreProfileHarness } from '../support/profileHarness';
 import { settle } from '../support/settle';
 
@@ -17,7 +19,7 @@ const older: WeightEntry[] = [
   { id: 1, date: '2025-03-01', weight: 84 },
   { id: 2, date: '2025-03-08', weight: 82.5 },
 ];
-const day = (date: string) => new Date(`${date}T00:00:00`).toLocaleDateString();
+const day = (date: string) => formatDay(date);
 
 function openGoals(inspect?: Inspect, user: Partial<User> = {}) {
   const loads = deferredCalls<void, WeightEntry[]>();
@@ -45,7 +47,8 @@ function openGoals(inspect?: Inspect, user: Partial<User> = {}) {
 }
 type Page = ReturnType<typeof openGoals>;
 
-const history = () => within(screen.getByRole('region', { name: 'Weight history' }));
+const historyRegion = () => screen.getByRole('region', { name: 'Weight history' });
+const history = () => within(historyRegion());
 const bodyRows = () => history().queryAllByRole('row').slice(1);
 
 async function addEntry(page: Page, date: string, weight: string) {
@@ -60,24 +63,24 @@ async function addEntry(page: Page, date: string, weight: string) {
   await page.user.click(history().getByRole('button', { name: 'Add entry' }));
 }
 
+/** The table lists the entries newest first. */
 async function expectRows(page: Page) {
   await see(`${page.entries.length} rows`, () => expect(bodyRows()).toHaveLength(page.entries.length));
-  page.entries.forEach((entry, index) => {
+  const newestFirst = [...page.entries].sort((a, b) => b.date.localeCompare(a.date));
+  newestFirst.forEach((entry, index) => {
     const row = within(bodyRows()[index]);
     expect(row.getByRole('rowheader').textContent).toBe(day(entry.date));
     expect(row.getByText(`${entry.weight} kg`)).toBeTruthy();
     expect(row.getByRole('button', { name: `Delete the entry of ${day(entry.date)}` })).toBeTruthy();
   });
-  expect(history().getByRole('table', { name: 'Weight entries, oldest first' })).toBeTruthy();
+  expect(history().getByRole('table', { name: 'Weight entries, newest first' })).toBeTruthy();
 }
 
-async function expectForm({ busy = false, alert = null, notice = null }: { busy?: boolean; alert?: string | null; notice?: string | null }) {
-  await see(busy ? "the button 'Saving...' disabled" : "the button 'Add entry' enabled", () =>
-    expect((history().getByRole('button', { name: busy ? 'Saving...' : 'Add entry' }) as HTMLButtonElement).disabled).toBe(busy),
-  );
-  for (const button of history().queryAllByRole('button', { name: /^Delete the entry/ })) expect((button as HTMLButtonElement).disabled).toBe(busy);
-  await see(alert ? `the alert '${alert}'` : 'no alert', () => expect(history().queryByRole('alert')?.textContent ?? null).toBe(alert));
-  await see(notice ? `the notice '${notice}'` : 'no notice', () => expect(history().queryByRole('status')?.textContent ?? null).toBe(notice));
+async function expectForm({ busy = false, alert, notice }: { busy?: boolean; alert?: string; notice?: string }) {
+  await seeButton(historyRegion, { idle: 'Add entry', busy: 'Saving...' }, busy);
+  for (const button of history().queryAllByRole('button', { name: /^Delete the entry/ }))
+    expect((button as HTMLButtonElement).disabled).toBe(busy);
+  await seeMessages(historyRegion, { alert, notice });
 }
 
 const invalidMessages: Record<string, string> = {
@@ -123,6 +126,11 @@ describe('weightHistory: the spec model replayed against the Goals tab', () => {
         page.entries = page.entries.filter((entry) => entry.id !== id);
         page.deletes.last().settle.resolve(id);
       },
+      'time.passed3s': async () => {
+        await act(() => vi.advanceTimersByTimeAsync(2999));
+        expect(history().getByRole('status').textContent).toBe(ENTRY_SAVED);
+        await act(() => vi.advanceTimersByTimeAsync(1));
+      },
       'server.refused': (page) =>
         page.pending === 'add'
           ? page.adds.last().settle.reject(new ApiError(refusals.add, 400))
@@ -149,7 +157,7 @@ describe('weightHistory: the spec model replayed against the Goals tab', () => {
         await expectForm({});
       },
       invalid: async (page, { via }) => {
-        await expectForm({ alert: invalidMessages[via] });
+        await expectForm({ alert: shownFor(invalidMessages, via) });
         expect(page.adds.calls).toHaveLength(page.addsBefore);
       },
       adding: async (page) => {

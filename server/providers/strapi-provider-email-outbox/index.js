@@ -12,13 +12,18 @@ const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 
-const oneLine = (value) => String(value).replace(/[\r\n]+/g, ' ').trim();
+const oneLine = (value) =>
+  String(value)
+    .replace(/[\r\n]+/g, ' ')
+    .trim();
 
 const formatAddresses = (value) => {
   if (value === undefined || value === null || value === '') return undefined;
   const list = Array.isArray(value) ? value : [value];
   return list
-    .map((entry) => (typeof entry === 'object' && entry !== null ? (entry.name ? `${entry.name} <${entry.address}>` : entry.address) : entry))
+    .map((entry) =>
+      typeof entry === 'object' && entry !== null ? (entry.name ? `${entry.name} <${entry.address}>` : entry.address) : entry,
+    )
     .map(oneLine)
     .join(', ');
 };
@@ -54,7 +59,9 @@ const render = (message, date) => {
     return `${head}\r\nContent-Type: ${parts[0][0]}; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n${parts[0][1]}\r\n`;
   }
   const body = parts
-    .map(([type, content]) => `--${boundary}\r\nContent-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n${content}\r\n`)
+    .map(
+      ([type, content]) => `--${boundary}\r\nContent-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n${content}\r\n`,
+    )
     .join('');
   return `${head}\r\nContent-Type: multipart/alternative; boundary="${boundary}"\r\n\r\n${body}--${boundary}--\r\n`;
 };

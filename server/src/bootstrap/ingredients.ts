@@ -21,9 +21,7 @@ export async function seedIngredients(strapi: Core.Strapi): Promise<void> {
       strapi.log.info(`[seed] created ingredient ${data.ingredient_name} (id ${entry.id})`);
     }
     if (entry.id !== index + 1) {
-      strapi.log.warn(
-        `[seed] ingredient "${data.slug}" has id ${entry.id}, expected ${index + 1}; the SPA's interest list will not match`
-      );
+      strapi.log.warn(`[seed] ingredient "${data.slug}" has id ${entry.id}, expected ${index + 1}; the SPA's interest list will not match`);
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { PaymentsConfig } from '../payments';
 import { UID } from '../content-types';
+import { subscriptionService } from '../api/subscription/services/subscription';
 
 /** The plans seeded on first start (editors change them in the admin panel afterwards). */
 export function seedPlans(config: PaymentsConfig) {
@@ -63,7 +64,7 @@ export async function setupPayments(strapi: Core.Strapi): Promise<void> {
     // Loud in production, where a forgotten key would let anyone "pay" with the test card.
     strapi.log[process.env.NODE_ENV === 'production' ? 'warn' : 'info'](
       '[payments] SANDBOX mode: no Stripe keys are set, payments are simulated (card 4242 4242 4242 4242 pays). ' +
-        'Set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET to take real payments.'
+        'Set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET to take real payments.',
     );
   } else {
     strapi.log.info('[payments] Stripe mode');
@@ -74,13 +75,11 @@ export async function setupPayments(strapi: Core.Strapi): Promise<void> {
     | undefined;
   if (deletion?.registerCleanup && !deletion.cleanups?.().includes('subscriptions')) {
     deletion.registerCleanup('subscriptions', async (user) => {
-      const { canceled, removed, customersDeleted } = await strapi
-        .service('api::subscription.subscription')
-        .removeMemberSubscriptions(user.id);
+      const { canceled, removed, customersDeleted } = await subscriptionService(strapi).removeMemberSubscriptions(user.id);
       if (removed > 0 || customersDeleted > 0) {
         strapi.log.info(
           `[subscriptions] user ${user.id}: canceled ${canceled}, removed ${removed} subscription record(s), ` +
-            `deleted ${customersDeleted} payment customer(s)`
+            `deleted ${customersDeleted} payment customer(s)`,
         );
       }
     });

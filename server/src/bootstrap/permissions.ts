@@ -48,6 +48,7 @@ export const ROLE_PERMISSIONS: Record<'public' | 'authenticated', readonly strin
     'api::subscription.subscription.resume',
     'api::subscription.subscription.invoices',
     'api::subscription.subscription.portal',
+    'api::subscription.subscription.card',
     'api::payment.payment.sandboxCard',
     'api::account.account.export',
     // Own entries only (api/weight-entry).

@@ -31,7 +31,7 @@ export async function mirrorSocialProviders(strapi: Core.Strapi): Promise<void> 
           scope: ['email'],
         },
       ];
-    })
+    }),
   );
   const next = { ...grant, ...wanted };
   if (JSON.stringify(next) !== JSON.stringify(grant)) {

@@ -25,7 +25,6 @@ export type Invoice = {
 };
 
 /** GET /api/subscriptions/invoices?page=N (1-based): the member's own invoices, newest first. */
-export type InvoicesQuery = { page?: number };
 export type InvoicesResponse = {
   data: Invoice[];
   /** `hasMore`: another page follows. */
@@ -38,6 +37,35 @@ export type BillingPortalResponse = { url: string };
 /** POST /api/payments/sandbox/card (sandbox mode): replaces the sandbox card on file. */
 export type SandboxCardUpdatePayload = SandboxCard;
 export type SandboxCardUpdateResponse = { ok: true; last4: string };
+
+/** Card networks as Stripe names them (PaymentMethod card.brand); anything else is 'unknown'. */
+export const CARD_BRANDS = [
+  'amex',
+  'cartes_bancaires',
+  'diners',
+  'discover',
+  'eftpos_au',
+  'interac',
+  'jcb',
+  'link',
+  'mastercard',
+  'unionpay',
+  'visa',
+  'unknown',
+] as const;
+export type CardBrand = (typeof CARD_BRANDS)[number];
+
+/** The card the member's payments are taken from, as the payment provider keeps it. */
+export type CardOnFile = {
+  brand: CardBrand;
+  last4: string;
+  /** The month (1-12) and four-digit year it expires. */
+  expMonth: number;
+  expYear: number;
+};
+
+/** GET /api/subscriptions/card: the member's own card on file; null before a payment saved one. */
+export type CardOnFileResponse = { card: CardOnFile | null };
 
 /** POST /api/subscriptions/resume answers like GET /api/subscriptions/current (a CurrentSubscription). */
 
@@ -92,6 +120,7 @@ export const billingMessages = {
   portalFailed: 'Failed to open billing management',
   cardUpdateFailed: 'Failed to update card',
   cardUpdated: 'Your card has been updated.',
+  cardOnFileFailed: 'Failed to load your card on file',
   resumeFailed: 'Failed to resume subscription',
   resumed: 'Your subscription will continue.',
   nothingToResume: 'There is no cancelled subscription to resume.',

@@ -81,11 +81,9 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** SPEC §5 height rule (cm). */
-export const heightError = (height: number): string | null =>
-  within(height, LIMITS.heightCm) ? null : profileMessages.heightRange;
+export const heightError = (height: number): string | null => (within(height, LIMITS.heightCm) ? null : profileMessages.heightRange);
 /** SPEC §5 weight rule (kg). */
-export const weightError = (weight: number): string | null =>
-  within(weight, LIMITS.weightKg) ? null : profileMessages.weightRange;
+export const weightError = (weight: number): string | null => (within(weight, LIMITS.weightKg) ? null : profileMessages.weightRange);
 
 /** SPEC §5 Goals: a goal weight above 0 must be 30-300 kg (the form turns an empty field into 0, "no goal"). */
 export function goalsError(fields: { goal_weight: number }): string | null {
@@ -101,11 +99,22 @@ export function newPasswordError(password: string): string | null {
 export type InformationFields = {
   username: string;
   email: string;
-  height: number;
-  currentWeight: number;
+  /**
+   * Absent, both, when the member sends neither (none given yet): the height and weight rules are
+   * for saving them, and the other fields save without them (issue 21).
+   */
+  height?: number;
+  currentWeight?: number;
   /** Present only when the form asks for it (the e-mail is being changed). */
   currentPassword?: string;
 };
+
+/** SPEC §5 height and weight rules, once either is sent: both positive (NaN is not), then in range. */
+function measuresError(height: number | undefined, weight: number | undefined): string | null {
+  if (height === undefined && weight === undefined) return null;
+  if (height === undefined || weight === undefined || !(height > 0) || !(weight > 0)) return profileMessages.notPositive;
+  return heightError(height) ?? weightError(weight);
+}
 
 /** SPEC §5 Profile Information save in the spec's order, then the server's newer username and e-mail-change rules. */
 export function informationError(fields: InformationFields): string | null {
@@ -113,9 +122,8 @@ export function informationError(fields: InformationFields): string | null {
   if (!username) return profileMessages.usernameRequired;
   if (username.length < LIMITS.usernameMin) return profileMessages.usernameTooShort;
   if (!isValidEmail(fields.email)) return profileMessages.invalidEmail;
-  if (!(fields.height > 0) || !(fields.currentWeight > 0)) return profileMessages.notPositive;
-  const range = heightError(fields.height) ?? weightError(fields.currentWeight) ?? usernameError(username);
-  if (range) return range;
+  const broken = measuresError(fields.height, fields.currentWeight) ?? usernameError(username);
+  if (broken) return broken;
   if (fields.currentPassword !== undefined && !fields.currentPassword) return profileMessages.currentPasswordRequired;
   return null;
 }
@@ -147,14 +155,15 @@ export function passwordChangeError(fields: PasswordChangeFields): string | null
 /** The first SPEC §5 rule a section's update breaks, or null (the forms' check before sending). */
 export function profileUpdateError(update: ProfileUpdate): string | null {
   switch (update.section) {
-    case 'information':
+    case 'information': {
+      const { bmi } = update.values;
       return informationError({
         username: update.values.username,
         email: update.values.email,
         currentPassword: update.values.currentPassword,
-        height: update.values.bmi.height,
-        currentWeight: update.values.bmi.currentWeight,
+        ...('height' in bmi && { height: bmi.height, currentWeight: bmi.currentWeight }),
       });
+    }
     case 'goals':
       return goalsError(update.values);
     default:
@@ -205,14 +214,18 @@ function normalizeBmi(value: unknown): Record<string, unknown> {
   const unknown = Object.keys(value).filter((key) => !(BMI_FIELDS as readonly string[]).includes(key));
   if (unknown.length > 0) refuseUnknownKeys(unknown, 'bmi.');
 
-  const height = toNumber(value.height);
-  const weight = toNumber(value.currentWeight);
-  if (height === null || weight === null || height <= 0 || weight <= 0) refuse(profileMessages.notPositive);
-  const range = heightError(height) ?? weightError(weight);
-  if (range) refuse(range);
-
-  // The component is replaced as a whole: what is not sent gets the schema default (or null).
-  const bmi: Record<string, unknown> = { height, currentWeight: weight, Gender: 'Male', date_of_birth: null, idealBmiWeight: null };
+  // The component is replaced as a whole: what is not sent gets the schema default (or null), except
+  // height and weight: sent without both, the route keeps the saved ones (profile-guard.ts).
+  const bmi: Record<string, unknown> = { Gender: 'Male', date_of_birth: null, idealBmiWeight: null };
+  if (value.height !== undefined || value.currentWeight !== undefined) {
+    // Missing or not a number, the other of the two is not positive.
+    const height = toNumber(value.height) ?? Number.NaN;
+    const weight = toNumber(value.currentWeight) ?? Number.NaN;
+    const broken = measuresError(height, weight);
+    if (broken) refuse(broken);
+    bmi.height = height;
+    bmi.currentWeight = weight;
+  }
 
   if (value.Gender !== undefined) {
     if (value.Gender !== 'Male' && value.Gender !== 'Female') refuse(profileMessages.gender);

@@ -24,9 +24,6 @@ export type NewWeightEntry = { date: string; weight: number };
 /** `replaced`: the day already had an entry, which now has this weight (same id). 201 when created, 200 when replaced. */
 export type WeightEntryResponse = { data: WeightEntry; replaced: boolean };
 
-/** DELETE /api/weight-entries/:id: only the member's own; another member's id answers 404. */
-export type WeightEntryDeleteResponse = { ok: true };
-
 export const WEIGHT_ENTRY_FIELDS = ['date', 'weight'] as const;
 
 export const progressMessages = {
@@ -80,20 +77,19 @@ export function checkWeightEntry(body: unknown, now: Date = new Date()): Checked
   if (unknown.length > 0) return { ok: false, broken: { message: progressMessages.entryUnknownField(unknown), fields: unknown } };
   const date = typeof record.date === 'string' ? record.date.trim() : '';
   const weight =
-    typeof record.weight === 'number' ? record.weight : typeof record.weight === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(record.weight) ? Number(record.weight) : NaN;
+    typeof record.weight === 'number'
+      ? record.weight
+      : typeof record.weight === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(record.weight)
+        ? Number(record.weight)
+        : NaN;
   const broken = weightEntryError({ date, weight }, now);
   if (broken) return { ok: false, broken: { message: broken, fields: [broken === progressMessages.entryWeight ? 'weight' : 'date'] } };
   return { ok: true, value: { date, weight } };
 }
 
-/** kg to lb and back, and cm to feet + inches and back (exact factors; round only for display). */
+/** kg to lb and back, and feet + inches to cm (exact factors; round only for display). */
 export const kgToLb = (kg: number): number => kg / KG_PER_LB;
 export const lbToKg = (lb: number): number => lb * KG_PER_LB;
-export const cmToFeetInches = (cm: number): { feet: number; inches: number } => {
-  const total = cm / CM_PER_INCH;
-  const feet = Math.floor(total / INCHES_PER_FOOT);
-  return { feet, inches: total - feet * INCHES_PER_FOOT };
-};
 export const feetInchesToCm = (feet: number, inches: number): number => (feet * INCHES_PER_FOOT + inches) * CM_PER_INCH;
 
 /** A weight in kg as the member reads it: "72.5 kg" or "159.8 lb" (one decimal at most). */

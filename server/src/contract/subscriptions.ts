@@ -11,6 +11,9 @@ export const SUBSCRIPTION_STATUSES = [
 ] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
+/** Statuses after which a subscription never changes again. */
+export const ENDED_STATUSES: readonly SubscriptionStatus[] = ['canceled', 'incomplete_expired'];
+
 export type PlanInterval = 'month' | 'year';
 
 /** SPEC §3 subscription plan, as GET /api/subscription-plans lists it under data; amount is in cents. */
@@ -39,6 +42,26 @@ export type CurrentSubscription = {
   currentPeriodEnd: string | null;
   cancel_at_period_end: boolean;
 };
+
+/** SPEC §6: why a purchase is refused, word for word in the app and in the server's answers. */
+export const purchaseRefusals = {
+  inactivePlan: 'This plan is no longer available.',
+  existingSubscription: 'You already have an active subscription.',
+} as const;
+
+/** A subscription past its first payment that has not ended: the member holds its plan (even if set to cancel). */
+export function holdsPlan(subscription: { status: SubscriptionStatus }): boolean {
+  return subscription.status !== 'incomplete' && !ENDED_STATUSES.includes(subscription.status);
+}
+
+/**
+ * SPEC §6: a subscription blocks a purchase unless it ended, still waits for its first payment
+ * (incomplete) or is set to cancel at period end. The app shows the plans it blocks as such; the
+ * server checks each open one of the member.
+ */
+export function blocksPurchase(subscription: { status: SubscriptionStatus; cancel_at_period_end: boolean | null } | null): boolean {
+  return subscription !== null && holdsPlan(subscription) && !subscription.cancel_at_period_end;
+}
 
 /** POST /api/subscriptions */
 export type CreateSubscriptionPayload = { priceId: string };

@@ -60,6 +60,11 @@ export type User = {
 
 /** The bmi component as the Information section sends it. */
 export type BmiUpdate = { currentWeight: number; height: number; Gender: Gender; date_of_birth: string | null; idealBmiWeight: string };
+/**
+ * The bmi component without height and weight (nor the ideal weight they give): what the Information
+ * section sends while the member has neither, so the other fields save on their own (issue 21).
+ */
+export type BmiDetailsUpdate = Pick<BmiUpdate, 'Gender' | 'date_of_birth'>;
 
 /** SPEC §7 PUT /api/users/{userId} payloads, one per profile section. */
 export type ProfileUpdate =
@@ -68,7 +73,7 @@ export type ProfileUpdate =
       values: {
         username: string;
         email: string;
-        bmi: BmiUpdate;
+        bmi: BmiUpdate | BmiDetailsUpdate;
         /** Sent only with a changed e-mail: the server asks for it then. */
         currentPassword?: string;
       };
@@ -76,8 +81,6 @@ export type ProfileUpdate =
   | { section: 'diet'; values: { diet_preference: DietPreference } }
   | { section: 'interests'; values: { ingredients: number[] } }
   | { section: 'goals'; values: { goal_weight: number; goal_reminder: GoalReminder; personal_goal_note: string } };
-
-export type ProfileSection = ProfileUpdate['section'];
 
 /** The members' content type, as POST /api/upload names it. */
 export const USER_CONTENT_TYPE = 'plugin::users-permissions.user';

@@ -1,17 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
-import { createAuthRateLimit, normalisePath, refuse } from '../security/auth-rate-limit';
-import {
-  accountSubject,
-  checkPasswordInVain,
-  clearThrottle,
-  lockedFor,
-  lockedMessage,
-  recordFailure,
-  recordSuccess,
-  unknownSubject,
-} from '../security/login-throttle';
+import { createAuthRateLimit, normalisePath } from '../security/auth-rate-limit';
+import { accountSubject, clearThrottle, throttledLogIn } from '../security/login-throttle';
 
 /**
  * The admin panel's auth routes under the members' rules, with counters shared by every instance
@@ -45,7 +36,7 @@ type AdminAnswer = { data?: { token?: string; user?: { id?: number | string } } 
 const field = (source: unknown, name: string): unknown =>
   typeof source === 'object' && source !== null ? (source as Record<string, unknown>)[name] : undefined;
 
-async function throttledLogin(strapi: Core.Strapi, ctx: Context, next: Next): Promise<void> {
+async function adminLogIn(strapi: Core.Strapi, ctx: Context, next: Next): Promise<void> {
   // As passport-local reads them: the body's field, else the query's.
   const email = field(ctx.request.body, 'email') || field(ctx.request.query, 'email');
   const password = field(ctx.request.body, 'password') || field(ctx.request.query, 'password');
@@ -57,21 +48,16 @@ async function throttledLogin(strapi: Core.Strapi, ctx: Context, next: Next): Pr
   const admin = (await strapi.db.query('admin::user').findOne({ where: { email: email.trim().toLowerCase() }, select: ['id'] })) as {
     id: number;
   } | null;
-  const subject = admin ? accountSubject('admin', admin.id) : unknownSubject('admin', email);
-  const locked = await lockedFor(subject);
-  if (locked > 0) refuse(ctx, locked, lockedMessage(locked));
-
-  try {
-    await next();
-  } catch (error) {
-    if (error instanceof errors.ApplicationError && error.message === INVALID_CREDENTIALS) {
-      if (!admin) await checkPasswordInVain((given, hash) => strapi.service('admin::auth').validatePassword(given, hash), password);
-      const lockedNow = await recordFailure(subject);
-      if (lockedNow > 0 && admin) strapi.log.warn(`[auth] administrator ${admin.id}: log-in locked for ${lockedNow} s after repeated failures`);
-    }
-    throw error;
-  }
-  if (ctx.status === 200 && (ctx.body as AdminAnswer)?.data?.token) await recordSuccess(subject);
+  await throttledLogIn(strapi, ctx, {
+    realm: 'admin',
+    accountId: admin ? admin.id : null,
+    identifier: email,
+    password,
+    comparePassword: (given, hash) => strapi.service('admin::auth').validatePassword(given, hash),
+    isInvalidCredentials: (error) => error instanceof errors.ApplicationError && error.message === INVALID_CREDENTIALS,
+    signedIn: () => ctx.status === 200 && Boolean((ctx.body as AdminAnswer)?.data?.token),
+    logIn: next,
+  });
 }
 
 /** After a reset by the e-mailed token the administrator gets straight back in, as members do. */
@@ -87,7 +73,7 @@ const adminAuthThrottle: Core.MiddlewareFactory = (_config, { strapi }) => {
     const requestPath = normalisePath(ctx.request.path);
     if (!GUARDED[ctx.method]?.includes(requestPath)) return next();
     return perAddress(ctx, () => {
-      if (requestPath === '/admin/login') return throttledLogin(strapi, ctx, next);
+      if (requestPath === '/admin/login') return adminLogIn(strapi, ctx, next);
       if (requestPath === '/admin/reset-password') return liftedAfterReset(ctx, next);
       return next();
     });

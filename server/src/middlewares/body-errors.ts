@@ -4,7 +4,7 @@ import type { Core } from '@strapi/strapi';
 import type { NextMiddleware as Next, RequestContext as Context } from '../request-context';
 
 /**
- * Bad request bodies answer 4xx, never 500 (README "Security"). Placed right before strapi::body,
+ * Bad request bodies answer 4xx, never 500 (docs/security.md). Placed right before strapi::body,
  * with global::body-parsed right after it:
  *
  * - An error thrown while strapi::body reads the body (multipart/form-data without a boundary, cut

@@ -30,14 +30,9 @@ const XML_ENTITIES: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&
 const escapeXml = (text: string): string => text.replace(/[<>&'"]/g, (char) => XML_ENTITIES[char]);
 
 export const robotsTxt = (origin: string): string =>
-  [
-    'User-agent: *',
-    'Allow: /',
-    ...ROBOTS_DISALLOWED.map((prefix) => `Disallow: ${prefix}`),
-    '',
-    `Sitemap: ${origin}/sitemap.xml`,
-    '',
-  ].join('\n');
+  ['User-agent: *', 'Allow: /', ...ROBOTS_DISALLOWED.map((prefix) => `Disallow: ${prefix}`), '', `Sitemap: ${origin}/sitemap.xml`, ''].join(
+    '\n',
+  );
 
 export const sitemapXml = (origin: string): string =>
   [

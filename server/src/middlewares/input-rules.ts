@@ -3,7 +3,7 @@ import type { NextMiddleware as Next, RequestContext as Context } from '../reque
 import { apiRoute } from './body-errors';
 
 /**
- * No 5xx from any query shape or byte (README "Security"). Right after global::body-parsed, so it
+ * No 5xx from any query shape or byte (docs/security.md). Right after global::body-parsed, so it
  * sees the parsed query (strapi::query) and body (strapi::body), before any route reads them:
  *
  * - A control character (U+0000 to U+001F but tab, line feed and carriage return) in the path, in a
@@ -22,18 +22,21 @@ import { apiRoute } from './body-errors';
  *   read, sort directions, status, locale) stays Strapi's.
  */
 
+// oxlint-disable no-control-regex -- control characters are what this looks for
 /**
  * Control characters (but tab, line feed, carriage return), and lone UTF-16 surrogates: no text
  * holds one, none can be stored as UTF-8, and bcryptjs kills the process on a password with one.
  */
-export const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const CONTROL_CHARACTER =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// oxlint-enable no-control-regex
 
 const WEBHOOK = '/payments/webhook';
 
 export class QueryShapeError extends Error {
   constructor(
     readonly path: string,
-    what: string
+    what: string,
   ) {
     super(`Invalid query: ${path} ${what}`);
   }
@@ -67,7 +70,16 @@ export function controlCharacterAt(value: unknown, root: string): string {
 export type FieldKind = 'integer' | 'biginteger' | 'number' | 'boolean' | 'date' | 'time' | 'text' | 'nested';
 
 const COMPARISONS = new Set(['$eq', '$eqi', '$ne', '$nei', '$lt', '$lte', '$gt', '$gte']);
-const TEXT_MATCHES = new Set(['$contains', '$notContains', '$containsi', '$notContainsi', '$startsWith', '$startsWithi', '$endsWith', '$endsWithi']);
+const TEXT_MATCHES = new Set([
+  '$contains',
+  '$notContains',
+  '$containsi',
+  '$notContainsi',
+  '$startsWith',
+  '$startsWithi',
+  '$endsWith',
+  '$endsWithi',
+]);
 /** Compared as SQL LIKE without a cast: PostgreSQL has it for text only (the i- variants cast). */
 const TEXT_ONLY_MATCHES = new Set(['$contains', '$notContains', '$startsWith', '$endsWith']);
 const LISTS = new Set(['$in', '$notIn']);
@@ -231,8 +243,7 @@ class Grammar {
         else if (key === 'count') {
           if (!isScalar(inner)) throw new QueryShapeError(innerAt, 'must be true or false');
           checkValue(inner, innerAt, 'boolean');
-        }
-        else if (key === 'on') {
+        } else if (key === 'on') {
           if (!isPlain(inner)) throw new QueryShapeError(innerAt, 'must be an object of components');
           this.populate(inner, innerAt);
         }
@@ -283,7 +294,9 @@ const NESTING = ['relation', 'component', 'media', 'dynamiczone'];
 
 export function fieldKinds(strapi: Core.Strapi): Map<string, FieldKind> {
   const seen = new Map<string, Set<string>>();
-  const schemas = [...Object.values(strapi.contentTypes), ...Object.values(strapi.components)] as { attributes: Record<string, { type: string }> }[];
+  const schemas = [...Object.values(strapi.contentTypes), ...Object.values(strapi.components)] as {
+    attributes: Record<string, { type: string }>;
+  }[];
   for (const schema of schemas) {
     for (const [name, attribute] of Object.entries(schema.attributes)) {
       if (!seen.has(name)) seen.set(name, new Set());
@@ -319,7 +332,8 @@ function decodedPath(path: string): string {
   }
 }
 
-const NOT_ALLOWED = 'contains a character that is not allowed (a control character such as NUL, or half of a character; tab and line breaks are fine)';
+const NOT_ALLOWED =
+  'contains a character that is not allowed (a control character such as NUL, or half of a character; tab and line breaks are fine)';
 
 const inputRules: Core.MiddlewareFactory = (_config, { strapi }) => {
   const prefix = strapi.config.get<string>('api.rest.prefix', '/api');

@@ -2,6 +2,7 @@ import fs from 'fs';
 import path from 'path';
 import type { Core } from '@strapi/strapi';
 import { watchLegalEdits } from '../prerender/legal-edits';
+import { withScriptSource } from '../prerender/html';
 import { createPrerenderer } from '../prerender/prerender';
 
 /**
@@ -77,7 +78,12 @@ const spa: Core.MiddlewareFactory = (_config, { strapi }) => {
       // brotli first, then gzip, else the file as is. Typed as the original; global::compression
       // leaves an encoded body alone.
       ctx.vary('Accept-Encoding');
-      const variant = ([['br', '.br'], ['gzip', '.gz']] as const)
+      const variant = (
+        [
+          ['br', '.br'],
+          ['gzip', '.gz'],
+        ] as const
+      )
         .map(([encoding, suffix]) => ({ encoding, file: file + suffix }))
         .find(
           (candidate) =>
@@ -118,6 +124,9 @@ const spa: Core.MiddlewareFactory = (_config, { strapi }) => {
     ctx.status = 200;
     ctx.type = 'html';
     ctx.set('Cache-Control', prerendered?.personal ? 'private, no-store' : 'no-cache');
+    // The page's one inline script (/profile's), allowed by its hash, for this answer only.
+    const csp = ctx.response.get('Content-Security-Policy');
+    if (prerendered?.scriptSource && csp) ctx.set('Content-Security-Policy', withScriptSource(csp, prerendered.scriptSource));
     ctx.body = prerendered ? prerendered.html : fs.createReadStream(index);
   };
 };

@@ -1,5 +1,5 @@
 import type { PaymentMode, PlanInterval, SubscriptionStatus } from '../contract/subscriptions';
-import type { Invoice } from '../contract/billing';
+import type { CardOnFile, Invoice } from '../contract/billing';
 
 /**
  * Payment gateway: what the subscription module needs from a payment provider.
@@ -9,9 +9,6 @@ import type { Invoice } from '../contract/billing';
  * Everything is expressed in the provider's vocabulary (Stripe's statuses, customer and
  * subscription ids, a client secret the browser confirms the first payment with).
  */
-
-/** Statuses after which a subscription never changes again. */
-export const ENDED_STATUSES: readonly SubscriptionStatus[] = ['canceled', 'incomplete_expired'];
 
 /** A subscription as the gateway knows it. */
 export interface GatewaySubscription {
@@ -73,6 +70,11 @@ export interface PaymentGateway {
   resume(subscriptionId: string): Promise<GatewaySubscription>;
   /** The customer's invoices, newest first: `limit` of them after skipping `offset`. */
   listInvoices(customerId: string, offset: number, limit: number): Promise<InvoicePage>;
+  /**
+   * The card the customer's payments are taken from (null when none is saved): Stripe charges the
+   * subscription's default payment method first, else the customer's default. A deleted customer has none.
+   */
+  cardOnFile(customerId: string, subscriptionId: string | null): Promise<CardOnFile | null>;
   /** A billing portal session's URL (Stripe's Customer Portal); the sandbox has none and throws invalid_request. */
   createPortalSession(customerId: string, returnUrl: string): Promise<{ url: string }>;
   /** Ends the subscription now (account deletion, abandoned incomplete subscriptions). */
@@ -109,7 +111,7 @@ export class GatewayError extends Error {
     readonly kind: GatewayErrorKind,
     message: string,
     readonly code?: string,
-    readonly cause?: unknown
+    readonly cause?: unknown,
   ) {
     super(message);
     this.name = 'GatewayError';

@@ -4,11 +4,10 @@ import type { PaymentMode } from '../contract/subscriptions';
 import { SandboxGateway } from './sandbox-gateway';
 import { StripeGateway } from './stripe-gateway';
 import { UID } from '../content-types';
-import { publicUrl } from '../public-url';
 
 export * from './gateway';
-export { SandboxGateway, SandboxCardError, SANDBOX_CARDS, validateSandboxCard, type CardInput, type SandboxReceipt } from './sandbox-gateway';
-export { StripeGateway, mapStripeSubscription, mapStripeInvoice } from './stripe-gateway';
+export { SandboxGateway, SandboxCardError, type CardInput } from './sandbox-gateway';
+export { StripeGateway, mapStripeCard } from './stripe-gateway';
 
 export interface PaymentsConfig {
   mode?: string;
@@ -84,6 +83,5 @@ export function createGateway(strapi: Core.Strapi): PaymentGateway {
       // duration is required, so a stored plan always has one.
       return plan?.duration ? { interval: plan.duration, amount: plan.amount ?? 0, currency: plan.currency ?? 'usd' } : null;
     },
-    receiptUrl: (invoiceId) => `${publicUrl()}/api/payments/sandbox/receipts/${invoiceId}`,
   });
 }

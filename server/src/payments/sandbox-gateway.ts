@@ -9,8 +9,8 @@ import {
   type PaymentGateway,
   type WebhookEvent,
 } from './gateway';
-import type { PlanInterval, SubscriptionStatus } from '../contract/subscriptions';
-import type { Invoice } from '../contract/billing';
+import { ENDED_STATUSES, type PlanInterval, type SubscriptionStatus } from '../contract/subscriptions';
+import type { CardBrand, CardOnFile, Invoice } from '../contract/billing';
 
 /** Key-value persistence of the sandbox (Strapi's core store in the app; a Map in unit tests). */
 export interface SandboxStorage {
@@ -23,13 +23,32 @@ export interface SandboxGatewayOptions {
   storage: SandboxStorage;
   /** The billing interval (and amount in cents) of a price id (the app looks up its subscription plans); null if unknown. */
   lookupPrice(priceId: string): Promise<{ interval: PlanInterval; amount?: number; currency?: string } | null>;
-  /** The address of the receipt page of an invoice id (the app's GET /api/payments/sandbox/receipts/:id). */
+  /**
+   * The address of the receipt page of an invoice id; by default the app's GET /api/payments/sandbox/receipts/:id,
+   * relative: this server serves it on whatever origin the member reached the site by (not PUBLIC_URL's).
+   */
   receiptUrl?: (invoiceId: string) => string;
   now?: () => Date;
 }
 
 /** Test cards, as in Stripe's test mode. */
 export const SANDBOX_CARDS = { success: '4242424242424242', declined: '4000000000000002' } as const;
+
+/**
+ * The test numbers that pay, each with its network (Stripe's test cards, docs/payments-sandbox-cards.md):
+ * more than one, so that a changed card on file shows.
+ */
+export const SANDBOX_PAYING_CARDS: ReadonlyMap<string, CardBrand> = new Map<string, CardBrand>([
+  [SANDBOX_CARDS.success, 'visa'],
+  ['4000056655665556', 'visa'],
+  ['5555555555554444', 'mastercard'],
+  ['2223003122003222', 'mastercard'],
+  ['378282246310005', 'amex'],
+  ['6011111111111117', 'discover'],
+  ['3056930009020004', 'diners'],
+  ['3566002020360505', 'jcb'],
+  ['6200000000000005', 'unionpay'],
+]);
 
 /** Stripe leaves an unpaid first invoice open this long, then the subscription becomes incomplete_expired. */
 const INCOMPLETE_LIFETIME_MS = 23 * 60 * 60 * 1000;
@@ -40,8 +59,8 @@ interface SandboxCustomer {
   userId: number;
   /** Its subscriptions, so that deleting the customer ends them as Stripe does (absent on older records). */
   subscriptionIds?: string[];
-  /** The test card on file (set by a payment or a card update). */
-  card?: { last4: string; expiry: string };
+  /** The test card on file (set by a payment or a card update); `brand` is absent on older records. */
+  card?: StoredCard;
 }
 
 interface SandboxSubscription {
@@ -93,7 +112,7 @@ export class SandboxCardError extends Error {
   constructor(
     readonly status: 400 | 402,
     readonly code: string,
-    message: string
+    message: string,
   ) {
     super(message);
     this.name = 'CardError';
@@ -102,12 +121,30 @@ export class SandboxCardError extends Error {
 
 const randomId = (prefix: string) => `${prefix}_${crypto.randomBytes(12).toString('hex')}`;
 
-const cardOnFile = (number: string, input: CardInput) => ({ last4: number.slice(-4), expiry: String(input.expiry).replace(/\s/g, '') });
+interface StoredCard {
+  brand?: CardBrand;
+  last4: string;
+  /** MM/YY as entered (validated). */
+  expiry: string;
+}
+
+const storedCard = (number: string, input: CardInput): StoredCard => ({
+  brand: SANDBOX_PAYING_CARDS.get(number),
+  last4: number.slice(-4),
+  expiry: String(input.expiry).replace(/\s/g, ''),
+});
+
+/** A stored card as the contract shows it; older records have no brand, which their test number's last 4 digits tell. */
+function cardView(card: StoredCard): CardOnFile {
+  const [month, year] = card.expiry.split('/').map(Number);
+  const brand = card.brand ?? [...SANDBOX_PAYING_CARDS].find(([number]) => number.endsWith(card.last4))?.[1] ?? 'unknown';
+  return { brand, last4: card.last4, expMonth: month, expYear: 2000 + year };
+}
 
 /** Validates the card fields; answers the normalised number. Throws SandboxCardError(400). */
 export function validateSandboxCard(input: CardInput, now: Date): string {
   const number = typeof input.cardNumber === 'string' ? input.cardNumber.replace(/[\s-]/g, '') : '';
-  if (!/^\d{12,19}$/.test(number) || (number !== SANDBOX_CARDS.success && number !== SANDBOX_CARDS.declined)) {
+  if (!SANDBOX_PAYING_CARDS.has(number) && number !== SANDBOX_CARDS.declined) {
     throw new SandboxCardError(400, 'incorrect_number', 'Your card number is incorrect.');
   }
   const expiry = typeof input.expiry === 'string' ? /^\s*(\d{1,2})\s*\/\s*(\d{2})\s*$/.exec(input.expiry) : null;
@@ -131,8 +168,8 @@ export function validateSandboxCard(input: CardInput, now: Date): string {
 }
 
 /**
- * In-process stand-in for Stripe. Deterministic: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is
- * declined, anything else is an incorrect number. Its state (customers, subscriptions, payment
+ * In-process stand-in for Stripe. Deterministic: Stripe's test numbers pay (SANDBOX_PAYING_CARDS,
+ * 4242 4242 4242 4242 among them), 4000 0000 0000 0002 is declined, anything else is an incorrect number. Its state (customers, subscriptions, payment
  * intents) persists through the storage, so it survives restarts. Renewals are simulated lazily:
  * reading an active subscription past its period end renews it (or ends it when it was set to
  * cancel at period end); an unpaid incomplete subscription expires after 23 hours, as on Stripe.
@@ -284,21 +321,18 @@ export class SandboxGateway implements PaymentGateway {
   }
 
   async cancelAtPeriodEnd(subscriptionId: string): Promise<GatewaySubscription> {
-    const sub = await this.load(subscriptionId);
-    if (sub.status === 'canceled' || sub.status === 'incomplete_expired') {
-      throw new GatewayError('invalid_request', 'A canceled subscription can only update its cancellation_details.');
-    }
-    sub.cancelAtPeriodEnd = true;
-    await this.storage.set(`sub:${sub.id}`, sub);
-    return this.view(sub);
+    return this.setCancelAtPeriodEnd(subscriptionId, true, 'A canceled subscription can only update its cancellation_details.');
   }
 
   async resume(subscriptionId: string): Promise<GatewaySubscription> {
+    return this.setCancelAtPeriodEnd(subscriptionId, false, 'A canceled subscription cannot be resumed.');
+  }
+
+  /** Sets or clears cancel at period end; an ended subscription refuses with Stripe's message. */
+  private async setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean, endedRefusal: string): Promise<GatewaySubscription> {
     const sub = await this.load(subscriptionId);
-    if (sub.status === 'canceled' || sub.status === 'incomplete_expired') {
-      throw new GatewayError('invalid_request', 'A canceled subscription cannot be resumed.');
-    }
-    sub.cancelAtPeriodEnd = false;
+    if (ENDED_STATUSES.includes(sub.status)) throw new GatewayError('invalid_request', endedRefusal);
+    sub.cancelAtPeriodEnd = cancel;
     await this.storage.set(`sub:${sub.id}`, sub);
     return this.view(sub);
   }
@@ -376,14 +410,20 @@ export class SandboxGateway implements PaymentGateway {
     const number = validateSandboxCard(input, this.now());
     // As on Stripe, the declined test card cannot be saved either.
     if (number === SANDBOX_CARDS.declined) throw new SandboxCardError(402, 'card_declined', 'Your card was declined.');
-    const card = cardOnFile(number, input);
+    const card = storedCard(number, input);
     await this.storage.set(`cus:${customerId}`, { ...customer, card });
     return { last4: card.last4 };
   }
 
+  /** The stored test card: set by the first payment, replaced by a card update (a declined one changes nothing). */
+  async cardOnFile(customerId: string): Promise<CardOnFile | null> {
+    const customer = typeof customerId === 'string' ? await this.storage.get<SandboxCustomer>(`cus:${customerId}`) : null;
+    return customer?.card ? cardView(customer.card) : null;
+  }
+
   async cancelNow(subscriptionId: string): Promise<GatewaySubscription> {
     const sub = await this.load(subscriptionId);
-    if (sub.status !== 'canceled' && sub.status !== 'incomplete_expired') {
+    if (!ENDED_STATUSES.includes(sub.status)) {
       sub.status = sub.status === 'incomplete' ? 'incomplete_expired' : 'canceled';
       await this.cancelPaymentIntent(sub.paymentIntentId);
       await this.storage.set(`sub:${sub.id}`, sub);
@@ -447,7 +487,7 @@ export class SandboxGateway implements PaymentGateway {
 
     // The paying card becomes the card on file (renewals use it).
     const customer = await this.storage.get<SandboxCustomer>(`cus:${sub.customerId}`);
-    if (customer) await this.storage.set(`cus:${customer.id}`, { ...customer, card: cardOnFile(number, input) });
+    if (customer) await this.storage.set(`cus:${customer.id}`, { ...customer, card: storedCard(number, input) });
 
     const now = this.now();
     sub.status = 'active';

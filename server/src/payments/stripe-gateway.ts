@@ -9,7 +9,7 @@ import {
   type WebhookEvent,
 } from './gateway';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../contract/subscriptions';
-import { INVOICE_STATUSES, type Invoice, type InvoiceStatus } from '../contract/billing';
+import { CARD_BRANDS, INVOICE_STATUSES, type CardBrand, type CardOnFile, type Invoice, type InvoiceStatus } from '../contract/billing';
 
 export interface StripeGatewayOptions {
   secretKey: string;
@@ -85,6 +85,26 @@ export function mapStripeInvoice(invoice: Stripe.Invoice): Invoice {
   };
 }
 
+const toBrand = (brand: string): CardBrand => {
+  // Legacy card sources name the network in words ("American Express", "MasterCard", "Diners Club").
+  const code =
+    ({ 'american express': 'amex', 'diners club': 'diners' } as Record<string, string>)[brand.toLowerCase()] ?? brand.toLowerCase();
+  return (CARD_BRANDS as readonly string[]).includes(code) ? (code as CardBrand) : 'unknown';
+};
+
+/**
+ * The card of an expanded default payment method or source: a PaymentMethod of type card, or a
+ * legacy Card source. Anything else (an id left unexpanded, a bank account, none) is null.
+ */
+export function mapStripeCard(value: unknown): CardOnFile | null {
+  if (!value || typeof value !== 'object') return null;
+  type CardFields = Pick<Stripe.PaymentMethod.Card, 'brand' | 'last4' | 'exp_month' | 'exp_year'>;
+  const object = value as { object?: string; card?: CardFields | null };
+  const card = object.object === 'payment_method' ? object.card : object.object === 'card' ? (value as CardFields) : null;
+  if (!card?.last4 || !card.brand) return null;
+  return { brand: toBrand(card.brand), last4: card.last4, expMonth: card.exp_month, expYear: card.exp_year };
+}
+
 /** The client secret of the subscription's latest invoice, when latest_invoice.confirmation_secret was expanded. */
 function confirmationSecret(subscription: Stripe.Subscription): string | null {
   const invoice = subscription.latest_invoice as Stripe.Invoice | string | null;
@@ -108,7 +128,7 @@ function translateError(error: unknown): GatewayError {
         e.code === 'resource_missing' || e.statusCode === 404 ? 'not_found' : 'invalid_request',
         message,
         e.code,
-        error
+        error,
       );
     default:
       return new GatewayError('unavailable', message, e?.code, error);
@@ -155,8 +175,8 @@ export class StripeGateway implements PaymentGateway {
           name: input.username,
           metadata: { userId: String(input.userId), userDocumentId: input.userDocumentId },
         },
-        { idempotencyKey: `carnivo-customer-${input.userDocumentId}` }
-      )
+        { idempotencyKey: `carnivo-customer-${input.userDocumentId}` },
+      ),
     );
     return { customerId: customer.id };
   }
@@ -172,7 +192,7 @@ export class StripeGateway implements PaymentGateway {
         // Since API 2025-03-31 the invoice no longer carries payment_intent; its
         // confirmation_secret holds the PaymentIntent's client_secret.
         expand: ['latest_invoice.confirmation_secret'],
-      })
+      }),
     );
     const clientSecret = confirmationSecret(subscription);
     const mapped = mapStripeSubscription(subscription);
@@ -190,15 +210,11 @@ export class StripeGateway implements PaymentGateway {
   }
 
   async cancelAtPeriodEnd(subscriptionId: string): Promise<GatewaySubscription> {
-    return mapStripeSubscription(
-      await this.call(() => this.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true }))
-    );
+    return mapStripeSubscription(await this.call(() => this.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true })));
   }
 
   async resume(subscriptionId: string): Promise<GatewaySubscription> {
-    return mapStripeSubscription(
-      await this.call(() => this.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: false }))
-    );
+    return mapStripeSubscription(await this.call(() => this.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: false })));
   }
 
   async listInvoices(customerId: string, offset: number, limit: number): Promise<InvoicePage> {
@@ -212,13 +228,29 @@ export class StripeGateway implements PaymentGateway {
           customer: customerId,
           limit: Math.min(100, wanted - seen.length),
           ...(startingAfter ? { starting_after: startingAfter } : {}),
-        })
+        }),
       );
       seen.push(...page.data);
       if (!page.has_more || page.data.length === 0 || seen.length >= wanted) break;
       startingAfter = page.data[page.data.length - 1].id;
     }
     return { invoices: seen.slice(offset, offset + limit).map(mapStripeInvoice), hasMore: seen.length > offset + limit };
+  }
+
+  async cardOnFile(customerId: string, subscriptionId: string | null): Promise<CardOnFile | null> {
+    // The order Stripe charges in: the subscription's own default, then the customer's.
+    if (subscriptionId) {
+      const subscription = await this.call(() =>
+        this.stripe.subscriptions.retrieve(subscriptionId, { expand: ['default_payment_method', 'default_source'] }),
+      );
+      const card = mapStripeCard(subscription.default_payment_method) ?? mapStripeCard(subscription.default_source);
+      if (card) return card;
+    }
+    const customer = await this.call(() =>
+      this.stripe.customers.retrieve(customerId, { expand: ['invoice_settings.default_payment_method', 'default_source'] }),
+    );
+    if (customer.deleted) return null;
+    return mapStripeCard(customer.invoice_settings?.default_payment_method) ?? mapStripeCard(customer.default_source);
   }
 
   async createPortalSession(customerId: string, returnUrl: string): Promise<{ url: string }> {
@@ -253,7 +285,7 @@ export class StripeGateway implements PaymentGateway {
 
   async paymentSecret(subscriptionId: string): Promise<string | null> {
     const subscription = await this.call(() =>
-      this.stripe.subscriptions.retrieve(subscriptionId, { expand: ['latest_invoice.confirmation_secret'] })
+      this.stripe.subscriptions.retrieve(subscriptionId, { expand: ['latest_invoice.confirmation_secret'] }),
     );
     const invoice = subscription.latest_invoice;
     const open = invoice && typeof invoice === 'object' ? invoice.status === 'open' : false;

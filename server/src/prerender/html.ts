@@ -1,7 +1,10 @@
+import { escapeHtml } from '../escape-html';
+
 /**
  * Builds a prerendered page's HTML from the built index.html (the SPA shell), the markup the SSR
  * bundle rendered, and Vite's manifest. Pure functions: no Strapi, no file system.
  */
+import { createHash } from 'node:crypto';
 
 export type PageHead = { title: string; description?: string; keywords?: string };
 
@@ -23,11 +26,10 @@ export const PRERENDERED_DATA_ID = 'carnivo-prerendered';
 const APP_SCRIPT = /<script type="module" crossorigin src="(\/assets\/[\w.-]+\.js)"><\/script>/;
 export const APP_SCRIPT_ID = 'carnivo-app';
 export const APP_LOADER = '/app-loader.js';
+/** The script of /profile, inline in its HTML (src/entry-profile-shell.ts, built by `vite build --mode profile-shell`). */
+export const PROFILE_SHELL = '/profile-shell.js';
 export const OG_IMAGE = { path: '/og-image.png', width: 1200, height: 630, alt: 'Carnivo, the carnivore and ketovore diet app' };
 const SITE_NAME = 'Carnivo';
-
-const escapeHtml = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** JSON that is safe inside <script>: nothing in it can close the element or start a comment. */
 export function scriptSafeJson(value: unknown): string {
@@ -37,6 +39,32 @@ export function scriptSafeJson(value: unknown): string {
     .replace(/&/g, '\\u0026')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
+}
+
+/** A Content-Security-Policy source allowing one inline script, by the hash of its text. */
+export const scriptHashSource = (script: string) => `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
+
+/**
+ * /profile's HTML: the shell with the profile shell's script inline in place of the app's (no
+ * request to wait for before it asks for the profile), the app's entry in its data-src. The script
+ * asks for the member's profile with the stored session and paints it before the app's code loads;
+ * the HTML itself is the same for everyone, without member data. `scriptSource` is what the page's
+ * CSP must add to script-src. Null when the shell lacks the app's script, or the script could end
+ * its element early.
+ */
+export function profileShellPage(shell: string, script: string): { html: string; scriptSource: string } | null {
+  const match = APP_SCRIPT.exec(shell);
+  if (!match || /<\/script|<!--/i.test(script)) return null;
+  const inline = `<script id="${APP_SCRIPT_ID}" data-src="${match[1]}">${script}</script>`;
+  return { html: shell.replace(match[0], () => inline), scriptSource: scriptHashSource(script) };
+}
+
+/** `csp` with `source` added to its script-src (the directive as Strapi's security middleware wrote it). */
+export function withScriptSource(csp: string, source: string): string {
+  return csp.replace(
+    /(^|;)\s*script-src ([^;]*)/,
+    (_directive, start: string, sources: string) => `${start}script-src ${sources} ${source}`,
+  );
 }
 
 /** The JS files and CSS of the given manifest keys with everything they import, minus the entry's. */
@@ -111,11 +139,16 @@ export function fillShell(
     `<div id="root">${page.html}</div>\n    ` +
     `<script id="${PRERENDERED_DATA_ID}" type="application/json">${scriptSafeJson(page.data)}</script>`;
   // Functions as replacements: the markup may contain "$&"-like sequences.
-  return shell
-    // The page is readable from its HTML and stylesheet, so the app's script, which only makes it
-    // interactive, waits for the first paint: public/app-loader.js fetches it then (CSP-safe: no inline script).
-    .replace(APP_SCRIPT, (_tag, src: string) => `<script type="module" id="${APP_SCRIPT_ID}" src="${APP_LOADER}" data-src="${src}"></script>`)
-    .replace(titleMatch[0], () => headTags(page.head, canonical, options.publicUrl))
-    .replace('</head>', () => `${pageAssets}</head>`)
-    .replace(ROOT_ELEMENT, () => root);
+  return (
+    shell
+      // The page is readable from its HTML and stylesheet, so the app's script, which only makes it
+      // interactive, waits for the first paint: public/app-loader.js fetches it then (CSP-safe: no inline script).
+      .replace(
+        APP_SCRIPT,
+        (_tag, src: string) => `<script type="module" id="${APP_SCRIPT_ID}" src="${APP_LOADER}" data-src="${src}"></script>`,
+      )
+      .replace(titleMatch[0], () => headTags(page.head, canonical, options.publicUrl))
+      .replace('</head>', () => `${pageAssets}</head>`)
+      .replace(ROOT_ELEMENT, () => root)
+  );
 }

@@ -17,7 +17,9 @@ export function watchLegalEdits(strapi: Core.Strapi, prerenderer: Prerenderer, r
   const announce = () => {
     prerenderer.forgetLegalPages();
     redis?.publish(LEGAL_EDITS_CHANNEL, String(Date.now())).catch((error: unknown) => {
-      strapi.log.warn(`[prerender] could not tell the other instances about a legal page edit (they refresh within 30 s): ${String(error)}`);
+      strapi.log.warn(
+        `[prerender] could not tell the other instances about a legal page edit (they refresh within 30 s): ${String(error)}`,
+      );
     });
   };
   strapi.db.lifecycles.subscribe({

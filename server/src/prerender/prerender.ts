@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Core } from '@strapi/strapi';
-import { fillShell, type Manifest, type RenderedPage } from './html';
+import { PROFILE_SHELL, fillShell, profileShellPage, type Manifest, type RenderedPage } from './html';
 
 /**
- * Public pages served as HTML rendered on the server (README "Marketing site and legal pages"):
+ * Public pages served as HTML rendered on the server (docs/public-pages.md):
  * the SSR bundle `vite build --ssr` writes next to the SPA build (dist-ssr/entry-server.js, or
  * SSR_ENTRY) renders the same routes and components as the browser; this fills the SPA's
  * index.html with the result. Anything that goes wrong serves the plain shell (the browser then
@@ -15,6 +15,10 @@ import { fillShell, type Manifest, type RenderedPage } from './html';
  * LEGAL_CACHE_MS and dropped as soon as an editor saves its text on this instance (a lifecycle), so
  * every instance serves the new text within that time. A query changes nothing but /reset-password's
  * form (the e-mailed code), which is rendered for each request and marked private.
+ *
+ * /profile is no public page, but gets HTML of its own too: the shell with the profile shell's
+ * script inline, which paints the signed-in member's profile before the app loads (html.ts
+ * profileShellPage). The same for everyone, it needs no server bundle, only the built script.
  */
 
 type SingleTypeReader = (apiPath: string) => Promise<Record<string, unknown> | null>;
@@ -24,6 +28,7 @@ type SsrModule = {
 
 export const LEGAL_CACHE_MS = 30_000;
 const LEGAL_PATHS = ['/privacy-policy', '/terms', '/refund-policy'];
+const PROFILE_PATH = '/profile';
 /** Pages whose HTML shows the request's query; rendered for each request and never cached. */
 const QUERY_PAGES = ['/reset-password'];
 
@@ -32,9 +37,10 @@ const importEsm = new Function('specifier', 'return import(specifier)') as (spec
 
 /**
  * The full HTML of a page (`personal`: rendered from the request's query, not to be stored by any
- * cache), a redirect to the route's own path, or null to serve the shell.
+ * cache; `scriptSource`: what the page's Content-Security-Policy must add to script-src for its
+ * inline script), a redirect to the route's own path, or null to serve the shell.
  */
-export type PrerenderAnswer = { html: string; personal: boolean } | { redirect: string } | null;
+export type PrerenderAnswer = { html: string; personal: boolean; scriptSource?: string } | { redirect: string } | null;
 
 /** Lower-case, decoded, without trailing slashes (every public route is); null when it does not decode. */
 function canonicalPath(pathname: string): string | null {
@@ -63,6 +69,16 @@ export function createPrerenderer(
   const failedOnce = new Set<string>();
   /** Moves on each legal edit, so a render that raced with one is not cached. */
   let legalGeneration = 0;
+  let profileShell: ReturnType<typeof profileShellPage> | undefined;
+
+  /** /profile's HTML, built once; null (the plain shell) when the profile shell was not built. */
+  const profilePage = (): PrerenderAnswer => {
+    const script = path.join(spaRoot, PROFILE_SHELL);
+    profileShell ??= fs.existsSync(script)
+      ? profileShellPage(fs.readFileSync(path.join(spaRoot, 'index.html'), 'utf8'), fs.readFileSync(script, 'utf8').trim())
+      : null;
+    return profileShell ? { ...profileShell, personal: false } : null;
+  };
 
   const load = () =>
     (loaded ??= (async () => {
@@ -76,7 +92,9 @@ export function createPrerenderer(
       const manifest = fs.existsSync(manifestFile) ? (JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest) : {};
       return { render, shell, manifest };
     })().catch((error: unknown) => {
-      strapi.log.error(`[prerender] the server bundle ${entry} could not be loaded; public pages are rendered in the browser: ${String(error)}`);
+      strapi.log.error(
+        `[prerender] the server bundle ${entry} could not be loaded; public pages are rendered in the browser: ${String(error)}`,
+      );
       return null;
     }));
 
@@ -100,6 +118,7 @@ export function createPrerenderer(
         const page = await this.page(canonical, '');
         return page && 'html' in page ? { redirect: `${canonical}${search}` } : null;
       }
+      if (pathname === PROFILE_PATH) return profilePage();
       // Only the reset page shows its query (the e-mailed code): every other page is one HTML for
       // every query, so a query can neither bypass the cache nor be reflected.
       const usesQuery = QUERY_PAGES.includes(pathname) && search !== '';
@@ -128,7 +147,9 @@ export function createPrerenderer(
         if (!failedOnce.has(pathname)) {
           if (failedOnce.size >= 100) failedOnce.clear();
           failedOnce.add(pathname);
-          strapi.log.error(`[prerender] ${pathname} could not be rendered; serving the client-rendered page: ${error instanceof Error ? error.stack : String(error)}`);
+          strapi.log.error(
+            `[prerender] ${pathname} could not be rendered; serving the client-rendered page: ${error instanceof Error ? error.stack : String(error)}`,
+          );
         }
         return null;
       }

@@ -1,7 +1,10 @@
 /** The hourly check: each run sends what is due in the current period (UTC) and not sent yet. */
 export const DEFAULT_GOAL_REMINDER_CRON = '0 * * * *';
 
-type Task = { task: (context: { strapi: { service(uid: string): unknown; log: { error(message: string): void } } }) => Promise<void>; options: { rule: string } };
+type Task = {
+  task: (context: { strapi: { service(uid: string): unknown; log: { error(message: string): void } } }) => Promise<void>;
+  options: { rule: string };
+};
 
 /**
  * server.cron.tasks for the goal reminders. GOAL_REMINDER_CRON is a cron expression (5 fields, or

@@ -1,5 +1,7 @@
+import { escapeHtml } from '../escape-html';
 import { formatWeight, type UnitSystem, type WeightEntry } from '../contract/progress';
 import type { ReminderFrequency } from './period';
+import { sitePage } from '../site-page';
 
 export interface ReminderEmailInput {
   username: string;
@@ -13,9 +15,6 @@ export interface ReminderEmailInput {
   profileUrl: string;
   unsubscribeUrl: string;
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
 /** The difference as the Goals tab labels it (SPEC §2): "x to lose", "x to gain", or the goal reached. */
 export function progressLine(currentWeight: number | null, goalWeight: number, unit: UnitSystem): string {
@@ -60,7 +59,9 @@ export function renderReminderEmail(input: ReminderEmailInput): { subject: strin
     `<tr><th align="left">Goal weight</th><td>${escapeHtml(goal)}</td></tr>`,
     `<tr><th align="left">Progress</th><td>${escapeHtml(progress)}</td></tr>`,
     '</table>',
-    ...(entries.length > 0 ? ['<p>Your latest weights:</p>', `<ul>${entries.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`] : []),
+    ...(entries.length > 0
+      ? ['<p>Your latest weights:</p>', `<ul>${entries.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`]
+      : []),
     `<p><a href="${escapeHtml(input.profileUrl)}">Record a new weight or change your goal</a></p>`,
     `<p>You receive this reminder because reminders are on in your profile. <a href="${escapeHtml(input.unsubscribeUrl)}">Unsubscribe from goal reminders</a> (one click, no log-in).</p>`,
     '<p>The Carnivo team</p>',
@@ -69,16 +70,15 @@ export function renderReminderEmail(input: ReminderEmailInput): { subject: strin
   return { subject, text, html };
 }
 
-/** The small page the unsubscribe link answers with. */
-export function unsubscribePage(title: string, message: string, profileUrl: string): string {
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">',
-    `<title>${escapeHtml(title)} - Carnivo</title></head>`,
-    '<body>',
-    `<main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="${escapeHtml(profileUrl)}">Go to your profile</a></p></main>`,
-    '</body>',
-    '</html>',
-  ].join('\n');
+/** The page the unsubscribe link answers with, in the site's look; `profilePath` is relative to the site. */
+export function unsubscribePage(title: string, message: string, profilePath: string, stylesheets: readonly string[]): string {
+  return sitePage({
+    title,
+    content: [
+      `<h1>${escapeHtml(title)}</h1>`,
+      `<p>${escapeHtml(message)}</p>`,
+      `<p class="auth-card__links"><a href="${escapeHtml(profilePath)}">Go to your profile</a><a href="/">Back to Carnivo</a></p>`,
+    ].join('\n'),
+    stylesheets,
+  });
 }

@@ -34,8 +34,7 @@ type Ctx = { request: { path: string; ip: string }; set(name: string, value: str
 type Next = () => Promise<unknown>;
 
 /** Lower-cased, normalised path without trailing slashes: one bucket for /a and /a/. */
-export const normalisePath = (requestPath: string) =>
-  path.posix.normalize(String(requestPath)).toLowerCase().replace(/\/+$/, '') || '/';
+export const normalisePath = (requestPath: string) => path.posix.normalize(String(requestPath)).toLowerCase().replace(/\/+$/, '') || '/';
 
 /** Throws 429 with Retry-After when verdicts refuse. */
 export function refuse(ctx: Ctx, retryAfterSec: number, message = RATE_LIMIT_MESSAGE(retryAfterSec)): never {
@@ -64,7 +63,10 @@ export function createAuthRateLimit(strapi: Core.Strapi) {
     if (!byRoute.allowed) refuse(ctx, byRoute.retryAfterSec);
 
     if (ADDRESS_LIMITED.some((suffix) => requestPath.endsWith(suffix))) {
-      for (const perAddress of [limiter('auth-address-minute', addressLimit.perMinute, 60), limiter('auth-address-day', addressLimit.perDay, 24 * 60 * 60)]) {
+      for (const perAddress of [
+        limiter('auth-address-minute', addressLimit.perMinute, 60),
+        limiter('auth-address-day', addressLimit.perDay, 24 * 60 * 60),
+      ]) {
         const verdict = await perAddress.consume(ip);
         if (!verdict.allowed) refuse(ctx, verdict.retryAfterSec);
       }

@@ -24,7 +24,10 @@ export function identifierWhere(identifier: string): Record<string, unknown> {
 
 /** A valid username from any text (an e-mail's local part, an old username), at most `room` long. */
 export function usernameBase(text: string, room: number = USERNAME_LENGTH.max): string {
-  const cleaned = text.replace(/@.*$/, '').replace(/[^A-Za-z0-9._-]+/g, '').slice(0, room);
+  const cleaned = text
+    .replace(/@.*$/, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '')
+    .slice(0, room);
   return cleaned.length >= USERNAME_LENGTH.min ? cleaned : `member${cleaned}`.slice(0, room);
 }
 
@@ -100,7 +103,11 @@ export async function migrateUsernames(strapi: Core.Strapi): Promise<void> {
     }
     const suffix = `-${row.id}`;
     let candidate = `${usernameBase(current, USERNAME_LENGTH.max - suffix.length)}${suffix}`;
-    for (let n = 2; seen.has(candidate.toLowerCase()) || rows.some((other) => other.username?.toLowerCase() === candidate.toLowerCase()); n += 1) {
+    for (
+      let n = 2;
+      seen.has(candidate.toLowerCase()) || rows.some((other) => other.username?.toLowerCase() === candidate.toLowerCase());
+      n += 1
+    ) {
       const longer = `-${row.id}-${n}`;
       candidate = `${usernameBase(current, USERNAME_LENGTH.max - longer.length)}${longer}`;
     }
@@ -137,9 +144,11 @@ export async function migrateEmails(strapi: Core.Strapi): Promise<void> {
     .raw(
       `SELECT id, email FROM ?? WHERE email IS NOT NULL AND lower(email) IN
          (SELECT lower(email) FROM ?? WHERE email IS NOT NULL GROUP BY lower(email) HAVING count(*) > 1) ORDER BY id`,
-      [table, table]
+      [table, table],
     )
-    .then((result: unknown) => ({ rows: (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: number; email: string }[] }));
+    .then((result: unknown) => ({
+      rows: (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: number; email: string }[],
+    }));
   const kept = new Set<string>();
   for (const row of rows) {
     const id = Number(row.id);
@@ -149,10 +158,11 @@ export async function migrateEmails(strapi: Core.Strapi): Promise<void> {
     }
     let to = parkedEmail(row.email, id);
     // Someone may really own that address (a registered "+duplicate-" one): then a random one.
-    if ((await strapi.db.query(UID.user).count({ where: { email: { $eqi: to } } })) > 0) to = `duplicate-${id}-${crypto.randomUUID()}@carnivo.invalid`;
+    if ((await strapi.db.query(UID.user).count({ where: { email: { $eqi: to } } })) > 0)
+      to = `duplicate-${id}-${crypto.randomUUID()}@carnivo.invalid`;
     await strapi.db.query(UID.user).update({ where: { id }, data: { email: to, blocked: true } });
     strapi.log.warn(
-      `[identifiers] user ${id}: e-mail ${JSON.stringify(row.email)} also belongs to an older account; changed to "${to}" and blocked`
+      `[identifiers] user ${id}: e-mail ${JSON.stringify(row.email)} also belongs to an older account; changed to "${to}" and blocked`,
     );
   }
   await strapi.db.connection.raw(`CREATE UNIQUE INDEX IF NOT EXISTS ${EMAIL_INDEX} ON ?? (lower(email))`, [table]);

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 /**
  * Counters that every server instance must share: rate limits, log-in throttling, upload quotas.
@@ -53,7 +53,7 @@ function logOutage(error: unknown): void {
   if (Date.now() - lastOutageLog < 10_000) return;
   lastOutageLog = Date.now();
   log().error(
-    `[limits] REDIS UNAVAILABLE: rate limits and log-in throttling are NOT enforced until it is back (${error instanceof Error ? error.message : String(error)})`
+    `[limits] REDIS UNAVAILABLE: rate limits and log-in throttling are NOT enforced until it is back (${error instanceof Error ? error.message : String(error)})`,
   );
 }
 
@@ -238,7 +238,9 @@ export function createLimiter(name: string, { points, durationSec, maxKeys = MEM
   const store = () => {
     if (backend) return backend;
     const client = sharedRedis();
-    return (backend = client ? redisLimiter(client, `carnivo:${name}`, points, durationSec) : boundedMemoryLimiter(points, durationSec, maxKeys));
+    return (backend = client
+      ? redisLimiter(client, `carnivo:${name}`, points, durationSec)
+      : boundedMemoryLimiter(points, durationSec, maxKeys));
   };
   return {
     consume: (key) => store().consume(key),

@@ -1,4 +1,6 @@
+import type { Core } from '@strapi/strapi';
 import { createLimiter, type Limiter } from './limits';
+import { refuse } from './auth-rate-limit';
 
 /**
  * Per-account throttling of failed password log-ins, members' and administrators' alike, whatever
@@ -129,4 +131,49 @@ const NO_ACCOUNT_HASH = '$2a$10$QhjTjZ9bWXgjqUudOUk3O.R4YqsvQ/wkfMQX5UwiRIEb5Uqh
  */
 export async function checkPasswordInVain(compare: (password: string, hash: string) => Promise<boolean>, password: unknown): Promise<void> {
   if (typeof password === 'string') await compare(password, NO_ACCOUNT_HASH).catch(() => false);
+}
+
+/** A password log-in of a member or an administrator, as its provider runs it. */
+export interface PasswordLogIn<T> {
+  realm: Realm;
+  /** The account the identifier names; null when no account has it (counted and locked alike). */
+  accountId: number | null;
+  identifier: string;
+  password: unknown;
+  /** The account store's password check, run in vain for an identifier no account has. */
+  comparePassword: (password: string, hash: string) => Promise<boolean>;
+  /** The provider's "wrong identifier or password" failure; no other failure counts. */
+  isInvalidCredentials: (error: unknown) => boolean;
+  /** Whether the provider's answer signed in. */
+  signedIn: (result: T) => boolean;
+  logIn: () => T | Promise<T>;
+}
+
+const ACCOUNT_NOUN: Record<Realm, string> = { member: 'user', admin: 'administrator' };
+
+/**
+ * Runs a password log-in under its account's throttle: refused with 429 while locked, a failure
+ * counted (and timed like one of an account when none has the identifier), a success clearing the count.
+ */
+export async function throttledLogIn<T>(strapi: Core.Strapi, ctx: Parameters<typeof refuse>[0], attempt: PasswordLogIn<T>): Promise<T> {
+  const { realm, accountId } = attempt;
+  const subject = accountId !== null ? accountSubject(realm, accountId) : unknownSubject(realm, attempt.identifier);
+  const locked = await lockedFor(subject);
+  if (locked > 0) refuse(ctx, locked, lockedMessage(locked));
+
+  let result: T;
+  try {
+    result = await attempt.logIn();
+  } catch (error) {
+    if (attempt.isInvalidCredentials(error)) {
+      if (accountId === null) await checkPasswordInVain(attempt.comparePassword, attempt.password);
+      const lockedNow = await recordFailure(subject);
+      if (lockedNow > 0 && accountId !== null) {
+        strapi.log.warn(`[auth] ${ACCOUNT_NOUN[realm]} ${accountId}: log-in locked for ${lockedNow} s after repeated failures`);
+      }
+    }
+    throw error;
+  }
+  if (attempt.signedIn(result)) await recordSuccess(subject);
+  return result;
 }

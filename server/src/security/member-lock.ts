@@ -55,7 +55,7 @@ export async function withMemberLock<T>(
   strapi: Core.Strapi,
   userId: number,
   work: (context: MemberLockContext) => Promise<T>,
-  { keepsWork = () => false, whenGone = 'refuse' }: MemberLockOptions = {}
+  { keepsWork = () => false, whenGone = 'refuse' }: MemberLockOptions = {},
 ): Promise<T> {
   const holding = held.getStore();
   const heldTrx = holding?.get(userId);

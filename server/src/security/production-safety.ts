@@ -11,12 +11,30 @@ import type { PaymentsConfig } from '../payments';
  * secrets from scripts/ensure-env.js, so it keeps working with no keys.
  */
 
-export const SECRET_VARIABLES = ['APP_KEYS', 'API_TOKEN_SALT', 'ADMIN_JWT_SECRET', 'TRANSFER_TOKEN_SALT', 'JWT_SECRET', 'ENCRYPTION_KEY'] as const;
+export const SECRET_VARIABLES = [
+  'APP_KEYS',
+  'API_TOKEN_SALT',
+  'ADMIN_JWT_SECRET',
+  'TRANSFER_TOKEN_SALT',
+  'JWT_SECRET',
+  'ENCRYPTION_KEY',
+] as const;
 
 /** Values that example files and tutorials put in these variables. */
-const PLACEHOLDERS = new Set(
-  ['tobemodified', 'tobemodified1', 'tobemodified2', 'changeme', 'change-me', 'change_me', 'secret', 'your-secret', 'replace-me', 'example', 'test', 'default']
-);
+const PLACEHOLDERS = new Set([
+  'tobemodified',
+  'tobemodified1',
+  'tobemodified2',
+  'changeme',
+  'change-me',
+  'change_me',
+  'secret',
+  'your-secret',
+  'replace-me',
+  'example',
+  'test',
+  'default',
+]);
 export const MIN_SECRET_LENGTH = 16;
 
 /** Why a secret value is unusable, or null when it is fine. */
@@ -37,7 +55,7 @@ export function productionProblems(env: NodeJS.ProcessEnv, payments: PaymentsCon
   if (!mode && !payments.stripe?.secretKey) {
     problems.push(
       'No STRIPE_SECRET_KEY and no PAYMENTS_MODE: payments would fall back to the offline sandbox, where anyone can "pay" with a test card. ' +
-        'Set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET, or PAYMENTS_MODE=sandbox to run the sandbox on purpose.'
+        'Set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET, or PAYMENTS_MODE=sandbox to run the sandbox on purpose.',
     );
   }
   return problems;
@@ -47,6 +65,6 @@ export function assertProductionSafety(strapi: Core.Strapi): void {
   if (process.env.NODE_ENV !== 'production') return;
   const problems = productionProblems(process.env, (strapi.config.get('payments') ?? {}) as PaymentsConfig);
   if (problems.length > 0) {
-    throw new Error(`Refusing to start in production (NODE_ENV=production):\n- ${problems.join('\n- ')}\nSee README "Security".`);
+    throw new Error(`Refusing to start in production (NODE_ENV=production):\n- ${problems.join('\n- ')}\nSee docs/security.md.`);
   }
 }

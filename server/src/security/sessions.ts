@@ -31,9 +31,9 @@ const issuedAtMs = (payload: TokenPayload): number =>
   typeof payload[ISSUED_AT_CLAIM] === 'number' ? payload[ISSUED_AT_CLAIM]! : (payload.iat ?? 0) * 1000;
 
 export async function sessionsValidAfter(strapi: Core.Strapi, userId: number | string): Promise<number | null> {
-  const row = (await strapi.db.query(UID.user).findOne({ where: { id: userId }, select: ['id', 'sessions_valid_after'] })) as
-    | { sessions_valid_after?: string | number | null }
-    | null;
+  const row = (await strapi.db.query(UID.user).findOne({ where: { id: userId }, select: ['id', 'sessions_valid_after'] })) as {
+    sessions_valid_after?: string | number | null;
+  } | null;
   if (!row) return null;
   return Number(row.sessions_valid_after ?? 0) || 0;
 }

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { UID } from '../content-types';
 
 /**
- * Which upload files belong to a member (README "Uploads: local disk or S3", "Account deletion").
+ * Which upload files belong to a member (docs/uploads.md, docs/accounts.md).
  *
  * A member's upload is recorded on its own file row: `ownerMemberId` (column owner_member_id), a
  * plain integer added to the upload plugin's file type (extensions/upload/strapi-server.ts) and
@@ -73,18 +73,23 @@ function links(strapi: Core.Strapi, trx?: Knex.Transaction) {
   return { table, query: trx ? query.transacting(trx) : query };
 }
 
-const toLink = (table: ReturnType<typeof fileLinkTable>) => (row: Record<string, unknown>): FileLink => ({
-  fileId: Number(row[table.file]),
-  relatedId: Number(row[table.relatedId]),
-  relatedType: String(row[table.relatedType]),
-  field: (row[table.field] as string | null) ?? null,
-});
+const toLink =
+  (table: ReturnType<typeof fileLinkTable>) =>
+  (row: Record<string, unknown>): FileLink => ({
+    fileId: Number(row[table.file]),
+    relatedId: Number(row[table.relatedId]),
+    relatedType: String(row[table.relatedType]),
+    field: (row[table.field] as string | null) ?? null,
+  });
 
 /** Every link of these files to any entry. */
 export async function linksOfFiles(strapi: Core.Strapi, fileIds: number[], trx?: Knex.Transaction): Promise<FileLink[]> {
   if (fileIds.length === 0) return [];
   const { table, query } = links(strapi, trx);
-  const rows = (await query.whereIn(table.file, fileIds).select(table.file, table.relatedId, table.relatedType, table.field)) as Record<string, unknown>[];
+  const rows = (await query.whereIn(table.file, fileIds).select(table.file, table.relatedId, table.relatedType, table.field)) as Record<
+    string,
+    unknown
+  >[];
   return rows.map(toLink(table));
 }
 
@@ -96,7 +101,11 @@ export async function allFileLinks(strapi: Core.Strapi, trx?: Knex.Transaction):
 }
 
 /** Links of files to the member's user row (on `field` only, when given). */
-export async function linksToMember(strapi: Core.Strapi, userId: number, options: { field?: string; trx?: Knex.Transaction } = {}): Promise<FileLink[]> {
+export async function linksToMember(
+  strapi: Core.Strapi,
+  userId: number,
+  options: { field?: string; trx?: Knex.Transaction } = {},
+): Promise<FileLink[]> {
   const { table, query } = links(strapi, options.trx);
   const where: Record<string, unknown> = { [table.relatedType]: UID.user, [table.relatedId]: userId };
   if (options.field) where[table.field] = options.field;
@@ -108,12 +117,17 @@ export async function linksToMember(strapi: Core.Strapi, userId: number, options
 export async function unlinkFromMember(strapi: Core.Strapi, userId: number, fileIds: number[], trx?: Knex.Transaction): Promise<void> {
   if (fileIds.length === 0) return;
   const { table, query } = links(strapi, trx);
-  await query.where({ [table.relatedType]: UID.user, [table.relatedId]: userId }).whereIn(table.file, fileIds).delete();
+  await query
+    .where({ [table.relatedType]: UID.user, [table.relatedId]: userId })
+    .whereIn(table.file, fileIds)
+    .delete();
 }
 
 /** Full file rows (formats, hash, provider: what the provider needs to delete every size), with the admin who uploaded them. */
 export async function fileRows(strapi: Core.Strapi, where: Record<string, unknown>): Promise<FileRow[]> {
-  return (await strapi.db.query(UID.file).findMany({ where, populate: { createdBy: { select: ['id'] }, folder: { select: ['id'] } } })) as FileRow[];
+  return (await strapi.db
+    .query(UID.file)
+    .findMany({ where, populate: { createdBy: { select: ['id'] }, folder: { select: ['id'] } } })) as FileRow[];
 }
 
 /**
@@ -139,12 +153,20 @@ export interface MemberFiles {
  * only, when given), split into their own uploads and others' files. Call it under the member's
  * lock (security/member-lock.ts) with that transaction.
  */
-export async function memberFiles(strapi: Core.Strapi, userId: number, options: { field?: string; trx?: Knex.Transaction } = {}): Promise<MemberFiles> {
+export async function memberFiles(
+  strapi: Core.Strapi,
+  userId: number,
+  options: { field?: string; trx?: Knex.Transaction } = {},
+): Promise<MemberFiles> {
   const linked = await linksToMember(strapi, userId, options);
   const rows = await fileRows(strapi, {
     $or: [{ [OWNER_ATTRIBUTE]: userId }, ...(linked.length ? [{ id: { $in: [...new Set(linked.map((link) => link.fileId))] } }] : [])],
   });
-  const everyLink = await linksOfFiles(strapi, rows.map((row) => row.id), options.trx);
+  const everyLink = await linksOfFiles(
+    strapi,
+    rows.map((row) => row.id),
+    options.trx,
+  );
   const own = rows.filter((row) => isMembersOwn(row, userId, everyLink));
   return { own, linkedOnly: rows.filter((row) => !own.includes(row)) };
 }

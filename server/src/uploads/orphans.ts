@@ -16,7 +16,7 @@ import {
 } from './member-files';
 
 /**
- * Orphaned uploads (README "Uploads: local disk or S3"; run by `npm run uploads:orphans`,
+ * Orphaned uploads (docs/uploads.md; run by `npm run uploads:orphans`,
  * scripts/uploads-orphans.js).
  *
  * An orphan is:
@@ -106,7 +106,12 @@ export interface LegacyContext {
 }
 
 /** Why `file` is an orphan, or null when it stays. */
-function orphanReason(file: FileRow, links: FileLink[], shown: Map<number, Set<number>>, legacy: LegacyContext): { memberId: number | null; reason: string } | null {
+function orphanReason(
+  file: FileRow,
+  links: FileLink[],
+  shown: Map<number, Set<number>>,
+  legacy: LegacyContext,
+): { memberId: number | null; reason: string } | null {
   const owner = file.ownerMemberId == null ? null : Number(file.ownerMemberId);
   if (owner !== null) {
     const pictures = shown.get(owner);
@@ -123,7 +128,10 @@ function orphanReason(file: FileRow, links: FileLink[], shown: Map<number, Set<n
   const folderId = (file.folder as { id?: number } | null | undefined)?.id ?? null;
   if (legacy.apiFolderId === null || folderId !== legacy.apiFolderId) return null;
   if (legacy.ownersRecordedSince === null || !(createdAt < legacy.ownersRecordedSince)) return null;
-  return { memberId: null, reason: 'a content-API upload stored before uploads recorded their member, linked to nothing (a replaced profile picture)' };
+  return {
+    memberId: null,
+    reason: 'a content-API upload stored before uploads recorded their member, linked to nothing (a replaced profile picture)',
+  };
 }
 
 /** The "API Uploads" folder (where the content API stores uploads) and when owners started being recorded. */
@@ -202,7 +210,12 @@ async function stillOrphan(strapi: Core.Strapi, id: number, trx: Knex.Transactio
   const [row] = await fileRows(strapi, { id });
   if (!row) return null;
   const links = await linksOfFiles(strapi, [id], trx);
-  const memberIds = [...new Set([...(row.ownerMemberId == null ? [] : [Number(row.ownerMemberId)]), ...links.filter((link) => link.relatedType === UID.user).map((link) => link.relatedId)])];
+  const memberIds = [
+    ...new Set([
+      ...(row.ownerMemberId == null ? [] : [Number(row.ownerMemberId)]),
+      ...links.filter((link) => link.relatedType === UID.user).map((link) => link.relatedId),
+    ]),
+  ];
   return orphanReason(row, links, await currentMedia(strapi, memberIds), await legacyContext(strapi)) ? row : null;
 }
 
@@ -260,7 +273,9 @@ export function formatReport(report: OrphanReport, dryRun: boolean): string {
   const lines = [`Orphaned uploads${dryRun ? ' (dry run: nothing is removed)' : ''}:`];
   for (const file of report.files) {
     const sizes = file.urls.length - 1;
-    lines.push(`  file ${file.id} ${file.url}${sizes > 0 ? ` (+${sizes} size${sizes === 1 ? '' : 's'})` : ''} [${file.provider}]: ${file.reason}`);
+    lines.push(
+      `  file ${file.id} ${file.url}${sizes > 0 ? ` (+${sizes} size${sizes === 1 ? '' : 's'})` : ''} [${file.provider}]: ${file.reason}`,
+    );
   }
   for (const file of report.diskFiles) {
     lines.push(`  disk ${file.path} (${kb(file.bytes)}, ${file.modifiedAt}): no file row names it`);
@@ -269,14 +284,15 @@ export function formatReport(report: OrphanReport, dryRun: boolean): string {
   lines.push(
     `${report.files.length} orphaned file row(s), ${report.diskFiles.length} stray file(s) on disk in ${report.uploadsDir}.`,
     `Kept: ${report.kept.files} file row(s) in use or in the media library (${report.kept.unlinkedMedia} unlinked media-library file(s)), ` +
-      `${report.kept.recentDiskFiles} unnamed disk file(s) younger than ${report.graceMinutes} min (maybe an upload in progress).`
+      `${report.kept.recentDiskFiles} unnamed disk file(s) younger than ${report.graceMinutes} min (maybe an upload in progress).`,
   );
   return lines.join('\n');
 }
 
 export function formatResult(result: RemovalResult): string {
   const lines = [`Removed ${result.files.length} file row(s) with their stored files and ${result.diskFiles.length} stray disk file(s).`];
-  if (result.skipped.length) lines.push(`Skipped ${result.skipped.length} file row(s) that are no longer orphans: ${result.skipped.join(', ')}.`);
+  if (result.skipped.length)
+    lines.push(`Skipped ${result.skipped.length} file row(s) that are no longer orphans: ${result.skipped.join(', ')}.`);
   for (const failure of result.failed) lines.push(`Failed: ${failure.what}: ${failure.error}`);
   return lines.join('\n');
 }

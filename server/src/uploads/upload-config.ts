@@ -1,6 +1,6 @@
 /**
  * Where uploads (members' profile pictures, the admin's media library) are stored, from the
- * environment (see README "Uploads: local disk or S3").
+ * environment (see docs/uploads.md).
  *
  * - Local disk (`server/public/uploads`, served under `/uploads`) by default.
  * - S3-compatible object storage through `@strapi/provider-upload-aws-s3` when UPLOAD_PROVIDER=s3,
@@ -59,9 +59,7 @@ export interface S3ProviderOptions {
   };
 }
 
-export type UploadProviderConfig =
-  | { provider: 'local' }
-  | { provider: typeof S3_PROVIDER; providerOptions: S3ProviderOptions };
+export type UploadProviderConfig = { provider: 'local' } | { provider: typeof S3_PROVIDER; providerOptions: S3ProviderOptions };
 
 const value = (env: Env, key: string): string => (env[key] ?? '').trim();
 
@@ -126,7 +124,7 @@ export function uploadProviderName(env: Env = process.env): 'local' | 's3' {
   const stray = S3_ENV_KEYS.filter((key) => value(env, key));
   if (stray.length > 0) {
     throw new UploadConfigError(
-      `${stray.join(', ')} ${stray.length === 1 ? 'is' : 'are'} set but S3_BUCKET is not: set S3_BUCKET to store uploads in S3, or UPLOAD_PROVIDER=local to keep them on this machine's disk`
+      `${stray.join(', ')} ${stray.length === 1 ? 'is' : 'are'} set but S3_BUCKET is not: set S3_BUCKET to store uploads in S3, or UPLOAD_PROVIDER=local to keep them on this machine's disk`,
     );
   }
   return 'local';
@@ -141,7 +139,9 @@ export function uploadProviderConfig(env: Env = process.env): UploadProviderConf
 
   const bucket = value(env, 'S3_BUCKET');
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/.test(bucket)) {
-    throw new UploadConfigError(`S3_BUCKET "${bucket}" is not a bucket name (letters, digits, dots, hyphens; a key prefix goes into S3_ROOT_PATH)`);
+    throw new UploadConfigError(
+      `S3_BUCKET "${bucket}" is not a bucket name (letters, digits, dots, hyphens; a key prefix goes into S3_ROOT_PATH)`,
+    );
   }
   const region = s3Region(env);
   const endpoint = httpUrl(env, 'S3_ENDPOINT');
@@ -150,13 +150,15 @@ export function uploadProviderConfig(env: Env = process.env): UploadProviderConf
   const accessKeyId = value(env, 'S3_ACCESS_KEY_ID');
   const secretAccessKey = value(env, 'S3_SECRET_ACCESS_KEY');
   if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
-    throw new UploadConfigError('set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (then the AWS SDK finds credentials itself, e.g. an instance role)');
+    throw new UploadConfigError(
+      'set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (then the AWS SDK finds credentials itself, e.g. an instance role)',
+    );
   }
 
   const acl = value(env, 'S3_ACL');
   if (acl && !(PUBLIC_ACLS as readonly string[]).includes(acl)) {
     throw new UploadConfigError(
-      `S3_ACL must be empty (no ACL sent: the bucket policy or CDN makes the files public) or one of ${PUBLIC_ACLS.join(', ')}, not "${acl}"; the site links the pictures directly, so they must be publicly readable`
+      `S3_ACL must be empty (no ACL sent: the bucket policy or CDN makes the files public) or one of ${PUBLIC_ACLS.join(', ')}, not "${acl}"; the site links the pictures directly, so they must be publicly readable`,
     );
   }
 

@@ -207,7 +207,7 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
           const timer = setTimeout(() => instance.child.kill('SIGKILL'), 15_000);
           await instance.exited;
           clearTimeout(timer);
-        })
+        }),
       );
       await withPostgres((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
       fs.rmSync(tempDir, { recursive: true, force: true });

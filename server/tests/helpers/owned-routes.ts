@@ -22,7 +22,11 @@ interface Router {
   routes?: RouteDefinition[];
 }
 
-export const joinPath = (...parts: string[]) => parts.join('').replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');
+export const joinPath = (...parts: string[]) =>
+  parts
+    .join('')
+    .replace(/\/{2,}/g, '/')
+    .replace(/(.)\/$/, '$1');
 
 /**
  * The content-API routes of this project, read from the running Strapi:

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A tiny S3-compatible HTTP server for tests (README "Uploads: local disk or S3"): one bucket,
+ * A tiny S3-compatible HTTP server for tests (docs/uploads.md): one bucket,
  * path-style addressing (`/<bucket>/<key>`, what the AWS SDK v3 sends with forcePathStyle or an
  * IP-address endpoint), and only PutObject, GetObject, HeadObject and DeleteObject.
  *
@@ -99,7 +99,7 @@ export async function startS3Double(options: { bucket: string; publicPath?: stri
             'Content-Length': String(object.body.length),
             ETag: `"${crypto.createHash('md5').update(object.body).digest('hex')}"`,
           },
-          object.body
+          object.body,
         );
       };
 
@@ -113,7 +113,8 @@ export async function startS3Double(options: { bucket: string; publicPath?: stri
       // Path style: /<bucket>/<key>; every segment percent-encoded by the SDK.
       const [, pathBucket = '', ...keySegments] = url.pathname.split('/');
       const key = keySegments.map((segment) => decodeURIComponent(segment)).join('/');
-      if (decodeURIComponent(pathBucket) !== bucket) return sendError('Unsupported', key, 404, 'NoSuchBucket', 'The specified bucket does not exist.');
+      if (decodeURIComponent(pathBucket) !== bucket)
+        return sendError('Unsupported', key, 404, 'NoSuchBucket', 'The specified bucket does not exist.');
       if (!accessKeyId) return sendError('Unsupported', key, 403, 'AccessDenied', 'Anonymous requests are not accepted.');
       if (!key || url.searchParams.has('uploads') || url.searchParams.has('uploadId') || url.searchParams.has('list-type')) {
         return sendError('Unsupported', key, 501, 'NotImplemented', 'Only PutObject, GetObject, HeadObject and DeleteObject.');
@@ -130,7 +131,13 @@ export async function startS3Double(options: { bucket: string; publicPath?: stri
           return sendError('PutObject', key, 400, 'IncompleteBody', String(error));
         }
         if (/^[0-9a-f]{64}$/.test(declared) && crypto.createHash('sha256').update(body).digest('hex') !== declared) {
-          return sendError('PutObject', key, 400, 'XAmzContentSHA256Mismatch', 'The provided x-amz-content-sha256 header does not match what was computed.');
+          return sendError(
+            'PutObject',
+            key,
+            400,
+            'XAmzContentSHA256Mismatch',
+            'The provided x-amz-content-sha256 header does not match what was computed.',
+          );
         }
         const contentType = req.headers['content-type'];
         const acl = req.headers['x-amz-acl'];

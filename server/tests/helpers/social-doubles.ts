@@ -33,7 +33,11 @@ export async function newSigningKey(kid: string = crypto.randomUUID()): Promise<
 }
 
 /** Signs an ID token with the key (RS256, its kid in the header). */
-export function signIdToken(key: SigningKey, claims: JWTPayload, { expiresIn = '1h', issuedAt }: { expiresIn?: string | number; issuedAt?: number } = {}) {
+export function signIdToken(
+  key: SigningKey,
+  claims: JWTPayload,
+  { expiresIn = '1h', issuedAt }: { expiresIn?: string | number; issuedAt?: number } = {},
+) {
   const jwt = new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' });
   jwt.setIssuedAt(issuedAt);
   jwt.setExpirationTime(expiresIn);
@@ -111,9 +115,13 @@ export async function startFacebookDouble(options: FacebookDoubleOptions) {
 
     if (url.pathname === '/v19.0/dialog/oauth') {
       if (query.client_id !== options.appId) return oauthError(res, 'Invalid App ID');
-      if (query.redirect_uri !== options.redirectUri) return oauthError(res, "URL blocked: this redirect URI is not whitelisted in the app's client OAuth settings.");
+      if (query.redirect_uri !== options.redirectUri)
+        return oauthError(res, "URL blocked: this redirect URI is not whitelisted in the app's client OAuth settings.");
       const cookies = Object.fromEntries(
-        (req.headers.cookie ?? '').split(';').map((part) => part.trim().split('=')).filter(([name]) => name) as [string, string][]
+        (req.headers.cookie ?? '')
+          .split(';')
+          .map((part) => part.trim().split('='))
+          .filter(([name]) => name) as [string, string][],
       );
       const back = new URL(query.redirect_uri);
       if (cookies.fb_deny === '1') {
@@ -132,7 +140,10 @@ export async function startFacebookDouble(options: FacebookDoubleOptions) {
       if (query.client_id !== options.appId) return oauthError(res, 'Error validating application. Invalid application ID.', 101);
       if (query.client_secret !== options.appSecret) return oauthError(res, 'Error validating client secret.', 1);
       if (query.redirect_uri !== options.redirectUri) {
-        return oauthError(res, 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request');
+        return oauthError(
+          res,
+          'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
+        );
       }
       const profile = profileOf(query.code ?? '');
       if (!profile) return oauthError(res, 'Invalid verification code format.');
@@ -147,7 +158,11 @@ export async function startFacebookDouble(options: FacebookDoubleOptions) {
       const proof = crypto.createHmac('sha256', options.appSecret).update(query.access_token).digest('hex');
       if (query.appsecret_proof !== proof) return oauthError(res, 'Invalid appsecret_proof provided in the API argument', 100);
       const fields = (query.fields ?? 'id,name').split(',');
-      return sendJson(res, 200, Object.fromEntries(fields.filter((f) => f in profile).map((f) => [f, profile[f as keyof FacebookProfile]])));
+      return sendJson(
+        res,
+        200,
+        Object.fromEntries(fields.filter((f) => f in profile).map((f) => [f, profile[f as keyof FacebookProfile]])),
+      );
     }
 
     return sendJson(res, 404, { error: { message: 'Unknown path components', type: 'OAuthException', code: 2500 } });

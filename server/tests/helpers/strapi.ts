@@ -39,9 +39,7 @@ const secret = () => crypto.randomBytes(16).toString('base64');
 /** Boots the Strapi app of server/ in-process on 127.0.0.1 with a random port. */
 export async function bootStrapi(options: BootOptions = {}): Promise<TestStrapi> {
   const usesSqlite = (options.env?.DATABASE_CLIENT ?? 'sqlite') === 'sqlite';
-  const databaseFile = usesSqlite
-    ? options.databaseFile ?? path.join(os.tmpdir(), `carnivo-test-${crypto.randomUUID()}.db`)
-    : undefined;
+  const databaseFile = usesSqlite ? (options.databaseFile ?? path.join(os.tmpdir(), `carnivo-test-${crypto.randomUUID()}.db`)) : undefined;
 
   Object.assign(process.env, {
     NODE_ENV: 'test',
@@ -97,7 +95,7 @@ export async function request<T = unknown>(
   baseUrl: string,
   method: string,
   urlPath: string,
-  options: { body?: unknown; token?: string } = {}
+  options: { body?: unknown; token?: string } = {},
 ): Promise<{ status: number; body: T; headers: Headers }> {
   const res = await fetch(baseUrl + urlPath, {
     method,
@@ -126,7 +124,7 @@ export function requestFrom<T = unknown>(
   baseUrl: string,
   method: string,
   urlPath: string,
-  options: { body?: unknown; token?: string; headers?: Record<string, string> } = {}
+  options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; body: T; headers: http.IncomingHttpHeaders }> {
   const url = new URL(urlPath, baseUrl);
   const payload = options.body !== undefined ? JSON.stringify(options.body) : undefined;
@@ -158,7 +156,7 @@ export function requestFrom<T = unknown>(
           }
           resolve({ status: res.statusCode ?? 0, body: body as T, headers: res.headers });
         });
-      }
+      },
     );
     req.on('error', reject);
     if (payload !== undefined) req.write(payload);

@@ -25,13 +25,26 @@ export interface DoubleSubscription {
   clientSecret: string;
   /** The first invoice was voided (POST /v1/invoices/:id/void): it can no longer be paid. */
   invoiceVoided?: boolean;
+  /** Id of the subscription's own default payment method (Stripe charges it before the customer's). */
+  default_payment_method?: string | null;
 }
+
+/** Test payment methods the double knows, by id: the card of each, as Stripe's pm_card_* test ids. */
+export const TEST_PAYMENT_METHODS: Record<string, { brand: string; last4: string; exp_month: number; exp_year: number; declined?: true }> =
+  {
+    pm_card_visa: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034 },
+    pm_card_mastercard: { brand: 'mastercard', last4: '4444', exp_month: 3, exp_year: 2031 },
+    pm_card_amex: { brand: 'amex', last4: '8431', exp_month: 7, exp_year: 2032 },
+    pm_card_chargeDeclined: { brand: 'visa', last4: '0002', exp_month: 12, exp_year: 2034, declined: true },
+  };
 
 type Failure = { status: number; error: Record<string, unknown>; times: number; method?: string; pathPrefix?: string };
 
 /**
- * A local HTTP double of the Stripe API endpoints the gateway uses: customers create / delete,
- * subscriptions create / retrieve / update / cancel. Answers in the shapes of the SDK's pinned API
+ * A local HTTP double of the Stripe API endpoints the gateway uses: customers create / retrieve /
+ * update / delete, subscriptions create / retrieve / update / cancel, payment methods attach (the
+ * Customer Portal's card update, which tests make through the SDK: a declined card is refused and
+ * changes nothing). Answers in the shapes of the SDK's pinned API
  * version (period on the items, invoice.confirmation_secret). Tests read `requests`, `customers`
  * and `deletedCustomers`, change `subscriptions` directly, and can make the next requests fail
  * with `failNext` (all of them, or only those to one endpoint).
@@ -40,6 +53,8 @@ export async function startStripeDouble() {
   const requests: RecordedRequest[] = [];
   const subscriptions = new Map<string, DoubleSubscription>();
   const customers = new Map<string, Record<string, unknown>>();
+  /** Payment methods attached to a customer (POST /v1/payment_methods/:id/attach): id -> customer. */
+  const attachedTo = new Map<string, string>();
   /** Ids of the customers deleted through DELETE /v1/customers/:id, in order. */
   const deletedCustomers: string[] = [];
   /** Invoices (Stripe JSON) the tests put here; GET /v1/invoices lists a customer's, newest first. */
@@ -52,10 +67,41 @@ export async function startStripeDouble() {
   let beforeRoute: ((method: string, path: string) => void) | null = null;
   const now = () => Math.floor(Date.now() / 1000);
 
+  const paymentMethodJson = (id: string) => {
+    const card = TEST_PAYMENT_METHODS[id];
+    if (!card) return id;
+    const { declined: _declined, ...fields } = card;
+    return {
+      id,
+      object: 'payment_method',
+      type: 'card',
+      customer: attachedTo.get(id) ?? null,
+      card: { ...fields, funding: 'credit', country: 'US' },
+    };
+  };
+  /** A payment method id, expanded to its object when asked for. */
+  const paymentMethodField = (id: string | null | undefined, expanded: boolean) => (id ? (expanded ? paymentMethodJson(id) : id) : null);
+  const customerJson = (customer: Record<string, unknown>, expand: string[]) => {
+    const settings = (customer.invoice_settings ?? {}) as { default_payment_method?: string | null };
+    return {
+      ...customer,
+      default_source: null,
+      invoice_settings: {
+        ...settings,
+        default_payment_method: paymentMethodField(
+          settings.default_payment_method,
+          expand.includes('invoice_settings.default_payment_method'),
+        ),
+      },
+    };
+  };
+
   const subscriptionJson = (sub: DoubleSubscription, expand: string[]) => ({
     id: sub.id,
     object: 'subscription',
     customer: sub.customer,
+    default_payment_method: paymentMethodField(sub.default_payment_method, expand.includes('default_payment_method')),
+    default_source: null,
     status: sub.status,
     created: sub.start_date,
     start_date: sub.start_date,
@@ -100,7 +146,13 @@ export async function startStripeDouble() {
       .map(([, value]) => value);
     if (method === 'POST' && path === '/v1/customers') {
       counter += 1;
-      const customer = { id: `cus_test_${counter}`, object: 'customer', email: params.email, name: params.name };
+      const customer = {
+        id: `cus_test_${counter}`,
+        object: 'customer',
+        email: params.email,
+        name: params.name,
+        invoice_settings: { default_payment_method: null },
+      };
       customers.set(customer.id, customer);
       return { status: 200, body: customer };
     }
@@ -128,9 +180,7 @@ export async function startStripeDouble() {
       return { status: 200, body: subscriptionJson(sub, expand) };
     }
     if (method === 'GET' && path === '/v1/invoices') {
-      const own = invoices
-        .filter((invoice) => invoice.customer === params.customer)
-        .sort((a, b) => Number(b.created) - Number(a.created));
+      const own = invoices.filter((invoice) => invoice.customer === params.customer).sort((a, b) => Number(b.created) - Number(a.created));
       const after = params.starting_after ? own.findIndex((invoice) => invoice.id === params.starting_after) + 1 : 0;
       const limit = Number(params.limit ?? 10);
       const data = own.slice(after, after + limit);
@@ -155,7 +205,51 @@ export async function startStripeDouble() {
       sub.invoiceVoided = true;
       return { status: 200, body: { id, object: 'invoice', status: 'void', customer: sub.customer } };
     }
+    const attachMatch = /^\/v1\/payment_methods\/([^/]+)\/attach$/.exec(path);
+    if (attachMatch && method === 'POST') {
+      const id = decodeURIComponent(attachMatch[1]);
+      if (!TEST_PAYMENT_METHODS[id]) return { status: 404, body: { error: notFound('payment_method', id).error } };
+      if (!customers.has(params.customer)) return { status: 404, body: { error: notFound('customer', params.customer).error } };
+      // As on Stripe: a card the issuer declines cannot be saved.
+      if (TEST_PAYMENT_METHODS[id].declined) {
+        return {
+          status: 402,
+          body: {
+            error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
+          },
+        };
+      }
+      attachedTo.set(id, params.customer);
+      return { status: 200, body: paymentMethodJson(id) };
+    }
     const customerMatch = /^\/v1\/customers\/([^/]+)$/.exec(path);
+    if (customerMatch && method === 'GET') {
+      const id = decodeURIComponent(customerMatch[1]);
+      const customer = customers.get(id);
+      if (!customer) {
+        // As on Stripe: a deleted customer is still retrievable, marked deleted.
+        return deletedCustomers.includes(id)
+          ? { status: 200, body: { id, object: 'customer', deleted: true } }
+          : { status: 404, body: { error: notFound('customer', id).error } };
+      }
+      return { status: 200, body: customerJson(customer, expand) };
+    }
+    if (customerMatch && method === 'POST') {
+      const id = decodeURIComponent(customerMatch[1]);
+      const customer = customers.get(id);
+      if (!customer) return { status: 404, body: { error: notFound('customer', id).error } };
+      const pm = params['invoice_settings[default_payment_method]'];
+      if (pm !== undefined) {
+        if (attachedTo.get(pm) !== id) {
+          return {
+            status: 400,
+            body: { error: { type: 'invalid_request_error', message: `The payment method ${pm} is not attached to ${id}.` } },
+          };
+        }
+        customer.invoice_settings = { default_payment_method: pm };
+      }
+      return { status: 200, body: customerJson(customer, expand) };
+    }
     if (customerMatch && method === 'DELETE') {
       const id = decodeURIComponent(customerMatch[1]);
       if (!customers.has(id)) return { status: 404, body: { error: notFound('customer', id).error } };
@@ -179,6 +273,7 @@ export async function startStripeDouble() {
           sub.cancel_at_period_end = params.cancel_at_period_end === 'true';
           sub.cancel_at = sub.cancel_at_period_end ? sub.current_period_end : null;
         }
+        if (params.default_payment_method !== undefined) sub.default_payment_method = params.default_payment_method || null;
         return { status: 200, body: subscriptionJson(sub, expand) };
       }
       if (method === 'DELETE') {

@@ -1,11 +1,11 @@
 import { useSelector } from '@xstate/react';
 import { deleteAccountMachine } from '../../../machines/deleteAccount.machine';
-import { useAuthActor, useFlows, useIsLoggedIn } from '../../app/appContext';
-import { useFlowActor } from '../../app/useFlowActor';
+import { useAuthActor, useFlows, useIsLoggedIn } from '../../hooks/appContext';
+import { useFlowActor } from '../../hooks/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
 import { ConfirmDeletionDialog } from './ConfirmDeletionDialog';
 import { pageTitle, site } from '../../config/site';
-import { usePageHead } from '../../app/usePageHead';
+import { usePageHead } from '../../hooks/usePageHead';
 
 export function DeleteProfilePage() {
   usePageHead({ title: pageTitle('Delete Account'), description: `Permanently delete your ${site.brand} account.` });
@@ -25,10 +25,7 @@ function DeleteAccountFlow({ loggedIn }: { loggedIn: boolean }) {
   return (
     <section className="page page--narrow">
       <h1>Delete Account</h1>
-      <p>
-        Deleting your account permanently removes your profile, BMI records, meal plans and favorite recipes. This
-        cannot be undone.
-      </p>
+      <p>Deleting your account permanently removes your profile, BMI records, meal plans and favorite recipes. This cannot be undone.</p>
       {loggedOut ? (
         <p role="status" className="alert alert--error">
           Please log in to delete your account. You will be redirected to the login page shortly.

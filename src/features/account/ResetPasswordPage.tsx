@@ -2,14 +2,14 @@ import { useId, type FormEvent } from 'react';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { passwordResetMachine } from '../../../machines/passwordReset.machine';
-import { useAuthActor, useFlows } from '../../app/appContext';
-import { useFlowActor } from '../../app/useFlowActor';
+import { useAuthActor, useFlows } from '../../hooks/appContext';
+import { useFlowActor } from '../../hooks/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
 import { pageTitle, site } from '../../config/site';
-import { usePageHead } from '../../app/usePageHead';
-import { useHydrated } from '../../app/useHydrated';
+import { usePageHead } from '../../hooks/usePageHead';
+import { useHydrated } from '../../hooks/useHydrated';
 
 const resetPasswordRoute = getRouteApi('/reset-password');
 

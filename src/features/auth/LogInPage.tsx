@@ -1,15 +1,15 @@
 import { useId, type FormEvent } from 'react';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { useAuthActor } from '../../app/appContext';
+import { useAuthActor } from '../../hooks/appContext';
 import { pageTitle, site } from '../../config/site';
 import { AuthMessages } from './AuthMessages';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
-import { safeReturnPath } from '../../lib/returnPath';
+import { safeReturnPath } from '../../../machines/rules/returnPath';
 import { SocialButtons } from './social/SocialButtons';
-import { usePageHead } from '../../app/usePageHead';
-import { useHydrated } from '../../app/useHydrated';
+import { usePageHead } from '../../hooks/usePageHead';
+import { useHydrated } from '../../hooks/useHydrated';
 
 const logInRoute = getRouteApi('/login');
 

@@ -1,13 +1,13 @@
 import { useId, type FormEvent } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { useAuthActor } from '../../app/appContext';
+import { useAuthActor } from '../../hooks/appContext';
 import { pageTitle, site } from '../../config/site';
 import { AuthMessages } from './AuthMessages';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
-import { usePageHead } from '../../app/usePageHead';
-import { useHydrated } from '../../app/useHydrated';
+import { usePageHead } from '../../hooks/usePageHead';
+import { useHydrated } from '../../hooks/useHydrated';
 
 export function SignUpPage() {
   // Prerendered: until the app takes over, a submit would be a plain page request, so wait.
@@ -45,10 +45,20 @@ export function SignUpPage() {
         </form>
         <div className="auth-card__divider">or</div>
         <div className="social-buttons">
-          <button type="button" className="button button--social" disabled={!hydrated} onClick={() => window.alert('Google sign-up not implemented')}>
+          <button
+            type="button"
+            className="button button--social"
+            disabled={!hydrated}
+            onClick={() => window.alert('Google sign-up not implemented')}
+          >
             Google
           </button>
-          <button type="button" className="button button--social" disabled={!hydrated} onClick={() => window.alert('Facebook sign-up not implemented')}>
+          <button
+            type="button"
+            className="button button--social"
+            disabled={!hydrated}
+            onClick={() => window.alert('Facebook sign-up not implemented')}
+          >
             Facebook
           </button>
         </div>

@@ -2,13 +2,13 @@ import { useEffect, useRef } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { legalDocumentMachine } from '../../../machines/legalDocument.machine';
-import { useFlows, usePrerendered } from '../../app/appContext';
-import { useHydrated } from '../../app/useHydrated';
-import { useFlowActor } from '../../app/useFlowActor';
-import { LEGAL_LAST_UPDATED, legalDocuments, type LegalDocumentKind } from '../../lib/legalDocuments';
+import { useFlows, usePrerendered } from '../../hooks/appContext';
+import { useHydrated } from '../../hooks/useHydrated';
+import { useFlowActor } from '../../hooks/useFlowActor';
+import { LEGAL_LAST_UPDATED, legalDocuments, type LegalDocumentKind } from '../../../machines/rules/legalDocuments';
 import { pageTitle } from '../../config/site';
 import { SafeMarkdown } from './Markdown';
-import { usePageHead } from '../../app/usePageHead';
+import { usePageHead } from '../../hooks/usePageHead';
 import '../../styles/legal.css';
 
 export function LegalPage({ document: kind }: { document: LegalDocumentKind }) {
@@ -20,9 +20,7 @@ export function LegalPage({ document: kind }: { document: LegalDocumentKind }) {
   const flow = useFlowActor(machine, {
     input: { document: kind, prerendered: hydrating && prerendered?.kind === kind ? prerendered.document : undefined },
   });
-  const status = useSelector(flow, (snapshot) =>
-    snapshot.matches('loaded') ? 'loaded' : snapshot.matches('error') ? 'error' : 'loading',
-  );
+  const status = useSelector(flow, (snapshot) => (snapshot.matches('loaded') ? 'loaded' : snapshot.matches('error') ? 'error' : 'loading'));
   const { title, content, error } = useSelector(flow, (snapshot) => snapshot.context);
   const retryButton = useRef<HTMLButtonElement>(null);
   const { pageName, description } = legalDocuments[kind];

@@ -31,8 +31,7 @@ export const markdownUrlTransform: UrlTransform = (url, key) => {
   return allowed.includes(protocol) ? safe : '';
 };
 
-const isPlainLeftClick = (event: MouseEvent) =>
-  event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+const isPlainLeftClick = (event: MouseEvent) => event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
 /** Renders server-supplied markdown without raw HTML, scripts or unsafe URLs. */
 export function SafeMarkdown({ children }: { children: string }) {
@@ -61,8 +60,7 @@ export function SafeMarkdown({ children }: { children: string }) {
         </a>
       );
     },
-    img: ({ node: _node, src, alt, ...rest }) =>
-      src ? <img {...rest} src={src} alt={alt ?? ''} loading="lazy" /> : null,
+    img: ({ node: _node, src, alt, ...rest }) => (src ? <img {...rest} src={src} alt={alt ?? ''} loading="lazy" /> : null),
   };
   return (
     <Markdown skipHtml rehypePlugins={[[rehypeSanitize, schema]]} urlTransform={markdownUrlTransform} components={components}>

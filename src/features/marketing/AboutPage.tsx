@@ -1,9 +1,10 @@
 import { Link } from '@tanstack/react-router';
-import { useIsLoggedIn } from '../../app/appContext';
+import { useIsLoggedIn } from '../../hooks/appContext';
 import { pageTitle, site } from '../../config/site';
-import { usePageHead } from '../../app/usePageHead';
+import { usePageHead } from '../../hooks/usePageHead';
 import { InfoCards } from './InfoCards';
 import '../../styles/marketing.css';
+import { Section } from './Section';
 
 const values = [
   {
@@ -44,39 +45,30 @@ export function AboutPage() {
       <section className="page-hero">
         <h1>About {site.brand}</h1>
         <p className="page-hero__lead">
-          We are a small team of meat-first eaters who wanted an app that takes the carnivore and ketovore way of eating
-          seriously. Today {site.figures.users} people plan, cook and track with {site.brand}.
+          We are a small team of meat-first eaters who wanted an app that takes the carnivore and ketovore way of eating seriously. Today{' '}
+          {site.figures.users} people plan, cook and track with {site.brand}.
         </p>
         <CallToAction />
       </section>
 
-      <section className="section section--narrow" aria-labelledby="about-mission">
-        <h2 id="about-mission" className="section__title">
-          Our mission
-        </h2>
+      <Section id="about-mission" title="Our mission" variant="narrow">
         <p>
-          Our mission is to make a carnivore or ketovore diet simple to start and easy to keep: clear recipes, honest
-          tracking and people to ask when it gets hard. We want you to understand what works for your own body, not to
-          follow rules you cannot check.
+          Our mission is to make a carnivore or ketovore diet simple to start and easy to keep: clear recipes, honest tracking and people to
+          ask when it gets hard. We want you to understand what works for your own body, not to follow rules you cannot check.
         </p>
         <p>
-          Read how we started, who leads the company and where we are going on our{' '}
-          <Link to="/company-details">Company Details</Link> page.
+          Read how we started, who leads the company and where we are going on our <Link to="/company-details">Company Details</Link> page.
         </p>
-      </section>
+      </Section>
 
-      <section className="section section--tinted" aria-labelledby="about-values">
-        <h2 id="about-values" className="section__title">
-          What we value
-        </h2>
+      <Section id="about-values" title="What we value" variant="tinted">
         <InfoCards items={values} columns="three" />
-      </section>
+      </Section>
 
-      <section className="section cta" aria-labelledby="about-start">
-        <h2 id="about-start">Ready to give it a try?</h2>
+      <Section id="about-start" title="Ready to give it a try?" variant="cta">
         <p>Set up your profile in two minutes and get a plan that fits your diet.</p>
         <CallToAction label="Get Started" />
-      </section>
+      </Section>
     </div>
   );
 }

@@ -1,8 +1,9 @@
 import { pageTitle, site } from '../../config/site';
-import { usePageHead } from '../../app/usePageHead';
-import { PostalAddress } from './PostalAddress';
+import { usePageHead } from '../../hooks/usePageHead';
+import { PhoneCard, PostalAddress } from './ContactDetails';
 import { InfoCards } from './InfoCards';
 import '../../styles/marketing.css';
+import { Section } from './Section';
 
 const founders = [
   {
@@ -22,10 +23,22 @@ const founders = [
 ] as const;
 
 const values = [
-  { title: 'Health First', text: 'Every feature has to help you feel better. We publish how we calculate your numbers and tell you when to see a doctor.' },
-  { title: 'Innovation', text: 'We build trackers no one else has for meat-based eating, from food reintroduction schedules to mood and clarity logs.' },
+  {
+    title: 'Health First',
+    text: 'Every feature has to help you feel better. We publish how we calculate your numbers and tell you when to see a doctor.',
+  },
+  {
+    title: 'Innovation',
+    text: 'We build trackers no one else has for meat-based eating, from food reintroduction schedules to mood and clarity logs.',
+  },
   { title: 'Community', text: 'Our members shape the roadmap. Many features started as a suggestion in a support chat.' },
   { title: 'Transparency', text: 'Clear prices, a 30-day money-back guarantee and a privacy policy written to be read.' },
+] as const;
+
+const socialLinks = [
+  ['Facebook', site.social.facebook],
+  ['Twitter', site.social.twitter],
+  ['Instagram', site.social.instagram],
 ] as const;
 
 export function CompanyDetailsPage() {
@@ -33,6 +46,7 @@ export function CompanyDetailsPage() {
     title: pageTitle('Company Details'),
     description: `${site.brand}'s founders, values, leadership team, milestones and how to reach the company.`,
   });
+  // oxlint-disable-next-line react/purity -- read at each render on purpose: the last milestone names this year
   const currentYear = new Date().getFullYear();
   const milestones = [
     { year: '2023', title: 'Company founded', text: `Dana and Sam found ${site.brand} in Portland, Oregon.` },
@@ -51,30 +65,21 @@ export function CompanyDetailsPage() {
         </p>
       </section>
 
-      <section className="section section--narrow" aria-labelledby="company-story">
-        <h2 id="company-story" className="section__title">
-          Our founders' stories
-        </h2>
+      <Section id="company-story" title="Our founders' stories" variant="narrow">
         {founders.map(({ name, story }) => (
           <p key={name}>{story}</p>
         ))}
         <p>
-          They met in a carnivore cooking group in 2022, compared notes and spreadsheets, and decided that meat-first
-          eaters deserved a real app. {site.brand} was founded the following year.
+          They met in a carnivore cooking group in 2022, compared notes and spreadsheets, and decided that meat-first eaters deserved a real
+          app. {site.brand} was founded the following year.
         </p>
-      </section>
+      </Section>
 
-      <section className="section section--tinted" aria-labelledby="company-values">
-        <h2 id="company-values" className="section__title">
-          Our values
-        </h2>
+      <Section id="company-values" title="Our values" variant="tinted">
         <InfoCards items={values} columns="four" />
-      </section>
+      </Section>
 
-      <section className="section" aria-labelledby="company-team">
-        <h2 id="company-team" className="section__title">
-          Leadership team
-        </h2>
+      <Section id="company-team" title="Leadership team">
         <div className="card-grid card-grid--two">
           {founders.map(({ name, role, initials }) => (
             <article key={name} className="person-card">
@@ -91,12 +96,9 @@ export function CompanyDetailsPage() {
             </article>
           ))}
         </div>
-      </section>
+      </Section>
 
-      <section className="section section--tinted" aria-labelledby="company-milestones">
-        <h2 id="company-milestones" className="section__title">
-          Milestones
-        </h2>
+      <Section id="company-milestones" title="Milestones" variant="tinted">
         <ol className="timeline">
           {milestones.map(({ year, title, text }) => (
             <li key={title} className="timeline__item">
@@ -108,12 +110,9 @@ export function CompanyDetailsPage() {
             </li>
           ))}
         </ol>
-      </section>
+      </Section>
 
-      <section className="section" aria-labelledby="company-contact">
-        <h2 id="company-contact" className="section__title">
-          Get in touch
-        </h2>
+      <Section id="company-contact" title="Get in touch">
         <div className="card-grid card-grid--three">
           <article className="info-card">
             <h3>Headquarters</h3>
@@ -125,32 +124,19 @@ export function CompanyDetailsPage() {
               <a href={`mailto:${site.businessEmail}`}>{site.businessEmail}</a>
             </p>
           </article>
-          <article className="info-card">
-            <h3>Phone</h3>
-            <p>
-              <a href={`tel:${site.phone.replace(/[^+\d]/g, '')}`}>{site.phone}</a>
-            </p>
-            <p className="muted">{site.supportHours}</p>
-          </article>
+          <PhoneCard />
         </div>
         <ul className="social-links" aria-label="Social media">
-          <li>
-            <a href={site.social.facebook} target="_blank" rel="noopener noreferrer">
-              Facebook<span className="visually-hidden"> (opens in a new tab)</span>
-            </a>
-          </li>
-          <li>
-            <a href={site.social.twitter} target="_blank" rel="noopener noreferrer">
-              Twitter<span className="visually-hidden"> (opens in a new tab)</span>
-            </a>
-          </li>
-          <li>
-            <a href={site.social.instagram} target="_blank" rel="noopener noreferrer">
-              Instagram<span className="visually-hidden"> (opens in a new tab)</span>
-            </a>
-          </li>
+          {socialLinks.map(([name, href]) => (
+            <li key={name}>
+              <a href={href} target="_blank" rel="noopener noreferrer">
+                {name}
+                <span className="visually-hidden"> (opens in a new tab)</span>
+              </a>
+            </li>
+          ))}
         </ul>
-      </section>
+      </Section>
     </div>
   );
 }

@@ -2,10 +2,11 @@ import { useId, type FormEvent } from 'react';
 import { pageTitle, site } from '../../config/site';
 import { Footer } from './Footer';
 import { StoreButtons } from './StoreButtons';
-import { usePageHead } from '../../app/usePageHead';
-import { PostalAddress } from './PostalAddress';
+import { usePageHead } from '../../hooks/usePageHead';
+import { PhoneCard, PostalAddress } from './ContactDetails';
 import '../../styles/marketing.css';
-import { useHydrated } from '../../app/useHydrated';
+import { useHydrated } from '../../hooks/useHydrated';
+import { Section } from './Section';
 
 /** SPEC §8: the Contact form sends nothing and shows this alert. */
 export const CONTACT_DISABLED_MESSAGE = `Form submission is disabled due to sandbox restrictions. Please email ${site.contactEmail} directly.`;
@@ -30,9 +31,7 @@ export function ContactPage() {
     <div className="marketing">
       <section className="page-hero">
         <h1>Contact Us</h1>
-        <p className="page-hero__lead">
-          Questions about your plan, your account or a subscription? Our team answers every message.
-        </p>
+        <p className="page-hero__lead">Questions about your plan, your account or a subscription? Our team answers every message.</p>
       </section>
 
       <section className="section" aria-labelledby="contact-ways">
@@ -40,13 +39,7 @@ export function ContactPage() {
           Ways to reach us
         </h2>
         <div className="card-grid card-grid--three">
-          <article className="info-card">
-            <h3>Phone</h3>
-            <p>
-              <a href={`tel:${site.phone.replace(/[^+\d]/g, '')}`}>{site.phone}</a>
-            </p>
-            <p className="muted">{site.supportHours}</p>
-          </article>
+          <PhoneCard />
           <article className="info-card">
             <h3>E-mail</h3>
             <p>
@@ -61,10 +54,7 @@ export function ContactPage() {
         </div>
       </section>
 
-      <section className="section section--narrow" aria-labelledby="contact-form-title">
-        <h2 id="contact-form-title" className="section__title">
-          Send us a message
-        </h2>
+      <Section id="contact-form-title" title="Send us a message" variant="narrow">
         <form className="contact-form" method="post" onSubmit={submit} noValidate>
           <div className="field">
             <label htmlFor={nameId}>Name</label>
@@ -82,15 +72,12 @@ export function ContactPage() {
             Send Message
           </button>
         </form>
-      </section>
+      </Section>
 
-      <section className="section cta" aria-labelledby="contact-download">
-        <h2 id="contact-download">Get the app</h2>
-        <p>
-          Free download, with a free {site.figures.downloadFreePlanDays}-day personalized meal plan.
-        </p>
+      <Section id="contact-download" title="Get the app" variant="cta">
+        <p>Free download, with a free {site.figures.downloadFreePlanDays}-day personalized meal plan.</p>
         <StoreButtons className="store-buttons--center" />
-      </section>
+      </Section>
 
       <Footer variant="contact" />
     </div>

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { useHydrated } from '../../app/useHydrated';
+import { useHydrated } from '../../hooks/useHydrated';
 import { SCREENSHOT_PLACEHOLDER, type Feature } from './content';
 
 /** A feature's app screenshot; SPEC §8: if it fails to load, a placeholder image takes its place. */

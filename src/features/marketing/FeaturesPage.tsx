@@ -2,8 +2,9 @@ import { pageTitle, site } from '../../config/site';
 import { FeatureScreenshot } from './FeatureScreenshot';
 import { StoreButtons } from './StoreButtons';
 import { featureCategories } from './content';
-import { usePageHead } from '../../app/usePageHead';
+import { usePageHead } from '../../hooks/usePageHead';
 import '../../styles/marketing.css';
+import { Section } from './Section';
 
 export function FeaturesPage() {
   usePageHead({
@@ -15,21 +16,13 @@ export function FeaturesPage() {
       <section className="page-hero">
         <h1>Carnivore Diet Features</h1>
         <p className="page-hero__lead">
-          Everything in the {site.brand} app, in three parts: a plan made for you, tracking that shows what works, and
-          planning and support that keep you going. Download it and get a free {site.figures.downloadFreePlanDays}-day
-          personalized meal plan.
+          Everything in the {site.brand} app, in three parts: a plan made for you, tracking that shows what works, and planning and support
+          that keep you going. Download it and get a free {site.figures.downloadFreePlanDays}-day personalized meal plan.
         </p>
       </section>
 
       {featureCategories.map((category, position) => (
-        <section
-          key={category.id}
-          className={position % 2 === 1 ? 'section section--tinted' : 'section'}
-          aria-labelledby={`category-${category.id}`}
-        >
-          <h2 id={`category-${category.id}`} className="section__title">
-            {category.title}
-          </h2>
+        <Section key={category.id} id={`category-${category.id}`} title={category.title} variant={position % 2 === 1 ? 'tinted' : 'plain'}>
           <p className="section__lead">{category.summary}</p>
           <div className="feature-grid">
             {category.features.map((feature) => (
@@ -40,16 +33,13 @@ export function FeaturesPage() {
               </article>
             ))}
           </div>
-        </section>
+        </Section>
       ))}
 
-      <section className="section cta" aria-labelledby="features-download">
-        <h2 id="features-download">Try it free</h2>
-        <p>
-          Free download on both app stores, with a free {site.figures.downloadFreePlanDays}-day personalized meal plan.
-        </p>
+      <Section id="features-download" title="Try it free" variant="cta">
+        <p>Free download on both app stores, with a free {site.figures.downloadFreePlanDays}-day personalized meal plan.</p>
         <StoreButtons className="store-buttons--center" />
-      </section>
+      </Section>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { Link, type LinkProps } from '@tanstack/react-router';
-import { useIsLoggedIn } from '../../app/appContext';
+import { useIsLoggedIn } from '../../hooks/appContext';
 import { site } from '../../config/site';
 
 type FooterLink = { to: LinkProps['to']; label: string };

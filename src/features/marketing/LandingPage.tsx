@@ -7,17 +7,15 @@ import { StoreButtons } from './StoreButtons';
 import { STAT_ROTATION_MS, faqs, featureCategories, heroStats, testimonials, trustBadges } from './content';
 import { jsonLdText, landingStructuredData } from './structuredData';
 import { useRotatingIndex } from './useRotatingIndex';
-import { usePageHead } from '../../app/usePageHead';
-import { useHydrated } from '../../app/useHydrated';
+import { usePageHead } from '../../hooks/usePageHead';
+import { useHydrated } from '../../hooks/useHydrated';
 import '../../styles/marketing.css';
+import { Section } from './Section';
 
 function HeroStats() {
   // Prerendered: the controls work once the app has taken the page over.
   const hydrated = useHydrated();
-  const { index, select, running, reducedMotion, pausedByUser, togglePaused } = useRotatingIndex(
-    heroStats.length,
-    STAT_ROTATION_MS,
-  );
+  const { index, select, running, reducedMotion, pausedByUser, togglePaused } = useRotatingIndex(heroStats.length, STAT_ROTATION_MS);
   const stat = heroStats[index];
   return (
     <div className="hero-stats" data-rotating={running}>
@@ -74,8 +72,8 @@ export function LandingPage() {
             <Logo size={64} />
             <h1>The diet app made for carnivore and ketovore eaters</h1>
             <p className="landing-hero__subtitle">
-              {site.figures.recipes} meat-first recipes, a meal planner with a diet calendar, and trackers for weight,
-              digestion, mood and the foods that agree with you. All in {site.brand}.
+              {site.figures.recipes} meat-first recipes, a meal planner with a diet calendar, and trackers for weight, digestion, mood and
+              the foods that agree with you. All in {site.brand}.
             </p>
             <HeroStats />
             <p className="promo-banner">
@@ -96,10 +94,7 @@ export function LandingPage() {
         </div>
       </section>
 
-      <section className="section" aria-labelledby="landing-features">
-        <h2 id="landing-features" className="section__title">
-          Everything your carnivore diet needs
-        </h2>
+      <Section id="landing-features" title="Everything your carnivore diet needs">
         <div className="category-grid">
           {featureCategories.map((category) => (
             <article key={category.id} className="category-card">
@@ -116,12 +111,9 @@ export function LandingPage() {
         <p className="section__more">
           <Link to="/features">Explore every feature</Link>
         </p>
-      </section>
+      </Section>
 
-      <section className="section section--tinted" aria-labelledby="landing-testimonials">
-        <h2 id="landing-testimonials" className="section__title">
-          What members say
-        </h2>
+      <Section id="landing-testimonials" title="What members say" variant="tinted">
         <div className="testimonial-grid">
           {testimonials.map(({ quote, name, detail }) => (
             <figure key={name} className="testimonial">
@@ -135,12 +127,9 @@ export function LandingPage() {
             </figure>
           ))}
         </div>
-      </section>
+      </Section>
 
-      <section className="section section--narrow" aria-labelledby="landing-faq">
-        <h2 id="landing-faq" className="section__title">
-          Frequently asked questions
-        </h2>
+      <Section id="landing-faq" title="Frequently asked questions" variant="narrow">
         <div className="faq">
           {faqs.map(({ question, answer }) => (
             <details key={question} className="faq__item">
@@ -149,10 +138,9 @@ export function LandingPage() {
             </details>
           ))}
         </div>
-      </section>
+      </Section>
 
-      <section className="section cta" aria-labelledby="landing-cta">
-        <h2 id="landing-cta">Start eating the way your body wants</h2>
+      <Section id="landing-cta" title="Start eating the way your body wants" variant="cta">
         <p>
           Join {site.figures.users} members. Download {site.brand} for iPhone or Android and get your free{' '}
           {site.figures.landingFreePlanDays}-day meal plan.
@@ -165,7 +153,7 @@ export function LandingPage() {
           ))}
         </ul>
         <StoreButtons className="store-buttons--center" />
-      </section>
+      </Section>
 
       <Footer variant="landing" />
     </div>

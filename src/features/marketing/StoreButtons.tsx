@@ -22,24 +22,25 @@ function PlayGlyph() {
   );
 }
 
+const stores = [
+  { href: site.stores.appStore, Glyph: AppleGlyph, lead: 'Download on the', name: 'App Store' },
+  { href: site.stores.googlePlay, Glyph: PlayGlyph, lead: 'Get it on', name: 'Google Play' },
+];
+
 /** Drawn store buttons (not the stores' trademark artwork); each opens its store in a new tab. */
 export function StoreButtons({ className = '' }: { className?: string }) {
   return (
     <div className={`store-buttons ${className}`.trim()}>
-      <a className="store-button" href={site.stores.appStore} target="_blank" rel="noopener noreferrer">
-        <AppleGlyph />
-        <span className="store-button__text">
-          <small>Download on the</small> App Store
-          <span className="visually-hidden"> (opens in a new tab)</span>
-        </span>
-      </a>
-      <a className="store-button" href={site.stores.googlePlay} target="_blank" rel="noopener noreferrer">
-        <PlayGlyph />
-        <span className="store-button__text">
-          <small>Get it on</small> Google Play
-          <span className="visually-hidden"> (opens in a new tab)</span>
-        </span>
-      </a>
+      {stores.map(({ href, Glyph, lead, name }) => (
+        <a key={name} className="store-button" href={href} target="_blank" rel="noopener noreferrer">
+          <Glyph />
+          <span className="store-button__text">
+            <small>{lead}</small>
+            {` ${name}`}
+            <span className="visually-hidden"> (opens in a new tab)</span>
+          </span>
+        </a>
+      ))}
     </div>
   );
 }

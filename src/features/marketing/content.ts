@@ -41,16 +41,14 @@ export const featureCategories: FeatureCategory[] = [
       {
         id: 'elimination',
         title: 'Food Sensitivity and Elimination Tracker',
-        description:
-          'Take foods out, note how you feel day by day, and see which ones agree with you and which ones do not.',
+        description: 'Take foods out, note how you feel day by day, and see which ones agree with you and which ones do not.',
         screenshot: screen('elimination'),
         screenshotAlt: 'App screen: an elimination diet checklist with days marked as fine or reactive',
       },
       {
         id: 'introduction',
         title: 'New Food Introduction',
-        description:
-          'Bring foods back one at a time on a steady schedule, with reminders and a log of every reaction.',
+        description: 'Bring foods back one at a time on a steady schedule, with reminders and a log of every reaction.',
         screenshot: screen('introduction'),
         screenshotAlt: 'App screen: a food reintroduction schedule with one new food per three days',
       },
@@ -154,8 +152,4 @@ export const faqs = [
   },
 ] as const;
 
-export const trustBadges = [
-  'No credit card required',
-  `${figures.moneyBackDays}-day money-back guarantee`,
-  'Free download',
-] as const;
+export const trustBadges = ['No credit card required', `${figures.moneyBackDays}-day money-back guarantee`, 'Free download'] as const;

@@ -1,9 +1,9 @@
 import { useSelector } from '@xstate/react';
 import { useId } from 'react';
 import { dataExportMachine, exportedMessage } from '../../../machines/dataExport.machine';
-import type { AccountExportFile } from '../../api/billing';
-import { useFlows } from '../../app/appContext';
-import { useFlowActor } from '../../app/useFlowActor';
+import type { AccountExportFile } from '../../../machines/services/billing';
+import { useFlows } from '../../hooks/appContext';
+import { useFlowActor } from '../../hooks/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
 
 /** Hands the export to the browser as a download of a JSON file. */
@@ -26,16 +26,26 @@ export function DataExportPanel() {
   const flow = useFlowActor(useFlows().dataExport ?? browserDataExport);
   const busy = useSelector(flow, (snapshot) => snapshot.hasTag('busy'));
   const error = useSelector(flow, (snapshot) => (snapshot.matches('failure') ? snapshot.context.error : null));
-  const saved = useSelector(flow, (snapshot) => (snapshot.hasTag('success') && snapshot.context.filename ? exportedMessage(snapshot.context.filename) : null));
+  const saved = useSelector(flow, (snapshot) =>
+    snapshot.hasTag('success') && snapshot.context.filename ? exportedMessage(snapshot.context.filename) : null,
+  );
   const descriptionId = useId();
+  const headingId = useId();
 
   return (
-    <section className="profile-card" aria-label="Your data">
+    <section className="profile-card" aria-labelledby={headingId}>
+      <h2 id={headingId}>Your data</h2>
       <FormMessages error={error} notice={saved} />
       <p id={descriptionId} className="muted">
         A JSON file with your account, profile, goals, subscriptions and invoices.
       </p>
-      <button type="button" className="button" aria-describedby={descriptionId} disabled={busy} onClick={() => flow.send({ type: 'export.requested' })}>
+      <button
+        type="button"
+        className="button"
+        aria-describedby={descriptionId}
+        disabled={busy}
+        onClick={() => flow.send({ type: 'export.requested' })}
+      >
         {busy ? 'Preparing...' : 'Download my data'}
       </button>
     </section>

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import type { User } from '../../../server/src/contract/users';
+import { DIET_FIELDS } from '../../../machines/rules/profileForms';
 import { formValues } from '../../components/form/formValues';
 import { DEFAULT_DIET, diets, type DietName } from './dietContent';
 import { EditableSection } from './EditableSection';
@@ -41,10 +42,8 @@ export function DietTab({ user }: { user: User }) {
           </select>
         </div>
       }
-      toUpdate={(form) => ({
-        section: 'diet',
-        values: { diet_preference: formValues(form, ['diet_preference'] as const).diet_preference === 'Ketovore' ? 'Ketovore' : 'Carnivore' },
-      })}
+      profile={user}
+      readForm={(form) => ({ section: 'diet', fields: formValues(form, DIET_FIELDS) })}
     />
   );
 }

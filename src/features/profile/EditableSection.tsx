@@ -2,9 +2,8 @@ import type { FormEvent, ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { PROFILE_UPDATED_MESSAGE, type profileSectionMachine } from '../../../machines/profileSection.machine';
-import type { ProfileUpdate } from '../../../server/src/contract/users';
+import type { ProfileForm, SavedProfile } from '../../../machines/rules/profileForms';
 import { FormMessages } from '../../components/form/FormMessages';
-import type { UnitSystem } from '../../lib/units';
 
 export type SectionActor = ActorRefFrom<typeof profileSectionMachine>;
 
@@ -15,15 +14,15 @@ type EditableSectionProps = {
   view: ReactNode;
   /** The form's fields, with the saved values as defaults. */
   fields: ReactNode;
-  /** Reads the submitted form into the section's update. */
-  toUpdate: (form: HTMLFormElement) => ProfileUpdate;
+  /** Reads the submitted form's fields as typed. */
+  readForm: (form: HTMLFormElement) => ProfileForm;
+  /** The saved profile the fields were filled from. */
+  profile: SavedProfile;
   editLabel?: string;
-  /** The member's unit, which words the rules' messages (metric when absent). */
-  unitSystem?: UnitSystem;
 };
 
 /** A profile section that is either viewed or edited (SPEC §4 Profile sections). */
-export function EditableSection({ title, section, view, fields, toUpdate, editLabel = 'Edit', unitSystem }: EditableSectionProps) {
+export function EditableSection({ title, section, view, fields, readForm, profile, editLabel = 'Edit' }: EditableSectionProps) {
   const editing = useSelector(section, (snapshot) => snapshot.matches('editing'));
   const saving = useSelector(section, (snapshot) => snapshot.hasTag('busy'));
   const saved = useSelector(section, (snapshot) => snapshot.hasTag('success'));
@@ -31,7 +30,7 @@ export function EditableSection({ title, section, view, fields, toUpdate, editLa
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    section.send({ type: 'save.submitted', update: toUpdate(event.currentTarget), unitSystem });
+    section.send({ type: 'save.submitted', form: readForm(event.currentTarget), profile });
   };
 
   return (

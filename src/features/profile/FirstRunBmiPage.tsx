@@ -2,14 +2,14 @@ import { useId } from 'react';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { firstRunBmiMachine } from '../../../machines/firstRunBmi.machine';
-import { useFlows } from '../../app/appContext';
-import { useNavigateAction } from '../../app/navigation';
-import { useFlowActor } from '../../app/useFlowActor';
+import { useFlows } from '../../hooks/appContext';
+import { useNavigateAction } from '../../hooks/navigation';
+import { useFlowActor } from '../../hooks/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formValues } from '../../components/form/formValues';
 import { pageTitle, site } from '../../config/site';
-import { usePageHead } from '../../app/usePageHead';
-import { weightUnit } from '../../lib/units';
+import { usePageHead } from '../../hooks/usePageHead';
+import { weightUnit } from '../../../machines/rules/units';
 import { UnitsSetting } from './progress/SettingControls';
 import { memberUnitSystem } from './progress/memberSettings';
 
@@ -40,7 +40,14 @@ export function FirstRunBmiPage() {
           aria-busy={saving}
           onSubmit={(event) => {
             event.preventDefault();
-            const fields = formValues(event.currentTarget, ['height', 'feet', 'inches', 'currentWeight', 'Gender', 'date_of_birth'] as const);
+            const fields = formValues(event.currentTarget, [
+              'height',
+              'feet',
+              'inches',
+              'currentWeight',
+              'Gender',
+              'date_of_birth',
+            ] as const);
             flow.send({ type: 'bmi.submitted', fields: { ...fields, unitSystem: unit } });
           }}
         >

@@ -1,8 +1,9 @@
 import { useId } from 'react';
 import type { User } from '../../../server/src/contract/users';
 import { formValues } from '../../components/form/formValues';
-import { parseDecimal } from '../../lib/bmi';
-import { formatWeight, goalDifferenceIn, weightFromInput, weightInUnit, weightUnit } from '../../lib/units';
+import { parseDecimal } from '../../../machines/rules/bmi';
+import { GOALS_FIELDS } from '../../../machines/rules/profileForms';
+import { formatWeight, goalDifferenceIn, weightInUnit, weightUnit } from '../../../machines/rules/units';
 import { EditableSection } from './EditableSection';
 import { RemindersSetting } from './progress/SettingControls';
 import { memberRemindersEnabled, memberUnitSystem } from './progress/memberSettings';
@@ -25,7 +26,6 @@ export function GoalsTab({ user }: { user: User }) {
         title="Goals"
         section={section}
         editLabel="Edit Goals"
-        unitSystem={unit}
         view={
           <dl className="details">
             <dt>Goal weight</dt>
@@ -63,17 +63,8 @@ export function GoalsTab({ user }: { user: User }) {
             </div>
           </>
         }
-        toUpdate={(form) => {
-          const values = formValues(form, ['goal_weight', 'personal_goal_note', 'goal_reminder'] as const);
-          return {
-            section: 'goals',
-            values: {
-              goal_weight: weightFromInput(values.goal_weight, unit, goal),
-              personal_goal_note: values.personal_goal_note,
-              goal_reminder: values.goal_reminder === 'weekly' ? 'weekly' : 'daily',
-            },
-          };
-        }}
+        profile={user}
+        readForm={(form) => ({ section: 'goals', fields: formValues(form, GOALS_FIELDS) })}
       />
       <section className="profile-card" aria-label="Reminders">
         <h2>Reminders</h2>

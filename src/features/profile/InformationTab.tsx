@@ -1,19 +1,17 @@
-import { useId, useState } from 'react';
+import { Fragment, useId, useState } from 'react';
 import type { User } from '../../../server/src/contract/users';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
-import { bmiCategory, bodyMassIndex, idealBmiWeight, parseDecimal, type Gender } from '../../lib/bmi';
+import { INFORMATION_FIELDS } from '../../../machines/rules/profileForms';
 import { needsCurrentPassword } from '../../../server/src/contract/profileRules';
-import { cmToFeetInches, formatHeight, formatWeight, heightFromInput, weightFromInput, weightInUnit, weightUnit } from '../../lib/units';
+import { cmToFeetInches, weightInUnit, weightUnit } from '../../../machines/rules/units';
 import { UnitsSetting } from './progress/SettingControls';
-import { memberUnitSystem } from './progress/memberSettings';
+import { bmiBadgeClassName, informationDetails, memberMeasures } from './informationDetails';
 import { DataExportPanel } from './DataExportPanel';
 import { EditableSection } from './EditableSection';
 import { PasswordChangePanel } from './PasswordChangePanel';
 import { ProfilePicture } from './ProfilePicture';
 import { useProfileSection } from './useProfileFlows';
-
-const DEFAULT_GENDER: Gender = 'Male';
 
 /**
  * The e-mail input, plus the current password the server asks for when the address changes.
@@ -44,43 +42,25 @@ function EmailFields({ user }: { user: User }) {
 
 export function InformationTab({ user }: { user: User }) {
   const section = useProfileSection(String(user.id));
-  const ids = { username: useId(), birth: useId(), gender: useId(), height: useId(), inches: useId(), weight: useId() };
-  const unit = memberUnitSystem(user);
-  const bmi = user.bmi;
-  const gender = bmi?.Gender ?? DEFAULT_GENDER;
-  const height = parseDecimal(bmi?.height);
-  const weight = parseDecimal(bmi?.currentWeight);
-  const currentBmi = bodyMassIndex(weight, height);
-  const category = currentBmi === null ? null : bmiCategory(currentBmi);
-  const idealWeight = bmi?.idealBmiWeight ? parseDecimal(bmi.idealBmiWeight) : idealBmiWeight(height, gender);
+  const ids = { username: useId(), birth: useId(), gender: useId(), height: useId(), inches: useId(), weight: useId(), units: useId() };
+  const { unit, gender, height, weight } = memberMeasures(user);
 
   const view = (
     <dl className="details">
-      <dt>Username</dt>
-      <dd>{user.username}</dd>
-      <dt>Email</dt>
-      <dd>{user.email}</dd>
-      <dt>Date of Birth</dt>
-      <dd>{bmi?.date_of_birth ? new Date(`${bmi.date_of_birth}T00:00:00`).toLocaleDateString() : 'Not set'}</dd>
-      <dt>Gender</dt>
-      <dd>{gender}</dd>
-      <dt>Height</dt>
-      <dd>{formatHeight(height, unit)}</dd>
-      <dt>Weight</dt>
-      <dd>{formatWeight(weight, unit)}</dd>
-      <dt>Ideal BMI Weight</dt>
-      <dd>{formatWeight(idealWeight, unit)}</dd>
-      <dt>Current BMI</dt>
-      <dd>
-        {currentBmi === null || !category ? (
-          'Add your height and weight'
-        ) : (
-          <>
-            {currentBmi}{' '}
-            <span className={`bmi-badge bmi-badge--${category.colour}`}>{category.label}</span>
-          </>
-        )}
-      </dd>
+      {informationDetails(user).map(({ label, value, category }) => (
+        <Fragment key={label}>
+          <dt>{label}</dt>
+          <dd>
+            {value}
+            {category && (
+              <>
+                {' '}
+                <span className={bmiBadgeClassName(category)}>{category.label}</span>
+              </>
+            )}
+          </dd>
+        </Fragment>
+      ))}
     </dl>
   );
 
@@ -93,7 +73,7 @@ export function InformationTab({ user }: { user: User }) {
       <EmailFields user={user} />
       <div className="field">
         <label htmlFor={ids.birth}>Date of Birth</label>
-        <input id={ids.birth} name="date_of_birth" type="date" defaultValue={bmi?.date_of_birth ?? ''} />
+        <input id={ids.birth} name="date_of_birth" type="date" defaultValue={user.bmi?.date_of_birth ?? ''} />
       </div>
       <div className="field">
         <label htmlFor={ids.gender}>Gender</label>
@@ -133,34 +113,15 @@ export function InformationTab({ user }: { user: User }) {
         title="Information"
         section={section}
         editLabel="Edit Profile"
-        unitSystem={unit}
         view={view}
         fields={fields}
-        toUpdate={(form) => {
-          const values = formValues(form, ['username', 'email', 'currentPassword', 'date_of_birth', 'Gender', 'height', 'feet', 'inches', 'currentWeight'] as const);
-          const newGender: Gender = values.Gender === 'Female' ? 'Female' : 'Male';
-          const newHeight = heightFromInput({ cm: values.height, feet: values.feet, inches: values.inches }, unit, height);
-          return {
-            section: 'information',
-            values: {
-              username: values.username.trim(),
-              email: values.email.trim(),
-              // The password travels only with a changed e-mail, the one case the server asks for it.
-              ...(needsCurrentPassword(user, values.email) && { currentPassword: values.currentPassword }),
-              bmi: {
-                currentWeight: weightFromInput(values.currentWeight, unit, weight),
-                height: newHeight,
-                Gender: newGender,
-                date_of_birth: values.date_of_birth || null,
-                idealBmiWeight: String(idealBmiWeight(newHeight, newGender) ?? 0),
-              },
-            },
-          };
-        }}
+        profile={user}
+        readForm={(form) => ({ section: 'information', fields: formValues(form, INFORMATION_FIELDS) })}
       />
-      <section className="profile-card" aria-label="Units">
-        <h2>Units</h2>
-        <UnitsSetting userId={String(user.id)} unitSystem={unit} routeId="/profile" />
+      {/* The heading names the card and the choice inside it: one 'Units', not a heading and a legend. */}
+      <section className="profile-card" aria-labelledby={ids.units}>
+        <h2 id={ids.units}>Units</h2>
+        <UnitsSetting userId={String(user.id)} unitSystem={unit} routeId="/profile" labelledBy={ids.units} />
       </section>
       <PasswordChangePanel />
       <DataExportPanel />

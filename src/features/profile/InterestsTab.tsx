@@ -36,10 +36,8 @@ export function InterestsTab({ user }: { user: User }) {
           ))}
         </fieldset>
       }
-      toUpdate={(form) => ({
-        section: 'interests',
-        values: { ingredients: new FormData(form).getAll('ingredients').map(Number) },
-      })}
+      profile={user}
+      readForm={(form) => ({ section: 'interests', fields: { ingredients: new FormData(form).getAll('ingredients').map(String) } })}
     />
   );
 }

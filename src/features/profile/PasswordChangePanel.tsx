@@ -2,8 +2,8 @@ import { useSelector } from '@xstate/react';
 import { useId, type FormEvent } from 'react';
 import { logoutAllDevicesMachine } from '../../../machines/logoutAllDevices.machine';
 import { PASSWORD_CHANGED_MESSAGE, passwordChangeMachine } from '../../../machines/passwordChange.machine';
-import { useAuthActor, useFlows } from '../../app/appContext';
-import { useFlowActor } from '../../app/useFlowActor';
+import { useAuthActor, useFlows } from '../../hooks/appContext';
+import { useFlowActor } from '../../hooks/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
@@ -16,6 +16,8 @@ export function PasswordChangePanel() {
   const changed = useSelector(panel, (snapshot) => snapshot.hasTag('success'));
   const error = useSelector(panel, (snapshot) => snapshot.context.error);
 
+  const headingId = useId();
+
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     panel.send({
@@ -25,7 +27,8 @@ export function PasswordChangePanel() {
   };
 
   return (
-    <section className="profile-card" aria-label="Password">
+    <section className="profile-card" aria-labelledby={headingId}>
+      <h2 id={headingId}>Password</h2>
       <FormMessages error={open ? error : null} notice={changed ? PASSWORD_CHANGED_MESSAGE : null} />
       <button type="button" className="button" aria-expanded={open} disabled={busy} onClick={() => panel.send({ type: 'panel.toggled' })}>
         Change Password

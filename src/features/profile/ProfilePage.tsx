@@ -1,7 +1,5 @@
-import { Suspense, useMemo, useState } from 'react';
-import { CatchBoundary, Link, getRouteApi } from '@tanstack/react-router';
-import { lazyChunk } from '../../app/lazyPage';
-import { LoadFailure } from '../../app/RouteErrorView';
+import { useState, type ReactNode } from 'react';
+import { Link, getRouteApi } from '@tanstack/react-router';
 import type { User } from '../../../server/src/contract/users';
 import { DietTab } from './DietTab';
 import { FaqsTab } from './FaqsTab';
@@ -11,36 +9,11 @@ import { InterestsTab } from './InterestsTab';
 import { bottomBarTabs, profileTabs, type ProfileTabId } from './profileTabs';
 import { SupportTab } from './support/SupportTab';
 import { pageTitle, site } from '../../config/site';
-import { usePageHead } from '../../app/usePageHead';
+import { usePageHead } from '../../hooks/usePageHead';
 
 const profileRoute = getRouteApi('/profile');
 
-// Payment code (and Stripe.js) load only when the Subscriptions tab is opened, under the pages' 120 s loader.
-function SubscriptionsPanel() {
-  const [attempt, setAttempt] = useState(0);
-  const SubscriptionsTab = useMemo(
-    () => lazyChunk(() => import('../subscriptions/SubscriptionsTab'), 'SubscriptionsTab'),
-    // A failed chunk load stays failed (React caches it): each Retry makes a new loader.
-    [attempt],
-  );
-  return (
-    <CatchBoundary
-      getResetKey={() => attempt}
-      errorComponent={({ error }) => (
-        // The tab's chunk failed or timed out: say so in the tab.
-        <section className="profile-card">
-          <LoadFailure error={error} onRetry={() => setAttempt((count) => count + 1)} />
-        </section>
-      )}
-    >
-      <Suspense fallback={<p>Loading subscriptions…</p>}>
-        <SubscriptionsTab />
-      </Suspense>
-    </CatchBoundary>
-  );
-}
-
-function TabPanel({ tab, user }: { tab: ProfileTabId; user: User }) {
+function TabPanel({ tab, user, subscriptionsPanel }: { tab: ProfileTabId; user: User; subscriptionsPanel: ReactNode }) {
   switch (tab) {
     case 'information':
       return <InformationTab user={user} />;
@@ -55,7 +28,7 @@ function TabPanel({ tab, user }: { tab: ProfileTabId; user: User }) {
     case 'support':
       return <SupportTab />;
     case 'subscriptions':
-      return <SubscriptionsPanel />;
+      return subscriptionsPanel;
   }
 }
 
@@ -83,7 +56,8 @@ function TabLinks({ active, ids, onNavigate }: { active: ProfileTabId; ids: read
 
 const allTabIds = profileTabs.map((tab) => tab.id);
 
-export function ProfilePage() {
+/** The Subscriptions tab comes from the app (src/app/ProfileRoute.tsx): features do not import each other. */
+export function ProfilePage({ subscriptionsPanel }: { subscriptionsPanel: ReactNode }) {
   usePageHead({ title: pageTitle('Profile'), description: `Your ${site.brand} profile, diet, goals and subscription.` });
   const user = profileRoute.useLoaderData();
   const { tab = 'information' } = profileRoute.useSearch();
@@ -114,13 +88,17 @@ export function ProfilePage() {
         <span className="profile__mobile-title">{activeLabel}</span>
       </div>
       {menuOpen && <div className="nav-backdrop profile__backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
-      <nav id="profile-menu" aria-label="All profile sections" className={menuOpen ? 'profile__drawer profile__drawer--open' : 'profile__drawer'}>
+      <nav
+        id="profile-menu"
+        aria-label="All profile sections"
+        className={menuOpen ? 'profile__drawer profile__drawer--open' : 'profile__drawer'}
+      >
         <TabLinks active={tab} ids={allTabIds} onNavigate={() => setMenuOpen(false)} />
       </nav>
 
       <div className="profile__content">
         <h1 className="profile__title">Profile</h1>
-        <TabPanel key={tab} tab={tab} user={user} />
+        <TabPanel key={tab} tab={tab} user={user} subscriptionsPanel={subscriptionsPanel} />
       </div>
 
       <nav aria-label="Profile quick links" className="profile__bottom-bar">

@@ -12,9 +12,12 @@ function mediaSource(url: string): string {
 
 function usePreviewUrl(file: File | null): string | null {
   const url = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
-  useEffect(() => () => {
-    if (url) URL.revokeObjectURL(url);
-  }, [url]);
+  useEffect(
+    () => () => {
+      if (url) URL.revokeObjectURL(url);
+    },
+    [url],
+  );
   return url;
 }
 
@@ -51,7 +54,12 @@ export function ProfilePicture({ user }: { user: User }) {
         <FormMessages error={error} notice={uploaded ? PHOTO_UPDATED_MESSAGE : null} />
         {file ? (
           <div className="profile-card__actions">
-            <button type="button" className="button button--primary" disabled={uploading} onClick={() => upload.send({ type: 'upload.confirmed' })}>
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={uploading}
+              onClick={() => upload.send({ type: 'upload.confirmed' })}
+            >
               {uploading ? 'Uploading...' : 'Save Photo'}
             </button>
             <button type="button" className="button" disabled={uploading} onClick={() => upload.send({ type: 'upload.cancelled' })}>

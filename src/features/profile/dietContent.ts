@@ -1,7 +1,6 @@
 export const diets = {
   Carnivore: {
-    description:
-      'An all-animal way of eating: beef, lamb, pork, poultry, fish, eggs and animal fats, with little or nothing from plants.',
+    description: 'An all-animal way of eating: beef, lamb, pork, poultry, fish, eggs and animal fats, with little or nothing from plants.',
     benefits: [
       'Simple meals with no carb counting',
       'Steady energy between meals',

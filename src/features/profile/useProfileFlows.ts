@@ -1,21 +1,19 @@
-import { useRouter } from '@tanstack/react-router';
+import { fromPromise } from 'xstate';
 import { photoUploadMachine } from '../../../machines/photoUpload.machine';
 import { profileSectionMachine } from '../../../machines/profileSection.machine';
-import { useAuthActor, useFlows } from '../../app/appContext';
-import { useFlowActor } from '../../app/useFlowActor';
+import { useAuthActor, useFlows } from '../../hooks/appContext';
+import { useFlowActor } from '../../hooks/useFlowActor';
+import { useReloadProfile } from '../../hooks/useReloadProfile';
 
-/** Reloads the profile route's data (GET /api/users/me) after a change. */
-function useReloadProfile() {
-  const router = useRouter();
-  return () => {
-    void router.invalidate({ filter: (match) => match.routeId === '/profile' });
-  };
-}
-
+/**
+ * A profile section's flow; after a save it waits for the reloaded profile before showing the notice.
+ * The router shows a failed reload itself; the section only needs to know it is over.
+ */
 export function useProfileSection(userId: string) {
   const reloadProfile = useReloadProfile();
   const auth = useAuthActor();
-  return useFlowActor((useFlows().profileSection ?? profileSectionMachine).provide({ actions: { reloadProfile } }), {
+  const reloaded = fromPromise(() => reloadProfile().catch(() => undefined));
+  return useFlowActor((useFlows().profileSection ?? profileSectionMachine).provide({ actors: { reloadProfile: reloaded } }), {
     input: { userId, auth },
   });
 }

@@ -2,29 +2,29 @@ import { useSelector } from '@xstate/react';
 import { useId } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { billingHistoryMachine } from '../../../machines/billingHistory.machine';
-import { manageBillingMachine } from '../../../machines/manageBilling.machine';
+import type { cardOnFileMachine } from '../../../machines/cardOnFile.machine';
+import type { manageBillingMachine } from '../../../machines/manageBilling.machine';
 import { billingMessages, type Invoice } from '../../../server/src/contract/billing';
 import { FormMessages } from '../../components/form/FormMessages';
-import { formatAmount, formatDate } from './format';
-import { Modal } from './Modal';
+import { formatDate } from '../../../machines/rules/dates';
+import { formatAmount } from './format';
+import { CardOnFile } from './CardOnFile';
+import { Modal } from '../../components/Modal';
+import { RetryAlert } from './RetryAlert';
 import { SandboxCardForm } from './SandboxCardForm';
-
-/** The browser's half of "Manage billing": leaving the app for Stripe's Customer Portal. */
-export const browserManageBilling = manageBillingMachine.provide({
-  actions: { goToPortal: (_, url) => window.location.assign(url) },
-});
 
 type BillingSectionProps = {
   history: ActorRefFrom<typeof billingHistoryMachine>;
   manage: ActorRefFrom<typeof manageBillingMachine>;
+  card: ActorRefFrom<typeof cardOnFileMachine>;
   /** Shown once the tab knows the payment mode and that the member has a subscription to manage. */
   canManage: boolean;
   /** "Manage billing": the tab hands the request on with the payment mode. */
   onManage: () => void;
 };
 
-/** The Subscriptions tab's billing: "Manage billing" (portal or card dialog) and the invoice list. */
-export function BillingSection({ history, manage, canManage, onManage }: BillingSectionProps) {
+/** The Subscriptions tab's billing: the card on file, "Manage billing" (portal or card dialog) and the invoice list. */
+export function BillingSection({ history, manage, card, canManage, onManage }: BillingSectionProps) {
   const headingId = useId();
   const error = useSelector(manage, (snapshot) => (snapshot.hasTag('dialog') ? null : snapshot.context.error));
   const dialogError = useSelector(manage, (snapshot) => (snapshot.hasTag('dialog') ? snapshot.context.error : null));
@@ -37,6 +37,7 @@ export function BillingSection({ history, manage, canManage, onManage }: Billing
     <section className="billing" aria-labelledby={headingId}>
       <h3 id={headingId}>Billing</h3>
       <FormMessages error={error} notice={updated ? billingMessages.cardUpdated : null} />
+      <CardOnFile flow={card} />
       {canManage && (
         <button type="button" className="button" disabled={busy} onClick={onManage}>
           {busy && !dialogOpen ? 'Opening...' : 'Manage billing'}
@@ -110,12 +111,7 @@ function BillingHistory({ history }: { history: ActorRefFrom<typeof billingHisto
         </ul>
       )}
       {error ? (
-        <div className="alert alert--error" role="alert">
-          <p>{error}</p>
-          <button type="button" className="button" onClick={() => history.send({ type: 'history.retried' })}>
-            Retry
-          </button>
-        </div>
+        <RetryAlert message={error} onRetry={() => history.send({ type: 'history.retried' })} />
       ) : (
         hasMore && (
           <button type="button" className="button" disabled={loading} onClick={() => history.send({ type: 'history.moreRequested' })}>

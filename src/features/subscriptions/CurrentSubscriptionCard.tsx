@@ -2,8 +2,9 @@ import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import type { subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
 import type { CurrentSubscription } from '../../../server/src/contract/subscriptions';
-import { formatAmount, formatDate } from './format';
-import { Modal } from './Modal';
+import { formatDate } from '../../../machines/rules/dates';
+import { formatAmount } from './format';
+import { Modal } from '../../components/Modal';
 
 export const PLAN_REMOVED = 'A plan no longer offered';
 
@@ -40,18 +41,24 @@ export function CurrentSubscriptionCard({ current, loading, cancel }: CurrentSub
         )}
       </p>
       <p>
-        Status:{' '}
-        <span className={active ? 'status status--active' : 'status status--inactive'}>{current.status}</span>
+        Status: <span className={active ? 'status status--active' : 'status status--inactive'}>{current.status}</span>
       </p>
       {current.startDate && <p>Started {formatDate(current.startDate)}</p>}
       {current.cancel_at_period_end ? (
         <>
           <p className="subscription-card__ending">
-            {current.currentPeriodEnd ? `Cancelling on ${formatDate(current.currentPeriodEnd)}` : 'Cancelling at the end of the billing period'}
+            {current.currentPeriodEnd
+              ? `Cancelling on ${formatDate(current.currentPeriodEnd)}`
+              : 'Cancelling at the end of the billing period'}
           </p>
           {/* An ended subscription has nothing left to resume. */}
           {current.status !== 'canceled' && (
-            <button type="button" className="button button--primary" disabled={resuming} onClick={() => cancel.send({ type: 'resume.requested' })}>
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={resuming}
+              onClick={() => cancel.send({ type: 'resume.requested' })}
+            >
               {resuming ? 'Resuming...' : 'Resume subscription'}
             </button>
           )}
@@ -73,10 +80,21 @@ export function CurrentSubscriptionCard({ current, loading, cancel }: CurrentSub
           description={`Are you sure? Your access continues until the end of your billing period${current.currentPeriodEnd ? `, on ${formatDate(current.currentPeriodEnd)}` : ''}.`}
         >
           <div className="modal__actions">
-            <button type="button" className="button button--danger" disabled={cancelling} onClick={() => cancel.send({ type: 'cancel.confirmed' })}>
+            <button
+              type="button"
+              className="button button--danger"
+              disabled={cancelling}
+              onClick={() => cancel.send({ type: 'cancel.confirmed' })}
+            >
               {cancelling ? 'Cancelling...' : 'Yes, Cancel'}
             </button>
-            <button type="button" className="button" disabled={cancelling} onClick={() => cancel.send({ type: 'cancel.dismissed' })} autoFocus>
+            <button
+              type="button"
+              className="button"
+              disabled={cancelling}
+              onClick={() => cancel.send({ type: 'cancel.dismissed' })}
+              data-autofocus
+            >
               No, Keep Subscription
             </button>
           </div>

@@ -1,6 +1,7 @@
 import { useId, type FormEvent } from 'react';
 import type { SandboxCard } from '../../../server/src/contract/subscriptions';
 import { formValues } from '../../components/form/formValues';
+import { CardFormActions } from './CardFormActions';
 
 type SandboxCardFormProps = {
   busy: boolean;
@@ -21,8 +22,8 @@ export function SandboxCardForm({ busy, onPay, onCancel, submitLabel = 'Pay Now'
   return (
     <form onSubmit={submit} noValidate aria-busy={busy}>
       <p className="muted">
-        Sandbox mode: no real payment is made. Use card 4242 4242 4242 4242 to succeed or 4000 0000 0000 0002 to see a
-        decline, with any future expiry date and any CVC.
+        Sandbox mode: no real payment is made. Use a test card such as 4242 4242 4242 4242 (Visa), 5555 5555 5555 4444 (Mastercard) or 3782
+        822463 10005 (American Express) to succeed, or 4000 0000 0000 0002 to see a decline, with any future expiry date and any CVC.
       </p>
       <div className="field">
         <label htmlFor={ids.number}>Card number</label>
@@ -38,14 +39,7 @@ export function SandboxCardForm({ busy, onPay, onCancel, submitLabel = 'Pay Now'
           <input id={ids.cvc} name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" />
         </div>
       </div>
-      <div className="modal__actions">
-        <button type="submit" className="button button--primary" disabled={busy}>
-          {busy ? busyLabel : submitLabel}
-        </button>
-        <button type="button" className="button" disabled={busy} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <CardFormActions busy={busy} submitLabel={submitLabel} busyLabel={busyLabel} onCancel={onCancel} />
     </form>
   );
 }

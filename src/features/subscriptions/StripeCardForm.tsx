@@ -1,7 +1,8 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
-import type { PaymentMethodInput } from '../../payments/confirmPayment';
+import type { PaymentMethodInput } from '../../../machines/services/confirmPayment';
+import { CardFormActions } from './CardFormActions';
 
 type StripeCardFormProps = {
   publishableKey: string;
@@ -10,7 +11,8 @@ type StripeCardFormProps = {
   onCancel: () => void;
 };
 
-export const STRIPE_UNAVAILABLE = 'Card payments are unavailable right now: the payment provider could not be reached. Please try again later.';
+export const STRIPE_UNAVAILABLE =
+  'Card payments are unavailable right now: the payment provider could not be reached. Please try again later.';
 
 /** Stripe's card element (postal code hidden); Stripe.js loads only when this form is shown. */
 export function StripeCardForm({ publishableKey, ...props }: StripeCardFormProps) {
@@ -56,17 +58,17 @@ function CardForm({ busy, onPay, onCancel }: Omit<StripeCardFormProps, 'publisha
       <div className="field">
         <span className="field__label">Card details</span>
         <div className="card-element">
-          <CardElement options={{ hidePostalCode: true }} />
+          {/* Its field is in Stripe's frame: the dialog cannot focus it or hear Escape in it. */}
+          <CardElement
+            options={{ hidePostalCode: true }}
+            onReady={(element) => element.focus()}
+            onEscape={() => {
+              if (!busy) onCancel();
+            }}
+          />
         </div>
       </div>
-      <div className="modal__actions">
-        <button type="submit" className="button button--primary" disabled={busy || !stripe}>
-          {busy ? 'Processing...' : 'Pay Now'}
-        </button>
-        <button type="button" className="button" disabled={busy} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <CardFormActions busy={busy} submitLabel="Pay Now" busyLabel="Processing..." ready={stripe !== null} onCancel={onCancel} />
     </form>
   );
 }

@@ -1,18 +1,21 @@
-import { useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { billingHistoryMachine } from '../../../machines/billingHistory.machine';
+import { manageBillingMachine } from '../../../machines/manageBilling.machine';
+import { cardOnFileMachine } from '../../../machines/cardOnFile.machine';
 import { cancelledMessage, subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
-import { subscriptionOverviewMachine } from '../../../machines/subscriptionOverview.machine';
+import { planOffers, subscriptionOverviewMachine } from '../../../machines/subscriptionOverview.machine';
 import { SUBSCRIPTION_SUCCESS_MESSAGE, subscriptionPurchaseMachine } from '../../../machines/subscriptionPurchase.machine';
 import { subscriptionFlows, subscriptionsTabMachine } from '../../../machines/subscriptionsTab.machine';
 import { billingMessages } from '../../../server/src/contract/billing';
-import { useFlows } from '../../app/appContext';
-import { useFlowActor } from '../../app/useFlowActor';
+import { useFlows } from '../../hooks/appContext';
+import { useFlowActor } from '../../hooks/useFlowActor';
+import { useReloadProfile } from '../../hooks/useReloadProfile';
+import { useRedirectAction } from '../../hooks/redirect';
 import { FormMessages } from '../../components/form/FormMessages';
-import { BillingSection, browserManageBilling } from './BillingSection';
+import { BillingSection } from './BillingSection';
 import { CurrentSubscriptionCard } from './CurrentSubscriptionCard';
 import { formatAmount } from './format';
-import { Modal } from './Modal';
+import { Modal } from '../../components/Modal';
 import { SandboxCardForm } from './SandboxCardForm';
 import { StripeCardForm } from './StripeCardForm';
 
@@ -21,7 +24,9 @@ const sameFlows = (a: TabFlows, b: TabFlows) => (Object.keys(a) as (keyof TabFlo
 
 export function SubscriptionsTab() {
   const flows = useFlows();
-  const router = useRouter();
+  const reloadProfile = useReloadProfile();
+  // "Manage billing" leaves the app for Stripe's Customer Portal.
+  const redirectTo = useRedirectAction();
   const tab = useFlowActor(
     subscriptionsTabMachine.provide({
       actors: {
@@ -29,14 +34,15 @@ export function SubscriptionsTab() {
         purchase: flows.subscriptionPurchase ?? subscriptionPurchaseMachine,
         cancel: flows.subscriptionCancel ?? subscriptionCancelMachine,
         billingHistory: flows.billingHistory ?? billingHistoryMachine,
-        manageBilling: flows.manageBilling ?? browserManageBilling,
+        manageBilling: flows.manageBilling ?? manageBillingMachine.provide({ actions: { redirectTo } }),
+        cardOnFile: flows.cardOnFile ?? cardOnFileMachine,
       },
-      actions: { reloadProfile: () => void router.invalidate({ filter: (match) => match.routeId === '/profile' }) },
+      actions: { reloadProfile },
     }),
   );
-  const { overview, purchase, cancel, billingHistory, manageBilling } = useSelector(tab, subscriptionFlows, sameFlows);
+  const { overview, purchase, cancel, billingHistory, manageBilling, cardOnFile } = useSelector(tab, subscriptionFlows, sameFlows);
 
-  const plans = useSelector(overview, (snapshot) => snapshot.context.plans);
+  const { offers, blockedBy } = useSelector(overview, planOffers);
   const current = useSelector(overview, (snapshot) => snapshot.context.current);
   const payments = useSelector(overview, (snapshot) => snapshot.context.payments);
   const loadErrors = useSelector(overview, (snapshot) =>
@@ -72,33 +78,40 @@ export function SubscriptionsTab() {
           </button>
         </div>
       )}
-      <FormMessages
-        error={purchaseError ?? cancelError}
-        notice={purchased ? SUBSCRIPTION_SUCCESS_MESSAGE : cancelNotice}
-      />
+      <FormMessages error={purchaseError ?? cancelError} notice={purchased ? SUBSCRIPTION_SUCCESS_MESSAGE : cancelNotice} />
 
       <h3>Your subscription</h3>
       <CurrentSubscriptionCard current={current} loading={loading && !current} cancel={cancel} />
 
       <h3>Plans</h3>
-      {plans.length === 0 && loading ? <p>Loading plans…</p> : null}
+      {offers.length === 0 && loading ? <p>Loading plans…</p> : null}
+      {/* The server's own refusal, beside the plans it would refuse. */}
+      {blockedBy && (
+        <p id="plans-blocked" className="muted">
+          {blockedBy}
+        </p>
+      )}
       <ul className="plans">
-        {plans.map((plan) => (
+        {offers.map(({ plan, isCurrent, offer }) => (
           <li key={plan.id} className={plan.is_active ? 'plan' : 'plan plan--inactive'}>
             <h4>{plan.name}</h4>
+            {isCurrent && <p className="plan__current">Current plan</p>}
             <p className="plan__price">
               {formatAmount(plan.amount)} <span>/ {plan.duration}</span>
             </p>
             {!plan.is_active && <p className="muted">No longer available</p>}
-            <button
-              type="button"
-              className="button button--primary"
-              disabled={choosing || paymentOpen}
-              aria-label={`Subscribe to ${plan.name}`}
-              onClick={() => tab.send({ type: 'plan.chosen', plan })}
-            >
-              {choosing && chosenPlan?.id === plan.id ? 'Starting...' : 'Subscribe'}
-            </button>
+            {offer !== 'none' && (
+              <button
+                type="button"
+                className="button button--primary"
+                disabled={offer === 'blocked' || choosing || paymentOpen}
+                aria-label={`Subscribe to ${plan.name}`}
+                aria-describedby={blockedBy ? 'plans-blocked' : undefined}
+                onClick={() => tab.send({ type: 'plan.chosen', plan })}
+              >
+                {choosing && chosenPlan?.id === plan.id ? 'Starting...' : 'Subscribe'}
+              </button>
+            )}
           </li>
         ))}
       </ul>
@@ -107,6 +120,7 @@ export function SubscriptionsTab() {
       <BillingSection
         history={billingHistory}
         manage={manageBilling}
+        card={cardOnFile}
         canManage={Boolean(current && payments)}
         onManage={() => tab.send({ type: 'billing.requested' })}
       />

@@ -81,10 +81,13 @@ export async function createUser(): Promise<TestUser> {
  */
 export async function openLoggedIn(page: Page, session: { jwt: string; id: number | string }, path = '/'): Promise<void> {
   await page.goto('/', { waitUntil: 'domcontentloaded' });
-  await page.evaluate(({ jwt, id }) => {
-    window.localStorage.setItem('jwt', jwt);
-    window.localStorage.setItem('userId', String(id));
-  }, { jwt: session.jwt, id: session.id });
+  await page.evaluate(
+    ({ jwt, id }) => {
+      window.localStorage.setItem('jwt', jwt);
+      window.localStorage.setItem('userId', String(id));
+    },
+    { jwt: session.jwt, id: session.id },
+  );
   await page.goto(path, { waitUntil: 'domcontentloaded' });
 }
 
@@ -117,10 +120,10 @@ export async function waitFor(check: () => Promise<boolean> | boolean, message: 
 
 /** Resolves when the page's path (and optionally search) is the expected one. */
 export async function waitForPath(page: Page, pathname: string, search?: string): Promise<void> {
-  await page.waitForURL(
-    (url) => url.pathname === pathname && (search === undefined || url.search === search),
-    { timeout: WAIT_MS, waitUntil: 'commit' },
-  );
+  await page.waitForURL((url) => url.pathname === pathname && (search === undefined || url.search === search), {
+    timeout: WAIT_MS,
+    waitUntil: 'commit',
+  });
 }
 
 export type BrowserSession = { browser: Browser; context: BrowserContext; page: Page };

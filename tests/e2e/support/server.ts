@@ -75,7 +75,10 @@ async function probe(url: string, check: (response: Response, body: string) => b
     const seen = `HTTP ${response.status} ${response.headers.get('content-type') ?? ''} ${body.slice(0, 200).replace(/\s+/g, ' ')}`;
     return { ok: check(response, body), seen };
   } catch (error) {
-    return { ok: false, seen: `no answer (${error instanceof Error ? (error.cause as Error | undefined)?.message ?? error.message : String(error)})` };
+    return {
+      ok: false,
+      seen: `no answer (${error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)})`,
+    };
   }
 }
 

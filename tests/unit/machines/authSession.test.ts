@@ -1,16 +1,16 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback } from 'xstate';
 import type { AuthResponse, RegisterResponse } from '../../../server/src/contract/auth';
-import { login, register } from '../../../src/api/auth';
-import type { Session } from '../../../src/auth/session';
-import { safeReturnPath } from '../../../src/lib/returnPath';
+import { login, register } from '../../../machines/services/auth';
+import type { Session } from '../../../machines/services/session';
+import { safeReturnPath } from '../../../machines/rules/returnPath';
 import { authSessionMachine, type AuthEvent } from '../../../machines/authSession.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 
 // POST /api/auth/local/register and POST /api/auth/local (SPEC §7) are doubles; the machine's own actors call them.
-vi.mock('../../../src/api/auth', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/auth')>()),
+vi.mock('../../../machines/services/auth', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/auth')>()),
   register: vi.fn(),
   login: vi.fn(),
 }));
@@ -269,7 +269,11 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
       actor.send(logIn);
       loginRequest.reject(new Error('Invalid identifier or password'));
       await nextTick();
-      actor.send({ type: 'login.requested', notice: 'Please log in to proceed with account deletion', from: safeReturnPath('/delete-profile') });
+      actor.send({
+        type: 'login.requested',
+        notice: 'Please log in to proceed with account deletion',
+        from: safeReturnPath('/delete-profile'),
+      });
       expect(actor.getSnapshot().matches({ loggedOut: 'idle' })).toBe(true);
       expect(context()).toMatchObject({ error: null, notice: 'Please log in to proceed with account deletion' });
       expect(browser).toEqual([['navigate', { to: '/login', search: { from: '/delete-profile' }, replace: true }]]);

@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import { getInvoices, type InvoicePage } from '../../../src/api/billing';
+import { getInvoices, type InvoicePage } from '../../../machines/services/billing';
 import { billingHistoryMachine } from '../../../machines/billingHistory.machine';
 import type { Invoice } from '../../../server/src/contract/billing';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 
-vi.mock('../../../src/api/billing', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/billing')>()),
+vi.mock('../../../machines/services/billing', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/billing')>()),
   getInvoices: vi.fn(),
 }));
 
@@ -27,11 +27,13 @@ let pages: Deferred<InvoicePage>[];
 
 beforeEach(() => {
   pages = [];
-  vi.mocked(getInvoices).mockReset().mockImplementation(() => {
-    const page = deferred<InvoicePage>();
-    pages.push(page);
-    return page.promise;
-  });
+  vi.mocked(getInvoices)
+    .mockReset()
+    .mockImplementation(() => {
+      const page = deferred<InvoicePage>();
+      pages.push(page);
+      return page.promise;
+    });
 });
 
 const start = () => createActor(billingHistoryMachine).start();

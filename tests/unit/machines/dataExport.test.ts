@@ -1,12 +1,13 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor } from 'xstate';
-import { exportAccount, type AccountExportFile } from '../../../src/api/billing';
-import { EXPORT_SAVED_MS, dataExportMachine, exportedMessage } from '../../../machines/dataExport.machine';
+import { exportAccount, type AccountExportFile } from '../../../machines/services/billing';
+import { dataExportMachine, exportedMessage } from '../../../machines/dataExport.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
+import { SUCCESS_NOTICE_MS } from '../../../machines/shared/notice';
 
-vi.mock('../../../src/api/billing', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/billing')>()),
+vi.mock('../../../machines/services/billing', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/billing')>()),
   exportAccount: vi.fn(),
 }));
 
@@ -46,7 +47,7 @@ describe('dataExport (issue 11: "Download my data")', () => {
     expect(actor.getSnapshot().context).toEqual({ filename: 'carnivo-data-7.json', error: null });
     expect(exportedMessage('carnivo-data-7.json')).toBe('Your data has been downloaded as carnivo-data-7.json.');
 
-    expect(EXPORT_SAVED_MS).toBe(3000);
+    expect(SUCCESS_NOTICE_MS).toBe(3000);
     clock.increment(2999);
     expect(actor.getSnapshot().hasTag('success')).toBe(true);
     clock.increment(1);

@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor } from 'xstate';
-import { deleteAccount } from '../../../src/api/account';
+import { deleteAccount } from '../../../machines/services/account';
 import { deleteAccountMachine } from '../../../machines/deleteAccount.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick, recordingAuth } from './machineTestKit';
 
 // DELETE /api/users-permissions/users/delete-account (SPEC §7) is a double; the machine's own actor calls it.
-vi.mock('../../../src/api/account', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/account')>()),
+vi.mock('../../../machines/services/account', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/account')>()),
   deleteAccount: vi.fn(),
 }));
 
@@ -60,7 +60,7 @@ describe('deleteAccount (SPEC §2 Delete Account, §4 Delete flow, §6, §8, §9
   });
 
   describe('logged in', () => {
-    it("starts idle and never redirects", () => {
+    it('starts idle and never redirects', () => {
       const { actor, clock, session } = start(true);
       expect(actor.getSnapshot().matches('idle')).toBe(true);
       expect(actor.getSnapshot().context.error).toBeNull();

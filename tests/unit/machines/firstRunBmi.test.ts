@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import { updateProfile } from '../../../src/api/users';
+import { updateProfile } from '../../../machines/services/users';
 import { bmiUpdate, firstRunBmiMachine, type BmiFields } from '../../../machines/firstRunBmi.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 
 // PUT /api/users/{userId} (SPEC §7) is a double; the machine's own actor calls it.
-vi.mock('../../../src/api/users', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/users')>()),
+vi.mock('../../../machines/services/users', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/users')>()),
   updateProfile: vi.fn(),
 }));
 
@@ -15,7 +15,9 @@ let save: Deferred<void>;
 
 beforeEach(() => {
   save = deferred<void>();
-  vi.mocked(updateProfile).mockReset().mockReturnValue(save.promise.then(() => null));
+  vi.mocked(updateProfile)
+    .mockReset()
+    .mockReturnValue(save.promise.then(() => null));
 });
 
 const member = { userId: '7', username: 'meateater', email: 'eater@example.com' };
@@ -59,7 +61,13 @@ describe('firstRunBmi (/bmi after a social sign-up: SPEC §2, §5 Profile Inform
     it('converts pounds and feet plus inches exactly to kg and cm (issue 12), ignoring the cm field', () => {
       const update = bmiUpdate(member, fields({ unitSystem: 'imperial', height: '999', feet: '5', inches: '11', currentWeight: '180' }));
       expect(update).toEqual(
-        information({ height: 180.34, currentWeight: 180 * 0.45359237, Gender: 'Male', date_of_birth: '1990-04-01', idealBmiWeight: '73.2' }),
+        information({
+          height: 180.34,
+          currentWeight: 180 * 0.45359237,
+          Gender: 'Male',
+          date_of_birth: '1990-04-01',
+          idealBmiWeight: '73.2',
+        }),
       );
     });
 

@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import { fetchLegalDocument, type LegalDocument } from '../../../src/api/legal';
+import { fetchLegalDocument, type LegalDocument } from '../../../machines/services/legal';
 import { legalDocumentMachine } from '../../../machines/legalDocument.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 
-vi.mock('../../../src/api/legal', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/legal')>()),
+vi.mock('../../../machines/services/legal', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/legal')>()),
   fetchLegalDocument: vi.fn(),
 }));
 

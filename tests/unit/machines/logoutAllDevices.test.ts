@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import { logoutAllDevices } from '../../../src/api/account';
+import { logoutAllDevices } from '../../../machines/services/account';
 import { logoutAllDevicesMachine } from '../../../machines/logoutAllDevices.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick, recordingAuth } from './machineTestKit';
 
-vi.mock('../../../src/api/account', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/account')>()),
+vi.mock('../../../machines/services/account', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/account')>()),
   logoutAllDevices: vi.fn(),
 }));
 

@@ -1,13 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SimulatedClock, createActor } from 'xstate';
-import { openBillingPortal, updateSandboxCard } from '../../../src/api/billing';
-import { CARD_UPDATED_MS, manageBillingMachine } from '../../../machines/manageBilling.machine';
+import { SimulatedClock, createActor, setup, type AnyEventObject } from 'xstate';
+import { openBillingPortal, updateSandboxCard } from '../../../machines/services/billing';
+import { manageBillingMachine } from '../../../machines/manageBilling.machine';
 import type { SandboxCard } from '../../../server/src/contract/subscriptions';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
+import { SUCCESS_NOTICE_MS } from '../../../machines/shared/notice';
 
-vi.mock('../../../src/api/billing', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/billing')>()),
+vi.mock('../../../machines/services/billing', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/billing')>()),
   openBillingPortal: vi.fn(),
   updateSandboxCard: vi.fn(),
 }));
@@ -24,16 +25,25 @@ beforeEach(() => {
   vi.mocked(updateSandboxCard).mockReset().mockReturnValue(update.promise);
 });
 
+/** The flow runs under a stand-in for the Subscriptions tab, which records what the flow tells it. */
 function start() {
-  const goToPortal = vi.fn<(url: string) => void>();
+  const redirectTo = vi.fn<(url: string) => void>();
+  const told: AnyEventObject[] = [];
+  const tab = setup({
+    actors: { manage: manageBillingMachine.provide({ actions: { redirectTo: (_, url) => redirectTo(url) } }) },
+  }).createMachine({
+    invoke: { id: 'manage', src: 'manage' },
+    on: { 'card.changed': { actions: ({ event }) => told.push(event) } },
+  });
   const clock = new SimulatedClock();
-  const actor = createActor(manageBillingMachine.provide({ actions: { goToPortal: (_, url) => goToPortal(url) } }), { clock }).start();
-  return { actor, clock, goToPortal };
+  const parent = createActor(tab, { clock }).start();
+  const actor = parent.getSnapshot().children.manage!;
+  return { actor, clock, redirectTo, told };
 }
 
 describe('manageBilling (issue 11: "Manage billing")', () => {
   it('with Stripe asks for a portal session, busy, then leaves for it and stays busy', async () => {
-    const { actor, goToPortal } = start();
+    const { actor, redirectTo } = start();
     expect(actor.getSnapshot().matches('idle')).toBe(true);
     expect(actor.getSnapshot().context).toEqual({ error: null });
     actor.send({ type: 'billing.requested', mode: 'stripe' });
@@ -44,11 +54,11 @@ describe('manageBilling (issue 11: "Manage billing")', () => {
     expect(Object.keys(actor.getSnapshot().children)).toEqual(['openPortal']);
     actor.send({ type: 'billing.requested', mode: 'stripe' });
     expect(openBillingPortal).toHaveBeenCalledTimes(1);
-    expect(goToPortal).not.toHaveBeenCalled();
+    expect(redirectTo).not.toHaveBeenCalled();
 
     portal.resolve(PORTAL);
     await nextTick();
-    expect(goToPortal).toHaveBeenCalledExactlyOnceWith(PORTAL);
+    expect(redirectTo).toHaveBeenCalledExactlyOnceWith(PORTAL);
     expect(actor.getSnapshot().matches('leaving')).toBe(true);
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     actor.send({ type: 'billing.requested', mode: 'stripe' });
@@ -56,14 +66,14 @@ describe('manageBilling (issue 11: "Manage billing")', () => {
   });
 
   it("a refused portal shows the server's text, or 'Failed to open billing management'; asking again clears it", async () => {
-    const { actor, goToPortal } = start();
+    const { actor, redirectTo } = start();
     actor.send({ type: 'billing.requested', mode: 'stripe' });
     portal.reject(new Error('No billing account yet'));
     await nextTick();
     expect(actor.getSnapshot().matches('idle')).toBe(true);
     expect(actor.getSnapshot().hasTag('busy')).toBe(false);
     expect(actor.getSnapshot().context.error).toBe('No billing account yet');
-    expect(goToPortal).not.toHaveBeenCalled();
+    expect(redirectTo).not.toHaveBeenCalled();
 
     vi.mocked(openBillingPortal).mockRejectedValue(new Error(''));
     actor.send({ type: 'billing.requested', mode: 'stripe' });
@@ -90,8 +100,8 @@ describe('manageBilling (issue 11: "Manage billing")', () => {
     expect(updateSandboxCard).not.toHaveBeenCalled();
   });
 
-  it('sends the new card once, busy in the dialog, then closes it and says so for 3000 ms', async () => {
-    const { actor, clock } = start();
+  it('sends the new card once, busy in the dialog, then closes it, tells the tab, and says so for 3000 ms', async () => {
+    const { actor, clock, told } = start();
     actor.send({ type: 'billing.requested', mode: 'sandbox' });
     actor.send({ type: 'card.submitted', card });
     expect(actor.getSnapshot().hasTag('dialog')).toBe(true);
@@ -102,13 +112,16 @@ describe('manageBilling (issue 11: "Manage billing")', () => {
     actor.send({ type: 'card.submitted', card });
     expect(actor.getSnapshot().matches('updatingCard')).toBe(true);
     expect(updateSandboxCard).toHaveBeenCalledTimes(1);
+    expect(told).toEqual([]);
 
     update.resolve('4242');
     await nextTick();
+    // The tab shows the card on file anew.
+    expect(told).toEqual([{ type: 'card.changed' }]);
     expect(actor.getSnapshot().matches('updated')).toBe(true);
     expect(actor.getSnapshot().hasTag('success')).toBe(true);
     expect(actor.getSnapshot().hasTag('dialog')).toBe(false);
-    expect(CARD_UPDATED_MS).toBe(3000);
+    expect(SUCCESS_NOTICE_MS).toBe(3000);
     clock.increment(2999);
     expect(actor.getSnapshot().hasTag('success')).toBe(true);
     clock.increment(1);
@@ -116,7 +129,7 @@ describe('manageBilling (issue 11: "Manage billing")', () => {
   });
 
   it("a declined card keeps the dialog open with the server's text, or 'Failed to update card'; Cancel clears it", async () => {
-    const { actor } = start();
+    const { actor, told } = start();
     actor.send({ type: 'billing.requested', mode: 'sandbox' });
     actor.send({ type: 'card.submitted', card });
     update.reject(new Error('Your card was declined.'));
@@ -132,6 +145,8 @@ describe('manageBilling (issue 11: "Manage billing")', () => {
     expect(actor.getSnapshot().context.error).toBe('Failed to update card');
     actor.send({ type: 'card.dismissed' });
     expect(actor.getSnapshot().context.error).toBeNull();
+    // The card on file did not change.
+    expect(told).toEqual([]);
   });
 
   it('"Manage billing" during the message is handled as from idle', async () => {

@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor } from 'xstate';
-import { changePassword } from '../../../src/api/users';
+import { changePassword } from '../../../machines/services/users';
 import { PASSWORD_CHANGED_MESSAGE, passwordChangeMachine } from '../../../machines/passwordChange.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick, recordingAuth } from './machineTestKit';
 
-vi.mock('../../../src/api/users', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/users')>()),
+vi.mock('../../../machines/services/users', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/users')>()),
   changePassword: vi.fn(),
 }));
 

@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import { forgotPassword, resetPassword } from '../../../src/api/passwordReset';
+import { forgotPassword, resetPassword } from '../../../machines/services/passwordReset';
 import { passwordResetMachine } from '../../../machines/passwordReset.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick, recordingAuth } from './machineTestKit';
 
 // The two POSTs of SPEC §7 are doubles; the machine's own actors call them.
-vi.mock('../../../src/api/passwordReset', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/passwordReset')>()),
+vi.mock('../../../machines/services/passwordReset', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/passwordReset')>()),
   forgotPassword: vi.fn(),
   resetPassword: vi.fn(),
 }));
@@ -104,7 +104,7 @@ describe('passwordReset (SPEC §2 Reset Password, §4 Reset flow, §5, §8)', ()
   });
 
   describe('step 2: code and new password', () => {
-    it("is shown directly when the URL has a code, which is prefilled (trimmed)", () => {
+    it('is shown directly when the URL has a code, which is prefilled (trimmed)', () => {
       const { actor } = start('  abc123 ');
       expect(actor.getSnapshot().matches({ codeEntry: 'idle' })).toBe(true);
       expect(actor.getSnapshot().context.code).toBe('abc123');

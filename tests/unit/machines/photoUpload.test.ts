@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor } from 'xstate';
-import { uploadProfilePicture } from '../../../src/api/users';
+import { uploadProfilePicture } from '../../../machines/services/users';
 import { PHOTO_UPDATED_MESSAGE, photoUploadMachine } from '../../../machines/photoUpload.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 
-vi.mock('../../../src/api/users', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/users')>()),
+vi.mock('../../../machines/services/users', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/users')>()),
   uploadProfilePicture: vi.fn(),
 }));
 

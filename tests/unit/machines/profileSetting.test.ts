@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor } from 'xstate';
-import { updateSetting } from '../../../src/api/progress';
+import { updateSetting } from '../../../machines/services/progress';
 import { profileSettingMachine } from '../../../machines/profileSetting.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 
-vi.mock('../../../src/api/progress', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/progress')>()),
+vi.mock('../../../machines/services/progress', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/progress')>()),
   updateSetting: vi.fn(),
 }));
 

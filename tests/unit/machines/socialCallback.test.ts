@@ -1,14 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import type { AuthResponse } from '../../../server/src/contract/auth';
-import { connectCallback } from '../../../src/api/social';
+import { connectCallback } from '../../../machines/services/social';
 import { socialCallbackMachine } from '../../../machines/socialCallback.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick, recordingAuth } from './machineTestKit';
 
 // GET /api/connect/{provider}/callback (SPEC §7) is a double; the machine's own actor calls it.
-vi.mock('../../../src/api/social', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/social')>()),
+vi.mock('../../../machines/services/social', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/social')>()),
   connectCallback: vi.fn(),
 }));
 

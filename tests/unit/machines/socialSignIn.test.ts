@@ -1,14 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { AuthResponse } from '../../../server/src/contract/auth';
-import { exchangeIdToken } from '../../../src/api/social';
+import { exchangeIdToken } from '../../../machines/services/social';
 import { socialSignInMachine, type PopupProvider } from '../../../machines/socialSignIn.machine';
 import { deferred, deferredCalls, type Deferred } from '../../support/deferred';
 import { nextTick, recordingAuth } from './machineTestKit';
 
 // GET /api/auth/{google|apple}/callback (SPEC §7) is a double; the machine's own actor calls it.
-vi.mock('../../../src/api/social', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/social')>()),
+vi.mock('../../../machines/services/social', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/social')>()),
   exchangeIdToken: vi.fn(),
 }));
 
@@ -33,7 +33,7 @@ function start() {
     },
     actions: {
       saveReturnRoute: (_, returnTo) => browser.push(`socialLoginRedirect=${returnTo}`),
-      redirectToProvider: () => browser.push('redirect'),
+      redirectTo: (_, url) => browser.push(`redirect to ${url}`),
     },
   });
   const actor = createActor(machine, { input: { auth: session.auth }, inspect: session.inspect }).start();
@@ -161,7 +161,7 @@ describe('socialSignIn (SPEC §2 Log In, §4, §7, §8 Social sign-in)', () => {
       expect(actor.getSnapshot().status).toBe('done');
       // The page is still there until the browser leaves it: the buttons stay disabled.
       expect(actor.getSnapshot().hasTag('busy')).toBe(true);
-      expect(browser).toEqual(['socialLoginRedirect=/profile', 'redirect']);
+      expect(browser).toEqual(['socialLoginRedirect=/profile', 'redirect to /api/connect/facebook']);
     });
 
     it('saves / for a return route that leaves the site', async () => {
@@ -169,7 +169,7 @@ describe('socialSignIn (SPEC §2 Log In, §4, §7, §8 Social sign-in)', () => {
       actor.send({ type: 'redirect.requested', returnTo: '//evil.example' });
       redirectCheck.last().settle.resolve();
       await nextTick();
-      expect(browser).toEqual(['socialLoginRedirect=/', 'redirect']);
+      expect(browser).toEqual(['socialLoginRedirect=/', 'redirect to /api/connect/facebook']);
     });
 
     it("stays with the reason when Facebook is not set up, or 'Facebook sign-in is unavailable right now.'", async () => {

@@ -1,20 +1,22 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor, setup, type AnyEventObject } from 'xstate';
-import { cancelSubscription } from '../../../src/api/subscriptions';
-import { resumeSubscription } from '../../../src/api/billing';
-import { CANCEL_SUCCESS_MS, RESUME_SUCCESS_MS, cancelledMessage, subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
+import { cancelSubscription } from '../../../machines/services/subscriptions';
+import { resumeSubscription } from '../../../machines/services/billing';
+import { CANCEL_SUCCESS_MS, cancelledMessage, subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
 import type { CancelSubscriptionResponse, CurrentSubscription } from '../../../server/src/contract/subscriptions';
+import { formatDate } from '../../../machines/rules/dates';
 import { activeSubscription } from '../../support/subscriptionFixtures';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
+import { SUCCESS_NOTICE_MS } from '../../../machines/shared/notice';
 
-vi.mock('../../../src/api/subscriptions', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/subscriptions')>()),
+vi.mock('../../../machines/services/subscriptions', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/subscriptions')>()),
   cancelSubscription: vi.fn(),
 }));
 
-vi.mock('../../../src/api/billing', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/billing')>()),
+vi.mock('../../../machines/services/billing', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/billing')>()),
   resumeSubscription: vi.fn(),
 }));
 
@@ -31,14 +33,18 @@ beforeEach(() => {
 /** The flow runs under a stand-in for the Subscriptions tab, which records what the flow tells it. */
 function start() {
   const told: AnyEventObject[] = [];
+  const started: AnyEventObject[] = [];
   const tab = setup({ actors: { cancel: subscriptionCancelMachine } }).createMachine({
     invoke: { id: 'cancel', src: 'cancel' },
-    on: { 'subscription.changed': { actions: ({ event }) => told.push(event) } },
+    on: {
+      'subscription.changed': { actions: ({ event }) => told.push(event) },
+      'cancel.started': { actions: ({ event }) => started.push(event) },
+    },
   });
   const clock = new SimulatedClock();
   const parent = createActor(tab, { clock }).start();
   const actor = parent.getSnapshot().children.cancel!;
-  return { actor, clock, told };
+  return { actor, clock, told, started };
 }
 
 // Midday UTC: the same calendar day in every time zone the date is shown in.
@@ -112,9 +118,7 @@ describe('subscriptionCancel (SPEC §2 Subscriptions tab, §4 Cancellation, §8,
   });
 
   it('words the message with the cancelAt date, or the end of the billing period when the provider gave none', async () => {
-    expect(cancelledMessage(cancelAt)).toBe(
-      `Your subscription has been cancelled. You keep access until ${new Date(cancelAt).toLocaleDateString()}.`,
-    );
+    expect(cancelledMessage(cancelAt)).toBe(`Your subscription has been cancelled. You keep access until ${formatDate(cancelAt)}.`);
     expect(cancelledMessage(null)).toBe('Your subscription has been cancelled. You keep access until the end of your billing period.');
 
     const { actor } = start();
@@ -164,7 +168,7 @@ describe('subscriptionCancel (SPEC §2 Subscriptions tab, §4 Cancellation, §8,
     expect(actor.getSnapshot().hasTag('success')).toBe(true);
     expect(actor.getSnapshot().hasTag('busy')).toBe(false);
     expect(told).toEqual([{ type: 'subscription.changed' }]);
-    expect(RESUME_SUCCESS_MS).toBe(3000);
+    expect(SUCCESS_NOTICE_MS).toBe(3000);
     clock.increment(2999);
     expect(actor.getSnapshot().matches('resumed')).toBe(true);
     clock.increment(1);
@@ -217,5 +221,43 @@ describe('subscriptionCancel (SPEC §2 Subscriptions tab, §4 Cancellation, §8,
     again.reject(new Error(''));
     await nextTick();
     expect(actor.getSnapshot().context.error).toBe('Failed to resume subscription');
+  });
+
+  it('tells the tab when it asks the server to cancel or resume, not when the confirmation merely opens', async () => {
+    const { actor, started } = start();
+    actor.send({ type: 'cancel.requested' });
+    actor.send({ type: 'cancel.dismissed' });
+    expect(started).toEqual([]);
+    actor.send({ type: 'cancel.requested' });
+    actor.send({ type: 'cancel.confirmed' });
+    expect(started).toEqual([{ type: 'cancel.started' }]);
+    request.resolve({ cancelAt });
+    await nextTick();
+    actor.send({ type: 'resume.requested' });
+    expect(started).toEqual([{ type: 'cancel.started' }, { type: 'cancel.started' }]);
+  });
+
+  it("gives way to a purchase's outcome: 'notice.cleared' ends the cancel message at once", async () => {
+    const { actor, clock } = start();
+    await cancelSuccessfully(actor);
+    expect(actor.getSnapshot().hasTag('success')).toBe(true);
+    actor.send({ type: 'notice.cleared' });
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(actor.getSnapshot().context).toEqual({ cancelAt: null, error: null });
+    clock.increment(CANCEL_SUCCESS_MS);
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+  });
+
+  it("gives way to a purchase's outcome: 'notice.cleared' clears a refusal, and is ignored mid-request", async () => {
+    const { actor } = start();
+    actor.send({ type: 'resume.requested' });
+    actor.send({ type: 'notice.cleared' });
+    expect(actor.getSnapshot().matches('resuming')).toBe(true);
+    resume.reject(new Error('There is no cancelled subscription to resume.'));
+    await nextTick();
+    expect(actor.getSnapshot().context.error).toBe('There is no cancelled subscription to resume.');
+    actor.send({ type: 'notice.cleared' });
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(actor.getSnapshot().context.error).toBeNull();
   });
 });

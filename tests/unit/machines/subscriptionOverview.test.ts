@@ -1,14 +1,20 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import { getCurrentSubscription, getPaymentsConfig, getSubscriptionPlans } from '../../../src/api/subscriptions';
-import { subscriptionOverviewMachine } from '../../../machines/subscriptionOverview.machine';
-import type { CurrentSubscription, PaymentsConfig, SubscriptionPlan } from '../../../server/src/contract/subscriptions';
+import { getCurrentSubscription, getPaymentsConfig, getSubscriptionPlans } from '../../../machines/services/subscriptions';
+import { planOffers, subscriptionOverviewMachine } from '../../../machines/subscriptionOverview.machine';
+import {
+  blocksPurchase,
+  type CurrentSubscription,
+  type PaymentsConfig,
+  type SubscriptionPlan,
+  type SubscriptionStatus,
+} from '../../../server/src/contract/subscriptions';
 import { deferredCalls } from '../../support/deferred';
-import { activeSubscription, monthlyPlan, sandboxPayments } from '../../support/subscriptionFixtures';
+import { activeSubscription, monthlyPlan, retiredPlan, sandboxPayments } from '../../support/subscriptionFixtures';
 import { nextTick } from './machineTestKit';
 
-vi.mock('../../../src/api/subscriptions', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/subscriptions')>()),
+vi.mock('../../../machines/services/subscriptions', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/subscriptions')>()),
   getSubscriptionPlans: vi.fn(),
   getCurrentSubscription: vi.fn(),
   getPaymentsConfig: vi.fn(),
@@ -49,7 +55,14 @@ describe('subscriptionOverview (SPEC §2 Subscriptions tab, §7, §8)', () => {
     const snapshot = actor.getSnapshot();
     expect(snapshot.value).toEqual({ plans: 'loading', current: 'loading', payments: 'loading' });
     expect(snapshot.hasTag('loading')).toBe(true);
-    expect(snapshot.context).toEqual({ plans: [], current: null, payments: null, plansError: null, currentError: null, paymentsError: null });
+    expect(snapshot.context).toEqual({
+      plans: [],
+      current: null,
+      payments: null,
+      plansError: null,
+      currentError: null,
+      paymentsError: null,
+    });
     expect(plans.last().input).toEqual({ signal: expect.any(AbortSignal) });
     expect(current.last().input).toEqual({ signal: expect.any(AbortSignal) });
     expect(payments.last().input).toEqual({ signal: expect.any(AbortSignal) });
@@ -176,5 +189,83 @@ describe('subscriptionOverview (SPEC §2 Subscriptions tab, §7, §8)', () => {
     await nextTick();
     expect(actor.getSnapshot().value).toEqual({ plans: 'loaded', current: 'loaded', payments: 'ready' });
     expect(actor.getSnapshot().context).toMatchObject({ current: null, plansError: null, currentError: null, paymentsError: null });
+  });
+
+  describe('planOffers: each plan as the server would treat buying it now (SPEC §6)', () => {
+    const yearlyPlan: SubscriptionPlan = {
+      ...monthlyPlan,
+      id: 2,
+      name: 'Carnivo Yearly',
+      stripe_price_id: 'price_yearly',
+      duration: 'year',
+    };
+    const subscription = (status: SubscriptionStatus, cancelAtPeriodEnd = false): CurrentSubscription => ({
+      ...activeSubscription,
+      status,
+      cancel_at_period_end: cancelAtPeriodEnd,
+    });
+    async function offersWith(member: CurrentSubscription | null) {
+      const actor = start();
+      plans.last().settle.resolve([monthlyPlan, yearlyPlan, retiredPlan]);
+      current.last().settle.resolve(member);
+      await nextTick();
+      const { offers, blockedBy } = planOffers(actor.getSnapshot());
+      return { offers: offers.map(({ plan, isCurrent, offer }) => [plan.name, isCurrent, offer]), blockedBy, actor };
+    }
+
+    it('offers every active plan to a member without a subscription; a retired plan has no button', async () => {
+      expect(await offersWith(null)).toMatchObject({
+        offers: [
+          ['Carnivo Monthly', false, 'open'],
+          ['Carnivo Yearly', false, 'open'],
+          ['Carnivo Founders', false, 'none'],
+        ],
+        blockedBy: null,
+      });
+    });
+
+    it.each(['active', 'trialing', 'past_due', 'unpaid', 'paused'] as const)(
+      "marks the plan of a %s subscription as current and blocks the others with 'You already have an active subscription.'",
+      async (status) => {
+        expect(blocksPurchase(subscription(status))).toBe(true);
+        expect(await offersWith(subscription(status))).toMatchObject({
+          offers: [
+            ['Carnivo Monthly', true, 'none'],
+            ['Carnivo Yearly', false, 'blocked'],
+            ['Carnivo Founders', false, 'none'],
+          ],
+          blockedBy: 'You already have an active subscription.',
+        });
+      },
+    );
+
+    it('marks the current plan but blocks nothing once it is set to cancel at period end: the server sells a new plan then', async () => {
+      expect(blocksPurchase(subscription('active', true))).toBe(false);
+      expect(await offersWith(subscription('active', true))).toMatchObject({
+        offers: [
+          ['Carnivo Monthly', true, 'open'],
+          ['Carnivo Yearly', false, 'open'],
+          ['Carnivo Founders', false, 'none'],
+        ],
+        blockedBy: null,
+      });
+    });
+
+    it.each(['incomplete', 'canceled', 'incomplete_expired'] as const)('neither marks nor blocks for a %s subscription', async (status) => {
+      expect(blocksPurchase(subscription(status))).toBe(false);
+      const { offers } = await offersWith(subscription(status));
+      // An unpaid attempt is not the member's plan yet, an ended one no longer is.
+      expect(offers[0]).toEqual(['Carnivo Monthly', false, 'open']);
+      expect(offers[1]).toEqual(['Carnivo Yearly', false, 'open']);
+    });
+
+    it('marks nothing for a subscription whose plan was deleted, and blocks while the subscription (re)loads', async () => {
+      const { offers, actor } = await offersWith({ ...activeSubscription, plan: null });
+      expect(offers.map(([, isCurrent]) => isCurrent)).toEqual([false, false, false]);
+      const cancelling = await offersWith(subscription('active', true));
+      cancelling.actor.send({ type: 'subscription.changed' });
+      expect(planOffers(cancelling.actor.getSnapshot()).offers.map(({ offer }) => offer)).toEqual(['blocked', 'blocked', 'none']);
+      actor.stop();
+    });
   });
 });

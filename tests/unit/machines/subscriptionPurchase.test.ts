@@ -1,26 +1,25 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor, setup, type AnyEventObject } from 'xstate';
-import { createSubscription, verifySubscription } from '../../../src/api/subscriptions';
-import { confirmCardPayment, type PaymentMethodInput } from '../../../src/payments/confirmPayment';
+import { createSubscription, verifySubscription } from '../../../machines/services/subscriptions';
+import { confirmCardPayment, type PaymentMethodInput } from '../../../machines/services/confirmPayment';
 import {
   PAYMENT_FALLBACK,
   SUBSCRIPTION_SUCCESS_MESSAGE,
-  SUBSCRIPTION_SUCCESS_MS,
-  blocksPurchase,
   subscriptionPurchaseMachine,
 } from '../../../machines/subscriptionPurchase.machine';
-import type { CreateSubscriptionResponse, CurrentSubscription, SubscriptionStatus } from '../../../server/src/contract/subscriptions';
+import type { CreateSubscriptionResponse } from '../../../server/src/contract/subscriptions';
 import { deferredCalls } from '../../support/deferred';
-import { activeSubscription, monthlyPlan, retiredPlan } from '../../support/subscriptionFixtures';
+import { monthlyPlan, retiredPlan } from '../../support/subscriptionFixtures';
 import { nextTick } from './machineTestKit';
+import { SUCCESS_NOTICE_MS } from '../../../machines/shared/notice';
 
-vi.mock('../../../src/api/subscriptions', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/subscriptions')>()),
+vi.mock('../../../machines/services/subscriptions', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/subscriptions')>()),
   createSubscription: vi.fn(),
   verifySubscription: vi.fn(),
 }));
-vi.mock('../../../src/payments/confirmPayment', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/payments/confirmPayment')>()),
+vi.mock('../../../machines/services/confirmPayment', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/confirmPayment')>()),
   confirmCardPayment: vi.fn(),
 }));
 
@@ -33,29 +32,39 @@ beforeEach(() => {
   creates = deferredCalls();
   confirms = deferredCalls();
   verifies = deferredCalls();
-  vi.mocked(createSubscription).mockReset().mockImplementation((_priceId, options) => creates.handler(options ?? {}));
-  vi.mocked(confirmCardPayment).mockReset().mockImplementation((_clientSecret, method) => confirms.handler(method));
-  vi.mocked(verifySubscription).mockReset().mockImplementation((_subscriptionId, options) => verifies.handler(options ?? {}));
+  vi.mocked(createSubscription)
+    .mockReset()
+    .mockImplementation((_priceId, options) => creates.handler(options ?? {}));
+  vi.mocked(confirmCardPayment)
+    .mockReset()
+    .mockImplementation((_clientSecret, method) => confirms.handler(method));
+  vi.mocked(verifySubscription)
+    .mockReset()
+    .mockImplementation((_subscriptionId, options) => verifies.handler(options ?? {}));
 });
 
 /** The flow runs under a stand-in for the Subscriptions tab, which records what the flow tells it. */
 function start() {
   const told: AnyEventObject[] = [];
+  const started: AnyEventObject[] = [];
   const tab = setup({ actors: { purchase: subscriptionPurchaseMachine } }).createMachine({
     invoke: { id: 'purchase', src: 'purchase' },
-    on: { 'subscription.changed': { actions: ({ event }) => told.push(event) } },
+    on: {
+      'subscription.changed': { actions: ({ event }) => told.push(event) },
+      'purchase.started': { actions: ({ event }) => started.push(event) },
+    },
   });
   const clock = new SimulatedClock();
   const parent = createActor(tab, { clock }).start();
   const actor = parent.getSnapshot().children.purchase!;
-  return { actor, clock, told };
+  return { actor, clock, told, started };
 }
 type Purchase = ReturnType<typeof start>['actor'];
 
 const card: PaymentMethodInput = { kind: 'sandbox', card: { cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123' } };
 
 async function openPayment(actor: Purchase) {
-  actor.send({ type: 'plan.chosen', plan: monthlyPlan, current: null });
+  actor.send({ type: 'plan.chosen', plan: monthlyPlan });
   creates.last().settle.resolve({ clientSecret: 'cs_test_1', subscriptionId: 'sub_1' });
   await nextTick();
 }
@@ -67,18 +76,12 @@ async function pay(actor: Purchase, status = 'succeeded') {
   await nextTick();
 }
 
-const subscription = (status: SubscriptionStatus, cancelAtPeriodEnd = false): CurrentSubscription => ({
-  ...activeSubscription,
-  status,
-  cancel_at_period_end: cancelAtPeriodEnd,
-});
-
 describe('subscriptionPurchase (SPEC §2 Subscriptions tab, §4 Subscription purchase, §6, §8, §9)', () => {
   it('choosing a plan asks the server to create a subscription for its price, busy meanwhile', () => {
     const { actor } = start();
     expect(actor.getSnapshot().matches('idle')).toBe(true);
     expect(actor.getSnapshot().context).toEqual({ plan: null, clientSecret: null, subscriptionId: null, error: null });
-    actor.send({ type: 'plan.chosen', plan: monthlyPlan, current: null });
+    actor.send({ type: 'plan.chosen', plan: monthlyPlan });
     const snapshot = actor.getSnapshot();
     expect(snapshot.matches('creating')).toBe(true);
     expect(snapshot.hasTag('busy')).toBe(true);
@@ -88,47 +91,20 @@ describe('subscriptionPurchase (SPEC §2 Subscriptions tab, §4 Subscription pur
     // The path tests settle each call by its done and error events, which carry the invoked actor's name.
     expect(Object.keys(snapshot.children)).toEqual(['createSubscription']);
 
-    actor.send({ type: 'plan.chosen', plan: monthlyPlan, current: null });
+    actor.send({ type: 'plan.chosen', plan: monthlyPlan });
     actor.send({ type: 'payment.dismissed' });
     expect(actor.getSnapshot().matches('creating')).toBe(true);
     expect(createSubscription).toHaveBeenCalledTimes(1);
   });
 
-  it("refuses an inactive plan with 'This plan is no longer available.' and sends nothing", () => {
+  it("leaves refusals to the server: a retired plan chosen anyway is asked for, and the server's answer shown", async () => {
     const { actor } = start();
-    actor.send({ type: 'plan.chosen', plan: retiredPlan, current: null });
-    expect(actor.getSnapshot().matches('idle')).toBe(true);
-    expect(actor.getSnapshot().context.error).toBe('This plan is no longer available.');
-    expect(actor.getSnapshot().context.plan).toBeNull();
-    expect(createSubscription).not.toHaveBeenCalled();
-  });
-
-  it.each(['active', 'trialing', 'past_due', 'unpaid', 'paused'] as const)(
-    "refuses while a %s subscription exists that is not set to cancel: 'You already have an active subscription.'",
-    (status) => {
-      const { actor } = start();
-      actor.send({ type: 'plan.chosen', plan: monthlyPlan, current: subscription(status) });
-      expect(actor.getSnapshot().matches('idle')).toBe(true);
-      expect(actor.getSnapshot().context.error).toBe('You already have an active subscription.');
-      expect(createSubscription).not.toHaveBeenCalled();
-      expect(blocksPurchase(subscription(status))).toBe(true);
-    },
-  );
-
-  it.each([
-    ['none', null],
-    ['an active one set to cancel at period end', subscription('active', true)],
-    ['a canceled one', subscription('canceled')],
-    ['an incomplete one', subscription('incomplete')],
-    ['an incomplete_expired one', subscription('incomplete_expired')],
-  ])('lets a member with %s subscribe, clearing an earlier refusal', (_, current) => {
-    const { actor } = start();
-    actor.send({ type: 'plan.chosen', plan: retiredPlan, current });
-    expect(actor.getSnapshot().context.error).toBe('This plan is no longer available.');
-    actor.send({ type: 'plan.chosen', plan: monthlyPlan, current });
+    actor.send({ type: 'plan.chosen', plan: retiredPlan });
     expect(actor.getSnapshot().matches('creating')).toBe(true);
-    expect(actor.getSnapshot().context.error).toBeNull();
-    expect(blocksPurchase(current)).toBe(false);
+    expect(createSubscription).toHaveBeenCalledWith('price_founders', { signal: expect.any(AbortSignal) });
+    creates.last().settle.reject(new Error('Failed to initiate subscription: This plan is no longer available.'));
+    await nextTick();
+    expect(actor.getSnapshot().context.error).toBe('Failed to initiate subscription: This plan is no longer available.');
   });
 
   it('opens the payment modal with the clientSecret and subscriptionId the server returned', async () => {
@@ -143,14 +119,14 @@ describe('subscriptionPurchase (SPEC §2 Subscriptions tab, §4 Subscription pur
 
   it("shows 'Failed to initiate subscription: {message}', or with 'Failed to create subscription' when the server said nothing", async () => {
     const { actor } = start();
-    actor.send({ type: 'plan.chosen', plan: monthlyPlan, current: null });
+    actor.send({ type: 'plan.chosen', plan: monthlyPlan });
     creates.last().settle.reject(new Error('Failed to initiate subscription: No such price'));
     await nextTick();
     expect(actor.getSnapshot().matches('idle')).toBe(true);
     expect(actor.getSnapshot().hasTag('busy')).toBe(false);
     expect(actor.getSnapshot().context.error).toBe('Failed to initiate subscription: No such price');
 
-    actor.send({ type: 'plan.chosen', plan: monthlyPlan, current: null });
+    actor.send({ type: 'plan.chosen', plan: monthlyPlan });
     expect(actor.getSnapshot().context.error).toBeNull();
     creates.last().settle.reject(new Error(''));
     await nextTick();
@@ -206,7 +182,7 @@ describe('subscriptionPurchase (SPEC §2 Subscriptions tab, §4 Subscription pur
     expect(snapshot.context.error).toBeNull();
     expect(told).toEqual([{ type: 'subscription.changed' }]);
     expect(SUBSCRIPTION_SUCCESS_MESSAGE).toBe('Subscription successful!');
-    expect(SUBSCRIPTION_SUCCESS_MS).toBe(3000);
+    expect(SUCCESS_NOTICE_MS).toBe(3000);
 
     clock.increment(2999);
     expect(actor.getSnapshot().hasTag('success')).toBe(true);
@@ -218,7 +194,7 @@ describe('subscriptionPurchase (SPEC §2 Subscriptions tab, §4 Subscription pur
 
   it('goes straight to verifying when the server answers clientSecret null (no first payment due)', async () => {
     const { actor, told } = start();
-    actor.send({ type: 'plan.chosen', plan: monthlyPlan, current: null });
+    actor.send({ type: 'plan.chosen', plan: monthlyPlan });
     creates.last().settle.resolve({ clientSecret: null, subscriptionId: 'sub_2' });
     await nextTick();
     expect(actor.getSnapshot().matches('verifying')).toBe(true);
@@ -252,7 +228,7 @@ describe('subscriptionPurchase (SPEC §2 Subscriptions tab, §4 Subscription pur
     expect(actor.getSnapshot().hasTag('dialog')).toBe(false);
     expect(actor.getSnapshot().context.error).toBe('Your card was declined.');
 
-    actor.send({ type: 'plan.chosen', plan: monthlyPlan, current: null });
+    actor.send({ type: 'plan.chosen', plan: monthlyPlan });
     creates.last().settle.resolve({ clientSecret: 'cs_test_2', subscriptionId: 'sub_3' });
     await nextTick();
     actor.send({ type: 'payment.submitted', method: card });
@@ -280,22 +256,36 @@ describe('subscriptionPurchase (SPEC §2 Subscriptions tab, §4 Subscription pur
     expect(told).toHaveLength(2);
   });
 
-  it('choosing a plan while the success message shows starts over as from idle', async () => {
-    const { actor } = start();
+  it('tells the tab when it asks the server for a subscription, so the other flows clear their messages', () => {
+    const { actor, started } = start();
+    expect(started).toEqual([]);
+    actor.send({ type: 'plan.chosen', plan: monthlyPlan });
+    expect(started).toEqual([{ type: 'purchase.started' }]);
+  });
+
+  it("gives way to another flow's outcome: 'notice.cleared' ends the success message at once", async () => {
+    const { actor, clock } = start();
     await pay(actor);
     verifies.last().settle.resolve();
     await nextTick();
-    expect(actor.getSnapshot().matches('succeeded')).toBe(true);
-
-    actor.send({ type: 'plan.chosen', plan: monthlyPlan, current: activeSubscription });
+    expect(actor.getSnapshot().hasTag('success')).toBe(true);
+    actor.send({ type: 'notice.cleared' });
     expect(actor.getSnapshot().matches('idle')).toBe(true);
-    expect(actor.getSnapshot().context.error).toBe('You already have an active subscription.');
+    expect(actor.getSnapshot().hasTag('success')).toBe(false);
+    clock.increment(SUCCESS_NOTICE_MS);
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+  });
 
-    await pay(actor);
-    verifies.last().settle.resolve();
-    await nextTick();
-    actor.send({ type: 'plan.chosen', plan: monthlyPlan, current: null });
-    expect(actor.getSnapshot().matches('creating')).toBe(true);
-    expect(createSubscription).toHaveBeenCalledTimes(3);
+  it("gives way to another flow's outcome: 'notice.cleared' clears the error, and is ignored mid-purchase", async () => {
+    const { actor } = start();
+    await pay(actor, 'requires_payment_method');
+    expect(actor.getSnapshot().context.error).toBe('Payment failed');
+    actor.send({ type: 'notice.cleared' });
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(actor.getSnapshot().context.error).toBeNull();
+
+    await openPayment(actor);
+    actor.send({ type: 'notice.cleared' });
+    expect(actor.getSnapshot().matches('paying')).toBe(true);
   });
 });

@@ -7,14 +7,14 @@ import {
   getPaymentsConfig,
   getSubscriptionPlans,
   verifySubscription,
-} from '../../../src/api/subscriptions';
-import { getInvoices, openBillingPortal, resumeSubscription } from '../../../src/api/billing';
+} from '../../../machines/services/subscriptions';
+import { getCardOnFile, getInvoices, openBillingPortal, resumeSubscription, updateSandboxCard } from '../../../machines/services/billing';
 import { subscriptionFlows, subscriptionsTabMachine } from '../../../machines/subscriptionsTab.machine';
 import { activeSubscription, monthlyPlan, sandboxPayments } from '../../support/subscriptionFixtures';
 import { nextTick } from './machineTestKit';
 
-vi.mock('../../../src/api/subscriptions', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/subscriptions')>()),
+vi.mock('../../../machines/services/subscriptions', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/subscriptions')>()),
   getSubscriptionPlans: vi.fn(),
   getCurrentSubscription: vi.fn(),
   getPaymentsConfig: vi.fn(),
@@ -23,17 +23,23 @@ vi.mock('../../../src/api/subscriptions', async (importOriginal) => ({
   cancelSubscription: vi.fn(),
 }));
 
-vi.mock('../../../src/api/billing', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/billing')>()),
+vi.mock('../../../machines/services/billing', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/billing')>()),
   getInvoices: vi.fn(),
+  getCardOnFile: vi.fn(),
   resumeSubscription: vi.fn(),
   openBillingPortal: vi.fn(),
+  updateSandboxCard: vi.fn(),
 }));
 
 beforeEach(() => {
   vi.mocked(getInvoices).mockReset().mockResolvedValue({ invoices: [], hasMore: false });
+  vi.mocked(getCardOnFile).mockReset().mockResolvedValue(null);
+  vi.mocked(updateSandboxCard).mockReset().mockResolvedValue('4444');
   vi.mocked(resumeSubscription).mockReset().mockResolvedValue(activeSubscription);
-  vi.mocked(openBillingPortal).mockReset().mockReturnValue(new Promise(() => {}));
+  vi.mocked(openBillingPortal)
+    .mockReset()
+    .mockReturnValue(new Promise(() => {}));
   vi.mocked(getSubscriptionPlans).mockReset().mockResolvedValue([monthlyPlan]);
   vi.mocked(getCurrentSubscription).mockReset().mockResolvedValue(null);
   vi.mocked(getPaymentsConfig).mockReset().mockResolvedValue(sandboxPayments);
@@ -59,10 +65,18 @@ function start() {
 }
 
 describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchase and Cancellation, §6)', () => {
-  it('starts the overview, purchase, cancel, billing history and manage-billing flows together and keeps them while it lives', async () => {
+  it('starts the overview, purchase, cancel, billing history, manage-billing and card-on-file flows together and keeps them while it lives', async () => {
     const { tab, flows } = start();
-    expect(Object.keys(tab.getSnapshot().children).sort()).toEqual(['billingHistory', 'cancel', 'manageBilling', 'overview', 'purchase']);
+    expect(Object.keys(tab.getSnapshot().children).sort()).toEqual([
+      'billingHistory',
+      'cancel',
+      'cardOnFile',
+      'manageBilling',
+      'overview',
+      'purchase',
+    ]);
     expect(flows.billingHistory.getSnapshot().hasTag('busy')).toBe(true);
+    expect(flows.cardOnFile.getSnapshot().hasTag('busy')).toBe(true);
     expect(flows.manageBilling.getSnapshot().value).toBe('idle');
     expect(flows.overview.getSnapshot().hasTag('loading')).toBe(true);
     expect(flows.purchase.getSnapshot().value).toBe('idle');
@@ -75,27 +89,50 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
     const snapshot = start().tab.getSnapshot();
     const all = snapshot.children;
     const without = (name: keyof typeof all) => Object.fromEntries(Object.entries(all).filter(([key]) => key !== name));
-    for (const children of [without('overview'), without('purchase'), without('cancel'), without('billingHistory'), without('manageBilling'), {}]) {
+    const flows = ['overview', 'purchase', 'cancel', 'billingHistory', 'manageBilling', 'cardOnFile'] as const;
+    for (const children of [...flows.map(without), {}]) {
       expect(() => subscriptionFlows({ ...snapshot, children })).toThrow('The Subscriptions tab has not started its flows');
     }
   });
 
-  it("forwards a chosen plan to the purchase with the overview's current subscription, so a second one is refused", async () => {
-    vi.mocked(getCurrentSubscription).mockResolvedValue(activeSubscription);
+  it('forwards a chosen plan to the purchase, which asks the server (the plan list offers only what it would sell)', async () => {
     const { tab, flows, purchaseReceived } = start();
     await nextTick();
     tab.send({ type: 'plan.chosen', plan: monthlyPlan });
-    expect(purchaseReceived).toEqual([{ type: 'plan.chosen', plan: monthlyPlan, current: activeSubscription }]);
-    expect(flows.purchase.getSnapshot().context.error).toBe('You already have an active subscription.');
-    expect(createSubscription).not.toHaveBeenCalled();
+    expect(purchaseReceived).toEqual([{ type: 'plan.chosen', plan: monthlyPlan }]);
+    expect(flows.purchase.getSnapshot().matches('creating')).toBe(true);
   });
 
-  it('forwards a chosen plan with no current subscription as null, and the purchase goes ahead', async () => {
-    const { tab, flows, purchaseReceived } = start();
+  it("keeps one outcome on screen: cancelling during 'Subscription successful!' replaces it with the cancel message", async () => {
+    const { tab, flows } = start();
     await nextTick();
+    vi.mocked(getCurrentSubscription).mockResolvedValue(activeSubscription);
     tab.send({ type: 'plan.chosen', plan: monthlyPlan });
-    expect(purchaseReceived).toEqual([{ type: 'plan.chosen', plan: monthlyPlan, current: null }]);
-    expect(flows.purchase.getSnapshot().matches('creating')).toBe(true);
+    await nextTick();
+    await nextTick();
+    expect(flows.purchase.getSnapshot().hasTag('success')).toBe(true);
+
+    flows.cancel.send({ type: 'cancel.requested' });
+    // Only opening the confirmation: the purchase's message stays.
+    expect(flows.purchase.getSnapshot().hasTag('success')).toBe(true);
+    flows.cancel.send({ type: 'cancel.confirmed' });
+    expect(flows.purchase.getSnapshot().hasTag('success')).toBe(false);
+    await nextTick();
+    expect(flows.cancel.getSnapshot().hasTag('success')).toBe(true);
+  });
+
+  it('keeps one outcome on screen: a purchase started during the cancel message replaces it', async () => {
+    vi.mocked(getCurrentSubscription).mockResolvedValue({ ...activeSubscription, cancel_at_period_end: false });
+    const { tab, flows } = start();
+    await nextTick();
+    flows.cancel.send({ type: 'cancel.requested' });
+    flows.cancel.send({ type: 'cancel.confirmed' });
+    await nextTick();
+    expect(flows.cancel.getSnapshot().hasTag('success')).toBe(true);
+
+    tab.send({ type: 'plan.chosen', plan: monthlyPlan });
+    expect(flows.cancel.getSnapshot().hasTag('success')).toBe(false);
+    expect(flows.cancel.getSnapshot().matches('idle')).toBe(true);
   });
 
   it("forwards 'Manage billing' with the payment mode the overview loaded, and not before it has loaded", async () => {
@@ -131,8 +168,9 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
     expect(flows.purchase.getSnapshot().hasTag('success')).toBe(true);
     expect(reloadProfile).toHaveBeenCalledTimes(1);
     expect(getCurrentSubscription).toHaveBeenCalledTimes(2);
-    // The new invoice shows in the billing history.
+    // The new invoice shows in the billing history, and the paying card as the card on file.
     expect(getInvoices).toHaveBeenCalledTimes(2);
+    expect(getCardOnFile).toHaveBeenCalledTimes(2);
     await nextTick();
     expect(flows.overview.getSnapshot().context.current).toEqual(activeSubscription);
   });
@@ -171,5 +209,20 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
     expect(vi.mocked(getInvoices).mock.calls[1][0]).toBe(1);
     await nextTick();
     expect(flows.overview.getSnapshot().context.current).toEqual(activeSubscription);
+  });
+
+  it('shows the card on file anew once a card update succeeded, and only then', async () => {
+    const { tab, flows } = start();
+    await nextTick();
+    expect(getCardOnFile).toHaveBeenCalledTimes(1);
+    tab.send({ type: 'billing.requested' });
+    flows.manageBilling.send({ type: 'card.submitted', card: { cardNumber: '5555 5555 5555 4444', expiry: '03/31', cvc: '123' } });
+    expect(getCardOnFile).toHaveBeenCalledTimes(1);
+    await nextTick();
+    expect(flows.manageBilling.getSnapshot().hasTag('success')).toBe(true);
+    expect(getCardOnFile).toHaveBeenCalledTimes(2);
+    // Nothing else reloads for a card.
+    expect(getInvoices).toHaveBeenCalledTimes(1);
+    expect(getCurrentSubscription).toHaveBeenCalledTimes(1);
   });
 });

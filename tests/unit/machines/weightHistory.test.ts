@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
+import { SimulatedClock, createActor } from 'xstate';
 import type { WeightEntry } from '../../../server/src/contract/progress';
-import { addWeightEntry, deleteWeightEntry, getWeightEntries } from '../../../src/api/progress';
+import { addWeightEntry, deleteWeightEntry, getWeightEntries } from '../../../machines/services/progress';
 import { localToday, weightHistoryMachine, withEntry } from '../../../machines/weightHistory.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 
-vi.mock('../../../src/api/progress', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../src/api/progress')>()),
+vi.mock('../../../machines/services/progress', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/progress')>()),
   getWeightEntries: vi.fn(),
   addWeightEntry: vi.fn(),
   deleteWeightEntry: vi.fn(),
@@ -28,14 +28,15 @@ beforeEach(() => {
 
 const march = (day: number, weight: number, id = day): WeightEntry => ({ id, date: `2025-03-${String(day).padStart(2, '0')}`, weight });
 
-async function loaded(entries: WeightEntry[] = [march(2, 82), march(1, 83)]) {
-  const actor = createActor(weightHistoryMachine).start();
+async function loaded(entries: WeightEntry[] = [march(2, 82), march(1, 83)], clock = new SimulatedClock()) {
+  const actor = createActor(weightHistoryMachine, { clock }).start();
   load.resolve(entries);
   await nextTick();
   return actor;
 }
 
-const entry = (date: string, weight: number, unitSystem: 'metric' | 'imperial' = 'metric') =>
+/** A dated entry as typed: the weight in kg, or in lb for an imperial member. */
+const entry = (date: string, weight: string, unitSystem: 'metric' | 'imperial' = 'metric') =>
   ({ type: 'entry.submitted', date, weight, unitSystem }) as const;
 
 describe('weightHistory (issue 12: the Goals tab weight history)', () => {
@@ -79,12 +80,12 @@ describe('weightHistory (issue 12: the Goals tab weight history)', () => {
   });
 
   it.each([
-    [entry('2025-03-05', 29.9), 'Weight must be between 30-300 kg'],
-    [entry('2025-03-05', 300.1), 'Weight must be between 30-300 kg'],
-    [entry('2025-03-05', 29.9, 'imperial'), 'Weight must be between 67-661 lb'],
-    [entry('', 80), 'Date must be a valid date (YYYY-MM-DD)'],
-    [entry('2025-02-30', 80), 'Date must be a valid date (YYYY-MM-DD)'],
-    [entry('2999-01-01', 80), 'Date cannot be in the future'],
+    [entry('2025-03-05', '29.9'), 'Weight must be between 30-300 kg'],
+    [entry('2025-03-05', '300.1'), 'Weight must be between 30-300 kg'],
+    [entry('2025-03-05', '66', 'imperial'), 'Weight must be between 67-661 lb'],
+    [entry('', '80'), 'Date must be a valid date (YYYY-MM-DD)'],
+    [entry('2025-02-30', '80'), 'Date must be a valid date (YYYY-MM-DD)'],
+    [entry('2999-01-01', '80'), 'Date cannot be in the future'],
   ])('refuses %j with %j and sends nothing', async (event, message) => {
     const actor = await loaded();
     actor.send(event);
@@ -93,15 +94,15 @@ describe('weightHistory (issue 12: the Goals tab weight history)', () => {
     expect(addWeightEntry).not.toHaveBeenCalled();
   });
 
-  it('adds a dated entry in kg, busy and deaf to other changes meanwhile, and replaces the same day', async () => {
+  it('adds a dated entry in kg (pounds converted exactly), busy and deaf to other changes meanwhile, and replaces the same day', async () => {
     const actor = await loaded();
-    actor.send(entry('2025-03-05', 10));
-    actor.send(entry('2025-03-02', 81.6466266, 'imperial'));
+    actor.send(entry('2025-03-05', '10'));
+    actor.send(entry('2025-03-02', '180', 'imperial'));
     expect(actor.getSnapshot().matches({ loaded: 'adding' })).toBe(true);
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     expect(actor.getSnapshot().context.error).toBeNull();
     expect(addWeightEntry).toHaveBeenCalledWith({ date: '2025-03-02', weight: 81.6466266 }, { signal: expect.any(AbortSignal) });
-    actor.send(entry('2025-03-03', 80));
+    actor.send(entry('2025-03-03', '80'));
     actor.send({ type: 'entry.deleted', id: 1 });
     expect(actor.getSnapshot().matches({ loaded: 'adding' })).toBe(true);
     expect(addWeightEntry).toHaveBeenCalledTimes(1);
@@ -114,9 +115,24 @@ describe('weightHistory (issue 12: the Goals tab weight history)', () => {
     expect(actor.getSnapshot().context.entries).toEqual([march(1, 83), { id: 2, date: '2025-03-02', weight: 81.6466266 }]);
   });
 
+  it("shows 'Weight entry saved' for 3 seconds (SPEC §9), keeping the entries", async () => {
+    const clock = new SimulatedClock();
+    const actor = await loaded(undefined, clock);
+    actor.send(entry('2025-03-03', '80'));
+    add.resolve(march(3, 80));
+    await nextTick();
+    expect(actor.getSnapshot().hasTag('success')).toBe(true);
+    clock.increment(2999);
+    expect(actor.getSnapshot().matches({ loaded: 'added' })).toBe(true);
+    clock.increment(1);
+    expect(actor.getSnapshot().matches({ loaded: 'idle' })).toBe(true);
+    expect(actor.getSnapshot().hasTag('success')).toBe(false);
+    expect(actor.getSnapshot().context.entries).toEqual([march(1, 83), march(2, 82), march(3, 80)]);
+  });
+
   it("keeps the entries and shows the server's message or 'Failed to save weight entry' when adding fails", async () => {
     const actor = await loaded();
-    actor.send(entry('2025-03-03', 80));
+    actor.send(entry('2025-03-03', '80'));
     add.reject(new Error('Date cannot be in the future'));
     await nextTick();
     expect(actor.getSnapshot().matches({ loaded: 'refused' })).toBe(true);
@@ -125,7 +141,7 @@ describe('weightHistory (issue 12: the Goals tab weight history)', () => {
 
     add = deferred<WeightEntry>();
     vi.mocked(addWeightEntry).mockReturnValue(add.promise);
-    actor.send(entry('2025-03-03', 80));
+    actor.send(entry('2025-03-03', '80'));
     expect(actor.getSnapshot().context.error).toBeNull();
     add.reject(new Error(''));
     await nextTick();
@@ -134,14 +150,14 @@ describe('weightHistory (issue 12: the Goals tab weight history)', () => {
 
   it('deletes one entry by id, busy and deaf meanwhile, and drops only that one', async () => {
     const actor = await loaded();
-    actor.send(entry('1999-01-01', 10));
+    actor.send(entry('1999-01-01', '10'));
     actor.send({ type: 'entry.deleted', id: 1 });
     expect(actor.getSnapshot().matches({ loaded: 'deleting' })).toBe(true);
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     expect(actor.getSnapshot().context.error).toBeNull();
     expect(deleteWeightEntry).toHaveBeenCalledWith(1, { signal: expect.any(AbortSignal) });
     actor.send({ type: 'entry.deleted', id: 2 });
-    actor.send(entry('2025-03-03', 80));
+    actor.send(entry('2025-03-03', '80'));
     expect(deleteWeightEntry).toHaveBeenCalledTimes(1);
     expect(addWeightEntry).not.toHaveBeenCalled();
     remove.resolve();
@@ -171,7 +187,10 @@ describe('weightHistory (issue 12: the Goals tab weight history)', () => {
     const entries = [march(1, 83), march(3, 81)];
     expect(withEntry(entries, march(2, 82))).toEqual([march(1, 83), march(2, 82), march(3, 81)]);
     expect(withEntry(entries, march(3, 80, 9))).toEqual([march(1, 83), march(3, 80, 9)]);
-    expect(withEntry(entries, { id: 1, date: '2025-03-04', weight: 79 })).toEqual([march(3, 81), { id: 1, date: '2025-03-04', weight: 79 }]);
+    expect(withEntry(entries, { id: 1, date: '2025-03-04', weight: 79 })).toEqual([
+      march(3, 81),
+      { id: 1, date: '2025-03-04', weight: 79 },
+    ]);
   });
 
   it("gives the member's local day as YYYY-MM-DD", () => {

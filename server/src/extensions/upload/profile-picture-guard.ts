@@ -12,7 +12,7 @@ import { OWNER_ATTRIBUTE, memberFiles, removeFile, unlinkFromMember } from '../.
 import type { Knex } from 'knex';
 
 /**
- * Guard of POST /api/upload (upload plugin, content API) for logged-in members (see README "Profile").
+ * Guard of POST /api/upload (upload plugin, content API) for logged-in members (see docs/profile.md).
  *
  * Strapi lets anyone holding plugin::upload.content-api.upload put any file onto any entry. Members
  * may only do what the profile page does: one picture onto their own user's profile_picture.
@@ -44,7 +44,8 @@ export const PROFILE_PICTURE_MAX_BYTES = 5 * 1024 * 1024;
 
 export const UPLOAD_MESSAGES = {
   notYours: 'You can only change your own profile picture',
-  onlyProfilePicture: 'Only a profile picture can be uploaded: send refId (your user id), ref "plugin::users-permissions.user" and field "profile_picture"',
+  onlyProfilePicture:
+    'Only a profile picture can be uploaded: send refId (your user id), ref "plugin::users-permissions.user" and field "profile_picture"',
   noReplace: 'Existing files cannot be replaced or edited',
   oneFile: 'Send exactly one picture in the "files" field',
   notAnImage: 'Only PNG, JPEG, GIF or WebP images can be uploaded',
@@ -287,17 +288,24 @@ export const profilePictureUploadGuard = async (ctx: Ctx, next: Next) => {
 
   // One replacement at a time per member, across every instance (the member's row lock): storing,
   // linking, recording the owner and removing the replaced pictures commit together.
-  await withMemberLock(strapi, Number(user.id), async ({ trx, exists }) => {
-    if (!exists) {
-      // The account was deleted while this request waited.
-      await discardTempFiles(ctx);
-      throw new UnauthorizedError();
-    }
-    await next();
-    if (ctx.status < 200 || ctx.status >= 300) return;
-    const created = (Array.isArray(ctx.body) ? (ctx.body as { id?: unknown }[]) : []).map((file) => Number(file.id)).filter(Number.isInteger);
-    if (created.length > 0) await replacePicture(Number(user.id), created, trx);
-  }, { whenGone: 'run' });
+  await withMemberLock(
+    strapi,
+    Number(user.id),
+    async ({ trx, exists }) => {
+      if (!exists) {
+        // The account was deleted while this request waited.
+        await discardTempFiles(ctx);
+        throw new UnauthorizedError();
+      }
+      await next();
+      if (ctx.status < 200 || ctx.status >= 300) return;
+      const created = (Array.isArray(ctx.body) ? (ctx.body as { id?: unknown }[]) : [])
+        .map((file) => Number(file.id))
+        .filter(Number.isInteger);
+      if (created.length > 0) await replacePicture(Number(user.id), created, trx);
+    },
+    { whenGone: 'run' },
+  );
 };
 
 interface RouteLike {

@@ -13,7 +13,11 @@ interface FileSchema {
  * - every file row records the member who uploaded it (`ownerMemberId`, see
  *   src/uploads/member-files.ts): a plain private integer, never sent to clients.
  */
-export default (plugin: { routes: Record<string, unknown>; contentTypes?: Record<string, { schema: FileSchema }>; [key: string]: unknown }) => {
+export default (plugin: {
+  routes: Record<string, unknown>;
+  contentTypes?: Record<string, { schema: FileSchema }>;
+  [key: string]: unknown;
+}) => {
   applyProfilePictureGuard(plugin);
   const file = plugin.contentTypes?.file?.schema;
   if (!file) throw new Error('upload extension: the upload plugin has no file content type');

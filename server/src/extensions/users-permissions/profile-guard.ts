@@ -8,7 +8,7 @@ import { utcDate } from '../../contract/progress';
 import type { WeightEntryService } from '../../api/weight-entry/services/weight-entry';
 
 /**
- * Route wiring of the guards of the member-facing users-permissions routes (see README "Profile");
+ * Route wiring of the guards of the member-facing users-permissions routes (see docs/profile.md);
  * the rules and their messages are the contract's (src/contract/profileRules.ts), shared with the SPA's forms:
  *
  * - PUT /api/users/:id (user.update): a member updates only themselves, and only the fields of the
@@ -18,7 +18,8 @@ import type { WeightEntryService } from '../../api/weight-entry/services/weight-
  *   any mailed reset code; the answer carries a fresh `jwt` for this device. The plugin's own
  *   controller then runs (e-mail uniqueness, save through the Document Service; a racing duplicate
  *   is refused by the database's unique index, src/security/identifiers.ts).
- *   A changed bmi.currentWeight also records today's (UTC) weight entry, in the same transaction.
+ *   A changed bmi.currentWeight also records today's (UTC) weight entry, in the same transaction; a bmi
+ *   sent without height and weight keeps the saved ones.
  * - POST /api/auth/change-password: the new password needs at least 6 characters (SPEC §5, §9);
  *   Strapi itself only checks the current password and the confirmation.
  *
@@ -70,14 +71,21 @@ export const profileUpdateGuard = async (ctx: RequestContext, next: NextMiddlewa
   const previousEmail = await checkEmailChange(user.id, changes.email, currentPassword);
 
   ctx.request.body = changes;
-  const weight = (changes.bmi as { currentWeight?: number } | undefined)?.currentWeight;
+  const bmi = changes.bmi as { height?: number; currentWeight?: number } | undefined;
+  const weight = bmi?.currentWeight;
+  // A bmi without height and weight changes neither (issue 21): the replaced component keeps the saved ones.
+  if (bmi && weight === undefined) Object.assign(bmi, await storedMeasures(user.id));
   if (typeof weight === 'number') {
     // A new current weight is also today's entry of the weight history (issue 12): both or neither.
     await strapi.db.transaction(async () => {
-      const before = await storedWeight(user.id);
+      const before = (await storedMeasures(user.id)).currentWeight;
       await next();
       if (ctx.status >= 200 && ctx.status < 300 && before !== weight) {
-        await (strapi.service('api::weight-entry.weight-entry') as unknown as WeightEntryService).record(user.id, utcDate(new Date()), weight);
+        await (strapi.service('api::weight-entry.weight-entry') as unknown as WeightEntryService).record(
+          user.id,
+          utcDate(new Date()),
+          weight,
+        );
       }
     });
   } else {
@@ -92,15 +100,15 @@ export const profileUpdateGuard = async (ctx: RequestContext, next: NextMiddlewa
   }
 };
 
-/** The member's saved current weight (kg), or null. */
-async function storedWeight(userId: number): Promise<number | null> {
+/** The member's saved height (cm) and current weight (kg), each null when not saved. */
+async function storedMeasures(userId: number): Promise<{ height: number | null; currentWeight: number | null }> {
   const row = (await strapi.db.query(UID.user).findOne({
     where: { id: userId },
     select: ['id'],
-    populate: { bmi: { select: ['currentWeight'] } },
-  })) as { bmi?: { currentWeight: number | string | null } | null } | null;
-  const weight = row?.bmi?.currentWeight;
-  return weight == null ? null : Number(weight);
+    populate: { bmi: { select: ['height', 'currentWeight'] } },
+  })) as { bmi?: { height: number | string | null; currentWeight: number | string | null } | null } | null;
+  const asNumber = (value: number | string | null | undefined) => (value == null ? null : Number(value));
+  return { height: asNumber(row?.bmi?.height), currentWeight: asNumber(row?.bmi?.currentWeight) };
 }
 
 interface StoredCredentials {

@@ -1,19 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import type { NextMiddleware as Next, RequestContext as Ctx } from '../../request-context';
 import { errors } from '@strapi/utils';
-import { createAuthRateLimit, refuse } from '../../security/auth-rate-limit';
+import { createAuthRateLimit } from '../../security/auth-rate-limit';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, usernameError } from '../../contract/fieldRules';
 import { TAKEN_MESSAGES, identifierWhere, usernameTaken } from '../../security/identifiers';
-import {
-  accountSubject,
-  checkPasswordInVain,
-  clearThrottle,
-  lockedFor,
-  lockedMessage,
-  recordFailure,
-  recordSuccess,
-  unknownSubject,
-} from '../../security/login-throttle';
+import { accountSubject, clearThrottle, throttledLogIn } from '../../security/login-throttle';
 import { withSessionRevocation } from '../../security/sessions';
 import { applyProfileGuards } from './profile-guard';
 import { withSocialSignIn } from './social/controller';
@@ -38,7 +29,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * users-permissions, customised (see README "Security"):
+ * users-permissions, customised (see docs/security.md):
  * - forgot-password / reset-password use short, single-use, hashed, 1-hour codes (api::account.password-reset);
  * - tokens are revocable (src/security/sessions.ts);
  * - log-in identifiers are unambiguous and failed log-ins are throttled per account, and per
@@ -73,25 +64,20 @@ export default (plugin: UsersPermissionsPlugin) => {
           select: ['id', 'email', 'username'],
         })) as { id: number; email: string; username: string } | null;
         // An identifier no account has is counted and locked the same way: the answers never tell.
-        const subject = user ? accountSubject('member', user.id) : unknownSubject('member', identifier);
-        const locked = await lockedFor(subject);
-        if (locked > 0) refuse(ctx, locked, lockedMessage(locked));
-
-        // Hand Strapi the exact stored value, so its own lookup finds this user and no other.
-        if (user) body.identifier = identifier.includes('@') ? user.email : user.username;
-        try {
-          const result = await base.callback(ctx, next);
-          await recordSuccess(subject);
-          return result;
-        } catch (error) {
-          if (error instanceof errors.ValidationError && error.message === INVALID_LOGIN) {
-            const compare = (password: string, hash: string) => strapi.plugin('users-permissions').service('user').validatePassword(password, hash);
-            if (!user) await checkPasswordInVain(compare, body.password);
-            const lockedNow = await recordFailure(subject);
-            if (lockedNow > 0 && user) strapi.log.warn(`[auth] user ${user.id}: log-in locked for ${lockedNow} s after repeated failures`);
-          }
-          throw error;
-        }
+        return throttledLogIn(strapi, ctx, {
+          realm: 'member',
+          accountId: user ? user.id : null,
+          identifier,
+          password: body.password,
+          comparePassword: (password, hash) => strapi.plugin('users-permissions').service('user').validatePassword(password, hash),
+          isInvalidCredentials: (error) => error instanceof errors.ValidationError && error.message === INVALID_LOGIN,
+          signedIn: () => true,
+          logIn: () => {
+            // Hand Strapi the exact stored value, so its own lookup finds this user and no other.
+            if (user) body.identifier = identifier.includes('@') ? user.email : user.username;
+            return base.callback(ctx, next);
+          },
+        });
       },
 
       async register(ctx: Ctx, next: Next) {
@@ -132,7 +118,8 @@ export default (plugin: UsersPermissionsPlugin) => {
       async sendEmailConfirmation(ctx: Ctx) {
         const body: unknown = ctx.request.body;
         const email = isPlainObject(body) && typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
-        if (!EMAIL_PATTERN.test(email) || email.length > EMAIL_MAX_LENGTH) throw new errors.ValidationError('Please enter a valid email address.');
+        if (!EMAIL_PATTERN.test(email) || email.length > EMAIL_MAX_LENGTH)
+          throw new errors.ValidationError('Please enter a valid email address.');
         const user = (await users().findOne({ where: { email } })) as { id: number; confirmed?: boolean; blocked?: boolean } | null;
         if (user && !user.confirmed && !user.blocked) {
           // After the answer, so the response time does not tell either.
@@ -141,7 +128,9 @@ export default (plugin: UsersPermissionsPlugin) => {
               .plugin('users-permissions')
               .service('user')
               .sendConfirmationEmail(user)
-              .catch((error: unknown) => strapi.log.error(`[auth] could not send a confirmation e-mail to user ${user.id}: ${String(error)}`));
+              .catch((error: unknown) =>
+                strapi.log.error(`[auth] could not send a confirmation e-mail to user ${user.id}: ${String(error)}`),
+              );
           });
         }
         ctx.send({ email, sent: true });

@@ -1,10 +1,10 @@
 import { getRouteApi } from '@tanstack/react-router';
 import { socialCallbackMachine } from '../../../../machines/socialCallback.machine';
-import { useAuthActor, useFlows } from '../../../app/appContext';
-import { useFlowActor } from '../../../app/useFlowActor';
-import { forgetSocialRedirect, readSocialRedirect } from '../../../auth/browserSessionStore';
+import { useAuthActor, useFlows } from '../../../hooks/appContext';
+import { useFlowActor } from '../../../hooks/useFlowActor';
+import { forgetSocialRedirect, readSocialRedirect } from '../../../hooks/browserSessionStore';
 import { pageTitle, site } from '../../../config/site';
-import { usePageHead } from '../../../app/usePageHead';
+import { usePageHead } from '../../../hooks/usePageHead';
 
 const callbackRoute = getRouteApi('/auth/$provider/callback');
 

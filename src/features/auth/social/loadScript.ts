@@ -1,4 +1,4 @@
-import { withTimeout } from '../../../lib/withTimeout';
+import { withTimeout } from '../../../../machines/rules/withTimeout';
 
 const loaded = new Map<string, Promise<void>>();
 

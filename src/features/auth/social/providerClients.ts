@@ -1,4 +1,4 @@
-import { getSocialConfig, SOCIAL_CALL_TIMEOUT_MS } from '../../../api/social';
+import { getSocialConfig, SOCIAL_CALL_TIMEOUT_MS } from '../../../../machines/services/social';
 import type { PopupProvider } from '../../../../machines/socialSignIn.machine';
 import { loadScript } from './loadScript';
 
@@ -14,7 +14,11 @@ declare global {
     google?: {
       accounts: {
         id: {
-          initialize: (options: { client_id: string; callback: (response: GoogleCredentialResponse) => void; cancel_on_tap_outside?: boolean }) => void;
+          initialize: (options: {
+            client_id: string;
+            callback: (response: GoogleCredentialResponse) => void;
+            cancel_on_tap_outside?: boolean;
+          }) => void;
           prompt: (listener?: (notification: GooglePromptNotification) => void) => void;
         };
       };

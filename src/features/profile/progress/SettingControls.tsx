@@ -2,7 +2,8 @@ import { useId } from 'react';
 import { useSelector } from '@xstate/react';
 import { PROFILE_UPDATED_MESSAGE } from '../../../../machines/profileSection.machine';
 import { FormMessages } from '../../../components/form/FormMessages';
-import type { UnitSystem } from '../../../lib/units';
+import type { UnitSystem } from '../../../../machines/rules/units';
+import type { MemberRoute } from '../../../hooks/useReloadProfile';
 import { useProfileSetting } from './useProgressFlows';
 
 type SettingActor = ReturnType<typeof useProfileSetting>;
@@ -15,8 +16,16 @@ function useSettingStatus(flow: SettingActor) {
   };
 }
 
+type UnitsSettingProps = {
+  userId: string;
+  unitSystem: UnitSystem;
+  routeId: MemberRoute;
+  /** The id of the heading that names the choice (the Units card's); without one the group has its own legend. */
+  labelledBy?: string;
+};
+
 /** Metric or imperial, saved as soon as it is chosen (issue 12). */
-export function UnitsSetting({ userId, unitSystem, routeId }: { userId: string; unitSystem: UnitSystem; routeId: '/profile' | '/bmi' }) {
+export function UnitsSetting({ userId, unitSystem, routeId, labelledBy }: UnitsSettingProps) {
   const flow = useProfileSetting(userId, routeId);
   const { busy, saved, error } = useSettingStatus(flow);
   const shown = useSelector(flow, (snapshot) => {
@@ -26,8 +35,8 @@ export function UnitsSetting({ userId, unitSystem, routeId }: { userId: string; 
   const name = useId();
   const choose = (unit: UnitSystem) => flow.send({ type: 'setting.changed', update: { unit_system: unit } });
   return (
-    <fieldset className="setting" aria-busy={busy} disabled={busy}>
-      <legend>Units</legend>
+    <fieldset className="setting" aria-busy={busy} disabled={busy} aria-labelledby={labelledBy}>
+      {!labelledBy && <legend>Units</legend>}
       <label className="setting__option">
         <input type="radio" name={name} value="metric" checked={shown === 'metric'} onChange={() => choose('metric')} /> Metric (kg, cm)
       </label>

@@ -3,7 +3,8 @@ import { useSelector } from '@xstate/react';
 import { localToday } from '../../../../machines/weightHistory.machine';
 import { FormMessages } from '../../../components/form/FormMessages';
 import { formValues } from '../../../components/form/formValues';
-import { formatWeight, weightFromInput, weightUnit, type UnitSystem } from '../../../lib/units';
+import { formatWeight, weightUnit, type UnitSystem } from '../../../../machines/rules/units';
+import { formatDay } from '../../../../machines/rules/dates';
 import type { WeightChartProps } from './WeightChart';
 import { useWeightHistory } from './useProgressFlows';
 
@@ -17,10 +18,6 @@ const WeightChart = lazy<ComponentType<WeightChartProps>>(() =>
 );
 
 const ENTRY_SAVED = 'Weight entry saved';
-
-function formatDay(date: string): string {
-  return new Date(`${date}T00:00:00`).toLocaleDateString();
-}
 
 type WeightHistoryProps = { unit: UnitSystem; goalKg: number; heightCm: number };
 
@@ -39,7 +36,7 @@ export function WeightHistory({ unit, goalKg, heightCm }: WeightHistoryProps) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const values = formValues(event.currentTarget, ['date', 'weight'] as const);
-    flow.send({ type: 'entry.submitted', date: values.date, weight: weightFromInput(values.weight, unit), unitSystem: unit });
+    flow.send({ type: 'entry.submitted', date: values.date, weight: values.weight, unitSystem: unit });
   };
 
   if (failed) {
@@ -94,7 +91,7 @@ export function WeightHistory({ unit, goalKg, heightCm }: WeightHistoryProps) {
                 </figcaption>
               </figure>
               <table className="weight-table">
-                <caption>Weight entries, oldest first</caption>
+                <caption>Weight entries, newest first</caption>
                 <thead>
                   <tr>
                     <th scope="col">Date</th>
@@ -103,7 +100,8 @@ export function WeightHistory({ unit, goalKg, heightCm }: WeightHistoryProps) {
                   </tr>
                 </thead>
                 <tbody>
-                  {entries.map((entry) => (
+                  {/* The machine keeps them oldest first, as the chart draws them; a history reads newest first. */}
+                  {[...entries].reverse().map((entry) => (
                     <tr key={entry.id}>
                       <th scope="row">{formatDay(entry.date)}</th>
                       <td>{formatWeight(entry.weight, unit)}</td>

@@ -1,5 +1,5 @@
 import type { WeightEntry } from '../../../../server/src/contract/progress';
-import { weightInUnit, type UnitSystem } from '../../../lib/units';
+import { formatWeight, weightInUnit, weightUnit, type UnitSystem } from '../../../../machines/rules/units';
 
 /** SPEC §9 BMI categories as BMI ranges, with the badge colours as translucent fills. */
 const BMI_BANDS = [
@@ -25,12 +25,26 @@ export function dayToSeconds(date: string): number {
   return new Date(year, month - 1, day).getTime() / 1000;
 }
 
-/** The chart's series: days, weights in the unit, and the goal as a flat line (null without a goal). */
+/** The chart's series: days, weights in the unit, and the goal as a flat line, or null: no goal, no line. */
 export function chartSeries(entries: readonly WeightEntry[], goalKg: number, unit: UnitSystem) {
   const goal = goalKg > 0 ? weightInUnit(goalKg, unit) : null;
   return {
     days: entries.map((entry) => dayToSeconds(entry.date)),
     weights: entries.map((entry) => weightInUnit(entry.weight, unit)),
-    goal: entries.map(() => goal),
+    goal: goal === null ? null : entries.map(() => goal),
   };
+}
+
+export type LegendEntry = { kind: 'weight' | 'goal' | 'band'; label: string; fill?: string };
+
+/**
+ * What the chart shows, in words: the weight with its unit, the goal with its value (only when one
+ * is set), and the BMI bands (only with a height). Replaces uPlot's live legend ("Time: --").
+ */
+export function chartLegend(goalKg: number, heightCm: number, unit: UnitSystem): LegendEntry[] {
+  return [
+    { kind: 'weight', label: `Weight (${weightUnit(unit)})` },
+    ...(goalKg > 0 ? [{ kind: 'goal' as const, label: `Goal ${formatWeight(goalKg, unit)}` }] : []),
+    ...weightBands(heightCm, unit).map((band) => ({ kind: 'band' as const, label: band.label, fill: band.fill })),
+  ];
 }

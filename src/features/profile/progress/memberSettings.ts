@@ -1,5 +1,5 @@
 import type { User } from '../../../../server/src/contract/users';
-import { unitSystemOf, type UnitSystem } from '../../../lib/units';
+import { unitSystemOf, type UnitSystem } from '../../../../machines/rules/units';
 
 type Settings = Pick<User, 'unit_system' | 'reminders_enabled'>;
 

@@ -1,15 +1,12 @@
-import { useRouter } from '@tanstack/react-router';
 import { profileSettingMachine } from '../../../../machines/profileSetting.machine';
 import { weightHistoryMachine } from '../../../../machines/weightHistory.machine';
-import { useFlows } from '../../../app/appContext';
-import { useFlowActor } from '../../../app/useFlowActor';
+import { useFlows } from '../../../hooks/appContext';
+import { useFlowActor } from '../../../hooks/useFlowActor';
+import { useReloadProfile, type MemberRoute } from '../../../hooks/useReloadProfile';
 
 /** A setting saved on its own; afterwards the page's data (the profile, or /bmi's member) reloads. */
-export function useProfileSetting(userId: string, routeId: '/profile' | '/bmi') {
-  const router = useRouter();
-  const reloadProfile = () => {
-    void router.invalidate({ filter: (match) => match.routeId === routeId });
-  };
+export function useProfileSetting(userId: string, routeId: MemberRoute) {
+  const reloadProfile = useReloadProfile(routeId);
   return useFlowActor((useFlows().profileSetting ?? profileSettingMachine).provide({ actions: { reloadProfile } }), { input: { userId } });
 }
 

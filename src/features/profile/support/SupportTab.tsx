@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { supportChatMachine } from '../../../../machines/supportChat.machine';
-import { useFlows } from '../../../app/appContext';
-import { useFlowActor } from '../../../app/useFlowActor';
+import { useFlows } from '../../../hooks/appContext';
+import { useFlowActor } from '../../../hooks/useFlowActor';
 import { isLiveChatConfigured, loadLiveChat, maximizeLiveChat } from './liveChat';
 import { site } from '../../../config/site';
 
@@ -21,7 +21,9 @@ export function SupportTab() {
   return (
     <section className="profile-card" aria-label="Support">
       <h2>Support</h2>
-      <p>Our team is here {site.supportHours}. Chat with us, or write to {emailLink}.</p>
+      <p>
+        Our team is here {site.supportHours}. Chat with us, or write to {emailLink}.
+      </p>
       {state === 'notConfigured' ? (
         <p role="status" className="alert alert--error">
           Live chat is not available on this site. Please email us at {emailLink}.
@@ -36,7 +38,12 @@ export function SupportTab() {
         </p>
       ) : null}
       {state !== 'notConfigured' && (
-        <button type="button" className="button button--primary" disabled={state === 'loading'} onClick={() => chat.send({ type: 'chat.requested' })}>
+        <button
+          type="button"
+          className="button button--primary"
+          disabled={state === 'loading'}
+          onClick={() => chat.send({ type: 'chat.requested' })}
+        >
           {state === 'loading' ? 'Opening chat...' : 'Chat with Support'}
         </button>
       )}

@@ -1,4 +1,4 @@
-import { withTimeout } from '../../../lib/withTimeout';
+import { withTimeout } from '../../../../machines/rules/withTimeout';
 
 /** The Support tab's chat provider (tawk.to), configured at build time. */
 export const liveChatConfig = {

@@ -69,19 +69,17 @@ export default ({ strapi }: { strapi: Core.Strapi }): AccountDeletionService => 
     deleteAccount(userId) {
       // Under the member's lock, in one transaction: a purchase waiting for the lock then finds no
       // account, instead of creating a customer and a payable attempt for one being deleted.
-      return withMemberLock(strapi, userId, ({ trx }) => deleteLocked(userId, trx), { keepsWork: (error) => error instanceof CleanupFailed }).catch(
-        (error: unknown) => {
-          throw error instanceof CleanupFailed ? error.original : error;
-        }
-      );
+      return withMemberLock(strapi, userId, ({ trx }) => deleteLocked(userId, trx), {
+        keepsWork: (error) => error instanceof CleanupFailed,
+      }).catch((error: unknown) => {
+        throw error instanceof CleanupFailed ? error.original : error;
+      });
     },
   };
 
   async function deleteLocked(userId: number, trx: Knex.Transaction): Promise<{ userId: number; removedFiles: number }> {
     const fields = mediaFields();
-    const user = (await strapi.db
-      .query(UID.user)
-      .findOne({ where: { id: userId }, populate: fields })) as DeletableUser | null;
+    const user = (await strapi.db.query(UID.user).findOne({ where: { id: userId }, populate: fields })) as DeletableUser | null;
     if (!user) {
       throw new errors.NotFoundError('Account not found');
     }
@@ -100,7 +98,12 @@ export default ({ strapi }: { strapi: Core.Strapi }): AccountDeletionService => 
     // linked to them is removed; an admin's media linked to them is only unlinked. Under the lock, a
     // picture upload racing the deletion either finished first (its file goes here) or finds no account.
     const { own, linkedOnly } = await memberFiles(strapi, user.id, { trx });
-    await unlinkFromMember(strapi, user.id, linkedOnly.map((file) => file.id), trx);
+    await unlinkFromMember(
+      strapi,
+      user.id,
+      linkedOnly.map((file) => file.id),
+      trx,
+    );
     for (const file of own) await removeFile(strapi, file);
 
     await strapi.documents(UID.user).delete({ documentId: user.documentId });

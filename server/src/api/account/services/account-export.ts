@@ -3,6 +3,7 @@ import { UID } from '../../../content-types';
 import { publicUrl } from '../../../public-url';
 import { createLimiter } from '../../../security/limits';
 import type { AccountExport } from '../../../contract/billing';
+import { subscriptionService } from '../../subscription/services/subscription';
 
 /** Exports a member may download per hour (issue 11), counted across instances (Redis when configured). */
 export const EXPORTS_PER_HOUR = 5;
@@ -49,7 +50,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       // Named fields only: the password hash, reset and confirmation tokens are never read.
       const user = (await strapi.db.query(UID.user).findOne({
         where: { id: userId },
-        select: ['id', 'username', 'email', 'provider', 'confirmed', 'createdAt', 'updatedAt', 'diet_preference', 'goal_weight', 'goal_reminder', 'personal_goal_note', 'unit_system', 'reminders_enabled'],
+        select: [
+          'id',
+          'username',
+          'email',
+          'provider',
+          'confirmed',
+          'createdAt',
+          'updatedAt',
+          'diet_preference',
+          'goal_weight',
+          'goal_reminder',
+          'personal_goal_note',
+          'unit_system',
+          'reminders_enabled',
+        ],
         populate: {
           bmi: { select: ['height', 'currentWeight', 'Gender', 'date_of_birth', 'idealBmiWeight'] },
           ingredients: { select: ['ingredient_name'], orderBy: { ingredient_name: 'asc' } },
@@ -59,7 +74,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!user) return null;
 
       const picture = user.profile_picture?.url ?? null;
-      const billing = await strapi.service('api::subscription.subscription').exportFor(userId);
+      const billing = await subscriptionService(strapi).exportFor(userId);
       const weightEntries = await strapi.service(UID.weightEntry).list(userId);
       const reminderSends = (await strapi.db.query(UID.reminderSend).findMany({
         where: { user: { id: userId } },

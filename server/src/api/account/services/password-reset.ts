@@ -3,6 +3,8 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { UID } from '../../../content-types';
 import { publicUrl } from '../../../public-url';
+import { escapeHtml } from '../../../escape-html';
+import { EMAIL_PATTERN } from '../../../contract/fieldRules';
 
 /** No 0/O, 1/I/L: easy to read from an e-mail and type in. */
 export const RESET_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -18,9 +20,6 @@ export const MESSAGES = {
   passwordTooLong: 'Password must be less than 73 bytes',
   invalidCode: 'This reset code is invalid or has expired. Please request a new one.',
 } as const;
-
-// Same shape the SPA checks (SPEC §5): something@something.tld, no spaces.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function generateResetCode(): string {
   let code = '';
@@ -40,9 +39,6 @@ export function hashResetCode(code: string): string {
   return crypto.createHash('sha256').update(normaliseResetCode(code), 'utf8').digest('hex');
 }
 
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 interface ResetUser {
   id: number;
   username: string;
@@ -61,9 +57,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** The SPA page the e-mailed link opens (users-permissions' "reset password page" setting). */
   const resetPageUrl = async (): Promise<string> => {
-    const advanced = (await strapi.store({ type: 'plugin', name: 'users-permissions' }).get({ key: 'advanced' })) as
-      | { email_reset_password?: string | null }
-      | null;
+    const advanced = (await strapi.store({ type: 'plugin', name: 'users-permissions' }).get({ key: 'advanced' })) as {
+      email_reset_password?: string | null;
+    } | null;
     const siteUrl = publicUrl();
     return advanced?.email_reset_password || `${siteUrl}/reset-password`;
   };
@@ -120,7 +116,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * not reveal whether the account exists either.
      */
     async forgotPassword(body: unknown): Promise<void> {
-      const email = asString((body as { email?: unknown } | null)?.email).trim().toLowerCase();
+      const email = asString((body as { email?: unknown } | null)?.email)
+        .trim()
+        .toLowerCase();
       if (!EMAIL_PATTERN.test(email)) {
         throw new errors.ValidationError(MESSAGES.invalidEmail);
       }
@@ -133,7 +131,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       setImmediate(() => {
         issueCode(user).catch((error: unknown) => {
           strapi.log.error(
-            `[password-reset] could not issue or send a reset code to user ${user.id}: ${error instanceof Error ? error.message : String(error)}`
+            `[password-reset] could not issue or send a reset code to user ${user.id}: ${error instanceof Error ? error.message : String(error)}`,
           );
         });
       });

@@ -16,9 +16,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
 
   async ready(ctx: Context) {
     const database: Check = await within(
-      strapi.db.connection.raw('select 1').then((): Check => 'ok', (): Check => 'failing'),
+      strapi.db.connection.raw('select 1').then(
+        (): Check => 'ok',
+        (): Check => 'failing',
+      ),
       2_000,
-      'failing'
+      'failing',
     );
     const redisUp = await within(redisReady(), 2_000, false);
     const redis: Check = redisUp === null ? 'not configured' : redisUp ? 'ok' : 'failing';

@@ -1,19 +1,8 @@
-export default {
-  type: 'content-api',
-  routes: [
-    {
-      method: 'GET',
-      // Liveness: the process answers.
-      path: '/health/live',
-      handler: 'health.live',
-      config: { auth: false, policies: [], middlewares: [] },
-    },
-    {
-      method: 'GET',
-      // Readiness, for a load balancer: the database answers, Redis too when configured, and the instance is not draining.
-      path: '/health/ready',
-      handler: 'health.ready',
-      config: { auth: false, policies: [], middlewares: [] },
-    },
-  ],
-};
+import { contentApiRoutes } from '../../../route-table';
+
+export default contentApiRoutes('health', 'public', [
+  // Liveness: the process answers.
+  ['GET', '/health/live', 'live'],
+  // Readiness, for a load balancer: the database answers, Redis too when configured, and the instance is not draining.
+  ['GET', '/health/ready', 'ready'],
+]);

@@ -3,9 +3,9 @@ import { SandboxCardError, SandboxGateway, isGatewayError, type PaymentGateway }
 import { handleGatewayError, sendError } from '../../../payments/http';
 import type { MemberContext, RequestContext } from '../../../request-context';
 import { UID } from '../../../content-types';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { sitePage, siteStylesheets } from '../../../site-page';
+import { escapeHtml } from '../../../escape-html';
+import { subscriptionService } from '../../subscription/services/subscription';
 
 function money(cents: number, currency: string): string {
   try {
@@ -14,13 +14,24 @@ function money(cents: number, currency: string): string {
     return `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
   }
 }
-const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
+// The long style the member area shows dates in (December 24, 2026); in UTC, as the server knows no time zone.
+const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+const day = (iso: string | null) => (iso ? longDate.format(new Date(iso)) : '');
 
 // koa-body keeps the raw request body here when strapi::body has includeUnparsed: true (config/middlewares.ts).
 const UNPARSED_BODY = Symbol.for('unparsedBody');
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const gateway = (): PaymentGateway => strapi.service('api::payment.gateway').get();
+
+  /** A card the sandbox refuses answers with its own status and code; other failures as gateway errors. */
+  const answerFailure = (ctx: RequestContext, error: unknown) => {
+    if (error instanceof SandboxCardError) {
+      sendError(ctx, error.status, 'CardError', error.message, { code: error.code });
+      return;
+    }
+    handleGatewayError(strapi, ctx, error);
+  };
 
   return {
     /** GET /api/payments/config: { mode, publishableKey } for the SPA. */
@@ -37,7 +48,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         return;
       }
       const body = (ctx.request.body ?? {}) as Record<string, unknown>;
-      const subscriptions = strapi.service('api::subscription.subscription');
+      const subscriptions = subscriptionService(strapi);
       try {
         const paid = await subscriptions.whileLocked(await sandbox.subscriptionOfSecret(body.clientSecret), async () => {
           const { paymentIntent, subscriptionId } = await sandbox.confirmPayment(body);
@@ -46,11 +57,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         });
         ctx.body = { paymentIntent: paid };
       } catch (error) {
-        if (error instanceof SandboxCardError) {
-          sendError(ctx, error.status, 'CardError', error.message, { code: error.code });
-          return;
-        }
-        handleGatewayError(strapi, ctx, error);
+        answerFailure(ctx, error);
       }
     },
 
@@ -59,13 +66,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const body = ctx.request.body;
       const card = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
       try {
-        ctx.body = await strapi.service('api::subscription.subscription').updateSandboxCard(ctx.state.user.id, card);
+        ctx.body = await subscriptionService(strapi).updateSandboxCard(ctx.state.user.id, card);
       } catch (error) {
-        if (error instanceof SandboxCardError) {
-          sendError(ctx, error.status, 'CardError', error.message, { code: error.code });
-          return;
-        }
-        handleGatewayError(strapi, ctx, error);
+        answerFailure(ctx, error);
       }
     },
 
@@ -83,7 +86,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         return;
       }
       const { invoice } = receipt;
-      const plan = await strapi.documents(UID.subscriptionPlan).findFirst({ filters: { stripe_price_id: receipt.priceId }, fields: ['name'] });
+      const plan = await strapi
+        .documents(UID.subscriptionPlan)
+        .findFirst({ filters: { stripe_price_id: receipt.priceId }, fields: ['name'] });
       const rows: [string, string][] = [
         ['Invoice', invoice.id],
         ['Date', day(invoice.date)],
@@ -96,13 +101,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       ctx.set('X-Robots-Tag', 'noindex');
       ctx.set('Referrer-Policy', 'no-referrer');
       ctx.type = 'text/html; charset=utf-8';
-      ctx.body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Carnivo receipt</title></head>
-<body><main><h1>Carnivo receipt</h1>
-<p>Test mode (sandbox): no real payment was taken.</p>
-<table>${rows.map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
-</main></body></html>
-`;
+      ctx.body = sitePage({
+        title: 'Receipt',
+        content: [
+          '<h1>Carnivo receipt</h1>',
+          '<p class="auth-card__lead">Test mode (sandbox): no real payment was taken.</p>',
+          `<dl class="details">${rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>`,
+          '<p class="auth-card__links"><a href="/">Back to Carnivo</a></p>',
+        ].join('\n'),
+        stylesheets: await siteStylesheets(strapi),
+      });
     },
 
     /** POST /api/payments/webhook: Stripe events, signature checked over the raw body (Stripe mode only). */
@@ -131,7 +139,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         throw error;
       }
       try {
-        const result = await strapi.service('api::subscription.subscription').handleEvent(event);
+        const result = await subscriptionService(strapi).handleEvent(event);
         ctx.body = { received: true, ...result };
       } catch (error) {
         // 5xx so that Stripe retries; the event was not recorded as processed.

@@ -2,8 +2,8 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import type { Context } from 'koa';
 import { progressMessages } from '../../../contract/progress';
-import { publicUrl } from '../../../public-url';
 import { unsubscribePage } from '../../../reminders/email';
+import { siteStylesheets } from '../../../site-page';
 import type { GoalReminderService } from '../services/goal-reminders';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
@@ -21,11 +21,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       ctx.body = { ok: true };
       return;
     }
-    const profile = `${publicUrl()}/profile?tab=goals`;
+    const profile = '/profile?tab=goals';
+    const stylesheets = await siteStylesheets(strapi);
     ctx.status = done ? 200 : 400;
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = done
-      ? unsubscribePage('Reminders turned off', progressMessages.unsubscribed, profile)
-      : unsubscribePage('Link not valid', progressMessages.unsubscribeInvalid, profile);
+      ? unsubscribePage('Reminders turned off', progressMessages.unsubscribed, profile, stylesheets)
+      : unsubscribePage('Link not valid', progressMessages.unsubscribeInvalid, profile, stylesheets);
   },
 });

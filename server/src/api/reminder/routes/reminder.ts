@@ -1,19 +1,8 @@
+import { contentApiRoutes } from '../../../route-table';
+
 // Public: the link of a reminder e-mail works without logging in; its signed token names the member.
 // GET is the link itself; POST is the one-click unsubscribe of mail clients (RFC 8058).
-export default {
-  type: 'content-api',
-  routes: [
-    {
-      method: 'GET',
-      path: '/reminders/unsubscribe',
-      handler: 'reminder.unsubscribe',
-      config: { auth: false, policies: [], middlewares: [] },
-    },
-    {
-      method: 'POST',
-      path: '/reminders/unsubscribe',
-      handler: 'reminder.unsubscribe',
-      config: { auth: false, policies: [], middlewares: [] },
-    },
-  ],
-};
+export default contentApiRoutes('reminder', 'public', [
+  ['GET', '/reminders/unsubscribe', 'unsubscribe'],
+  ['POST', '/reminders/unsubscribe', 'unsubscribe'],
+]);

@@ -95,7 +95,7 @@ export default ({ strapi }: { strapi: Core.Strapi }): GoalReminderService => {
       const result: ReminderRun = { due: 0, sent: 0, alreadySent: 0, failed: 0 };
       await claims().deleteMany({ where: { claimed_at: { $lt: new Date(now.getTime() - CLAIM_RETENTION_MS) } } });
 
-      for (let afterId = 0; ; ) {
+      for (let afterId = 0; ;) {
         const members = (await strapi.db.query(UID.user).findMany({
           where: {
             id: { $gt: afterId },

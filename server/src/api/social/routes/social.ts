@@ -1,12 +1,4 @@
+import { contentApiRoutes } from '../../../route-table';
+
 // Public (auth: false): which social providers are set up, and the public ids the browser needs.
-export default {
-  type: 'content-api',
-  routes: [
-    {
-      method: 'GET',
-      path: '/social/config',
-      handler: 'social.config',
-      config: { auth: false, policies: [], middlewares: [] },
-    },
-  ],
-};
+export default contentApiRoutes('social', 'public', [['GET', '/social/config', 'config']]);

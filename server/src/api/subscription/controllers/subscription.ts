@@ -1,9 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import { handleGatewayError } from '../../../payments/http';
 import type { MemberContext } from '../../../request-context';
+import { subscriptionService } from '../services/subscription';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const service = () => strapi.service('api::subscription.subscription');
+  const service = () => subscriptionService(strapi);
 
   /** Runs an action; gateway failures become 402/502 answers, Strapi errors keep their shape. */
   const run = async (ctx: MemberContext, action: () => Promise<unknown>) => {
@@ -35,6 +36,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     resume: (ctx: MemberContext) => run(ctx, () => service().resume(ctx.state.user.id)),
     /** GET /api/subscriptions/invoices?page=N */
     invoices: (ctx: MemberContext) => run(ctx, () => service().invoices(ctx.state.user.id, ctx.query.page)),
+    /** GET /api/subscriptions/card */
+    card: (ctx: MemberContext) => run(ctx, () => service().card(ctx.state.user.id)),
     /** POST /api/subscriptions/portal */
     portal: (ctx: MemberContext) => run(ctx, () => service().portal(ctx.state.user.id)),
   };

@@ -84,19 +84,20 @@ async function resolveUser(strapi: Core.Strapi, provider: SocialProvider, email:
     throw new errors.ApplicationError(ACCOUNT_MESSAGES.emailTaken(sameEmail[0].provider));
   }
 
-  const role = await strapi.db
-    .query(UID.role)
-    .findOne({ where: { type: advanced.default_role || 'authenticated' } });
+  const role = await strapi.db.query(UID.role).findOne({ where: { type: advanced.default_role || 'authenticated' } });
   if (!role) throw new errors.ApplicationError('The default role for new accounts is missing.');
 
-  const created = (await strapi.plugin('users-permissions').service('user').add({
-    username: await uniqueUsername(strapi, email),
-    email,
-    provider,
-    confirmed: true,
-    blocked: false,
-    role: role.id,
-  })) as UserRow;
+  const created = (await strapi
+    .plugin('users-permissions')
+    .service('user')
+    .add({
+      username: await uniqueUsername(strapi, email),
+      email,
+      provider,
+      confirmed: true,
+      blocked: false,
+      role: role.id,
+    })) as UserRow;
   strapi.log.info(`[social] created ${provider} account #${created.id}`);
   return created;
 }

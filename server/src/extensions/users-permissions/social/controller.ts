@@ -79,15 +79,13 @@ export function withSocialSignIn(createAuthController: ControllerFactory): Contr
             // Facebook's token never reaches the browser: it signs in through /api/connect/facebook.
             requireEnabled('facebook');
             throw new errors.ValidationError(
-              'Facebook sign-in goes through /api/connect/facebook (Continue with Facebook on the log-in page).'
+              'Facebook sign-in goes through /api/connect/facebook (Continue with Facebook on the log-in page).',
             );
           }
           const settings = requireEnabled(provider);
           const token = queryString(ctx, 'access_token') || queryString(ctx, 'id_token');
           const identity =
-            provider === 'google'
-              ? await verifyGoogleIdToken(settings.google, token)
-              : await verifyAppleIdToken(settings.apple, token);
+            provider === 'google' ? await verifyGoogleIdToken(settings.google, token) : await verifyAppleIdToken(settings.apple, token);
           await signIn(ctx, provider, identity.email);
         });
       },
@@ -111,9 +109,7 @@ export function withSocialSignIn(createAuthController: ControllerFactory): Contr
         // The SPA's callback screen (a JSON fetch with ?code=…), or Apple's redirect target.
         if (!isEnabled(settings, provider)) throw new errors.ApplicationError(NOT_SET_UP[provider]);
         if (provider !== 'facebook') {
-          throw new errors.ValidationError(
-            `${label} sign-in does not use this callback: use Continue with ${label} on the log-in page.`
-          );
+          throw new errors.ValidationError(`${label} sign-in does not use this callback: use Continue with ${label} on the log-in page.`);
         }
         const providerError = queryString(ctx, 'error_description') || queryString(ctx, 'error');
         if (providerError) throw new errors.ValidationError(FACEBOOK_MESSAGES.failed(providerError));

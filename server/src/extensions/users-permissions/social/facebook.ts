@@ -109,7 +109,10 @@ async function graphGet<T>(url: URL): Promise<T> {
 }
 
 /** Exchanges the authorization code and reads the person's e-mail address. */
-export async function facebookIdentity(settings: SocialSettings['facebook'], code: string): Promise<{ email: string; id: string; name: string }> {
+export async function facebookIdentity(
+  settings: SocialSettings['facebook'],
+  code: string,
+): Promise<{ email: string; id: string; name: string }> {
   const tokenUrl = new URL(`${settings.graphUrl}/oauth/access_token`);
   tokenUrl.searchParams.set('client_id', settings.appId);
   tokenUrl.searchParams.set('client_secret', settings.appSecret);

@@ -1,7 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { SOCIAL_PROVIDERS, type SocialConfig, type SocialProvider } from '../../../contract/social';
 
-
 export const isSocialProvider = (value: unknown): value is SocialProvider =>
   typeof value === 'string' && (SOCIAL_PROVIDERS as readonly string[]).includes(value);
 

@@ -1,0 +1,113 @@
+import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
+import { UID } from '../../../content-types';
+import {
+  blocksPurchase,
+  purchaseRefusals,
+  type CreateSubscriptionResponse,
+  type CurrentSubscription,
+} from '../../../contract/subscriptions';
+import { nowStamp, toCurrent, toMs, type PlanRecord, type SubscriptionRecords } from './records';
+
+/** Buying a subscription: the member's current one, a new purchase, and checking it after payment. */
+
+export const PURCHASE_MESSAGES = {
+  unknownPlan: 'This plan does not exist.',
+  priceIdRequired: 'priceId is required.',
+  notFound: 'Subscription not found.',
+} as const;
+
+export interface SubscriptionPurchase {
+  /**
+   * GET /api/subscriptions/current: the newest open subscription that got past payment, else the
+   * newest one still waiting for its first payment (incomplete), else null.
+   */
+  current(userId: number): Promise<CurrentSubscription | null>;
+  /** POST /api/subscriptions { priceId }: a subscription waiting for its first payment. */
+  create(userId: number, priceId: unknown): Promise<CreateSubscriptionResponse>;
+  /** GET /api/subscriptions/:id/verify: the gateway's real status, for the member's own subscription only. */
+  verify(userId: number, subscriptionId: unknown): Promise<CurrentSubscription>;
+}
+
+export function subscriptionPurchase(strapi: Core.Strapi, records: SubscriptionRecords): SubscriptionPurchase {
+  const { gateway } = records;
+
+  return {
+    async current(userId) {
+      const live = await records.liveRecords(userId);
+      const record = live.find((r) => r.status !== 'incomplete') ?? live[0];
+      return record ? toCurrent(record) : null;
+    },
+
+    async create(userId, priceId) {
+      const arrivedAt = Date.now();
+      if (typeof priceId !== 'string' || priceId.trim() === '') {
+        throw new errors.ValidationError(PURCHASE_MESSAGES.priceIdRequired);
+      }
+      const plan = (await strapi.documents(UID.subscriptionPlan).findFirst({ filters: { stripe_price_id: priceId } })) as PlanRecord | null;
+      if (!plan) throw new errors.ApplicationError(PURCHASE_MESSAGES.unknownPlan);
+      if (!plan.is_active) throw new errors.ApplicationError(purchaseRefusals.inactivePlan);
+
+      return records.withMemberLock(userId, async () => {
+        const live = await records.liveRecords(userId);
+        // An attempt created after this request arrived was made by a concurrent request while this
+        // one waited for the lock (the same click twice, or sent to two instances). If it can still
+        // be paid it is the answer to this request too (same plan); for another plan this request
+        // is refused. Either way that attempt stays the only payable one.
+        for (const record of live) {
+          if (record.status !== 'incomplete' || (toMs(record.createdAt) ?? 0) < arrivedAt) continue;
+          const fresh = await records.refresh(record);
+          if (fresh.status !== 'incomplete') continue;
+          const clientSecret = await gateway().paymentSecret(fresh.stripe_subscription_id);
+          if (!clientSecret) continue;
+          if (fresh.plan?.stripe_price_id !== priceId) throw new errors.ApplicationError(purchaseRefusals.existingSubscription);
+          return { clientSecret, subscriptionId: fresh.stripe_subscription_id };
+        }
+
+        // An abandoned attempt (still waiting for its first payment) does not block a new one: it
+        // is ended first, unless the gateway says it was paid meanwhile. A subscription set to
+        // cancel at period end does not block either (a new plan after a cancellation); resuming
+        // it later ends this attempt if it is still unpaid, or is refused once it is paid.
+        await records.endUnpaidAttempts(live);
+        if ((await records.liveRecords(userId)).some(blocksPurchase)) {
+          throw new errors.ApplicationError(purchaseRefusals.existingSubscription);
+        }
+
+        const member = await records.member(userId);
+        if (!member) throw new errors.NotFoundError('Account not found');
+        let customerId = member.stripeCustomerId ?? null;
+        if (!customerId) {
+          ({ customerId } = await gateway().createCustomer({
+            userId: member.id,
+            userDocumentId: member.documentId,
+            email: member.email,
+            username: member.username,
+          }));
+          await records.setCustomer(member.id, customerId);
+        }
+
+        const created = await gateway().createSubscription(customerId!, priceId);
+        const sub = created.subscription;
+        await records.create({
+          user: member.id,
+          plan: plan.id,
+          status: sub.status,
+          startDate: sub.startDate ?? new Date(),
+          currentPeriodEnd: sub.currentPeriodEnd,
+          cancel_at_period_end: sub.cancelAtPeriodEnd,
+          stripe_subscription_id: created.subscriptionId,
+          stripe_customer_id: customerId,
+          last_event_at: new Date(nowStamp()),
+        });
+        return { clientSecret: created.clientSecret, subscriptionId: created.subscriptionId };
+      });
+    },
+
+    async verify(userId, subscriptionId) {
+      const record =
+        typeof subscriptionId === 'string' && subscriptionId ? await records.findBySubscriptionId(subscriptionId, userId) : null;
+      if (!record) throw new errors.NotFoundError(PURCHASE_MESSAGES.notFound);
+      return toCurrent(await records.refresh(record));
+    },
+  };
+}

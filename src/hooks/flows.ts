@@ -1,0 +1,48 @@
+import type { billingHistoryMachine } from '../../machines/billingHistory.machine';
+import type { cardOnFileMachine } from '../../machines/cardOnFile.machine';
+import type { dataExportMachine } from '../../machines/dataExport.machine';
+import type { deleteAccountMachine } from '../../machines/deleteAccount.machine';
+import type { firstRunBmiMachine } from '../../machines/firstRunBmi.machine';
+import type { LegalDocumentMachine } from '../../machines/legalDocument.machine';
+import type { logoutAllDevicesMachine } from '../../machines/logoutAllDevices.machine';
+import type { manageBillingMachine } from '../../machines/manageBilling.machine';
+import type { passwordChangeMachine } from '../../machines/passwordChange.machine';
+import type { passwordResetMachine } from '../../machines/passwordReset.machine';
+import type { photoUploadMachine } from '../../machines/photoUpload.machine';
+import type { profileSectionMachine } from '../../machines/profileSection.machine';
+import type { profileSettingMachine } from '../../machines/profileSetting.machine';
+import type { weightHistoryMachine } from '../../machines/weightHistory.machine';
+import type { subscriptionCancelMachine } from '../../machines/subscriptionCancel.machine';
+import type { subscriptionOverviewMachine } from '../../machines/subscriptionOverview.machine';
+import type { subscriptionPurchaseMachine } from '../../machines/subscriptionPurchase.machine';
+import type { socialCallbackMachine } from '../../machines/socialCallback.machine';
+import type { socialSignInMachine } from '../../machines/socialSignIn.machine';
+import type { supportChatMachine } from '../../machines/supportChat.machine';
+
+/**
+ * Page-level flow machines that replace the defaults, carried in the router context so
+ * tests can provide doubles. Each page falls back to its own machine, which comes with the
+ * page's lazy chunk and so stays out of the entry bundle.
+ */
+export type Flows = Partial<{
+  passwordReset: typeof passwordResetMachine;
+  deleteAccount: typeof deleteAccountMachine;
+  legalDocument: LegalDocumentMachine;
+  profileSection: typeof profileSectionMachine;
+  photoUpload: typeof photoUploadMachine;
+  passwordChange: typeof passwordChangeMachine;
+  logoutAllDevices: typeof logoutAllDevicesMachine;
+  supportChat: typeof supportChatMachine;
+  subscriptionOverview: typeof subscriptionOverviewMachine;
+  subscriptionPurchase: typeof subscriptionPurchaseMachine;
+  subscriptionCancel: typeof subscriptionCancelMachine;
+  billingHistory: typeof billingHistoryMachine;
+  manageBilling: typeof manageBillingMachine;
+  cardOnFile: typeof cardOnFileMachine;
+  dataExport: typeof dataExportMachine;
+  socialSignIn: typeof socialSignInMachine;
+  socialCallback: typeof socialCallbackMachine;
+  firstRunBmi: typeof firstRunBmiMachine;
+  profileSetting: typeof profileSettingMachine;
+  weightHistory: typeof weightHistoryMachine;
+}>;
