@@ -22,9 +22,22 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/tests/**/*.test.ts'],
+          exclude: ['server/tests/faults/**'],
           pool: 'forks',
           fileParallelism: false,
           testTimeout: 60_000,
+          hookTimeout: 240_000,
+        },
+      },
+      {
+        test: {
+          // Crashes and outages against spawned instances and their own PostgreSQL, Redis and SMTP (docs/operations.md).
+          name: 'faults',
+          environment: 'node',
+          include: ['server/tests/faults/**/*.test.ts'],
+          pool: 'forks',
+          fileParallelism: false,
+          testTimeout: 180_000,
           hookTimeout: 240_000,
         },
       },
