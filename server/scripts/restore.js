@@ -34,6 +34,14 @@ function parseArgs(argv) {
   return options;
 }
 
+/** `base`, or `base-2`, `base-3` ...: the first name not taken, so nothing kept aside is ever overwritten. */
+function unusedName(base, suffixes = ['']) {
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? base : `${base}-${n}`;
+    if (suffixes.every((suffix) => !fs.existsSync(name + suffix))) return name;
+  }
+}
+
 const refuse = (message) => {
   throw new common.BackupError(message);
 };
@@ -161,7 +169,7 @@ function prepareSqlite(db, manifest, databaseFile, stamp) {
     swap() {
       let kept = null;
       if (fs.existsSync(db.filename)) {
-        kept = `${db.filename}.pre-restore-${stamp}`;
+        kept = unusedName(`${db.filename}.pre-restore-${stamp}`, ['', '-wal', '-shm', '-journal']);
         for (const suffix of ['', '-wal', '-shm', '-journal']) {
           if (fs.existsSync(db.filename + suffix)) fs.renameSync(db.filename + suffix, kept + suffix);
         }
@@ -317,7 +325,7 @@ async function main() {
   let keptUploads = null;
   if (stagedUploads) {
     if (fs.existsSync(uploads.dir)) {
-      keptUploads = `${uploads.dir}.pre-restore-${stamp}`;
+      keptUploads = unusedName(`${uploads.dir}.pre-restore-${stamp}`);
       fs.renameSync(uploads.dir, keptUploads);
     }
     fs.renameSync(stagedUploads, uploads.dir);
