@@ -204,6 +204,7 @@ describe.skipIf(missing !== null)('PostgreSQL stopped under load, then started a
     for (const ready of readyWhileAway) {
       expect(ready.status).toBe(503);
       expect(ready.body).toMatchObject({ database: 'failing' });
+      expect(Number(ready.retryAfter)).toBeGreaterThan(0);
     }
     for (const answer of profileWhileAway) {
       expect(answer.status, JSON.stringify(answer.body)).toBe(503);
