@@ -28,9 +28,14 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Database 
             rejectUnauthorized: env.bool('DATABASE_SSL_REJECT_UNAUTHORIZED', true),
           },
           schema: env('DATABASE_SCHEMA', 'public'),
+          // Short, so a database that does not answer gets a 503 (src/middlewares/database-unavailable.ts), not a hang.
+          connectionTimeoutMillis: env.int('DATABASE_CONNECT_TIMEOUT_MS', 5000),
+          // TCP keep-alive notices a database host that vanished under an idle pooled connection.
+          keepAlive: true,
         },
+        // knex drops a connection whose socket failed and opens a new one, so the pool recovers by itself.
         pool: { min: env.int('DATABASE_POOL_MIN', 2), max: env.int('DATABASE_POOL_MAX', 10) },
-        acquireConnectionTimeout: env.int('DATABASE_CONNECTION_TIMEOUT', 60000),
+        acquireConnectionTimeout: env.int('DATABASE_CONNECTION_TIMEOUT', 10000),
       },
     };
   }

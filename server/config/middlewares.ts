@@ -83,6 +83,9 @@ const config: Core.Config.Middlewares = [
   // so error bodies are compressed too. Responses only: the webhook's raw request body is untouched.
   'global::compression',
   'strapi::errors',
+  // While the database cannot be reached: 503 with Retry-After instead of a 500 or a 401
+  // (src/middlewares/database-unavailable.ts); inside strapi::errors, so it sees what the routes threw.
+  'global::database-unavailable',
   {
     name: 'strapi::security',
     config: {

@@ -34,8 +34,9 @@ export function watchLegalEdits(strapi: Core.Strapi, prerenderer: Prerenderer, r
 
   if (!redis) return;
   // A connection in subscriber mode can do nothing else: a second one, closed with the server.
-  // It must outlive an outage at start-up: queue the SUBSCRIBE and retry it for as long as it takes.
-  const subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+  // It must outlive an outage at start-up: queue the SUBSCRIBE and retry it for as long as it takes;
+  // and one later on: subscribe again on every reconnect (tests/faults/redis-outage.test.ts).
+  const subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, autoResubscribe: true });
   subscribers.add(subscriber);
   subscriber.on('error', () => {}); // the shared connection already logs outages
   subscriber.on('message', (channel) => {

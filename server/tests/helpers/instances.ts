@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { SERVER_DIR } from './strapi';
+import type { PostgresTarget, RedisTarget } from './own-services';
 
 /**
  * Several real server processes (the built app, as `npm run serve` runs it) on one PostgreSQL
@@ -23,23 +24,23 @@ export const PG = {
 };
 export const REDIS = { host: '127.0.0.1', port: Number(process.env.TEST_REDIS_PORT ?? 6379) };
 
-/** The environment that points a server at `schema` of the test PostgreSQL database. */
-export const postgresEnv = (schema: string) => ({
+/** The environment that points a server at `schema` of the test PostgreSQL database (or of `target`). */
+export const postgresEnv = (schema: string, target: PostgresTarget = PG) => ({
   DATABASE_CLIENT: 'postgres',
   DATABASE_URL: '',
-  DATABASE_HOST: PG.host,
-  DATABASE_PORT: String(PG.port),
-  DATABASE_NAME: PG.database,
-  DATABASE_USERNAME: PG.user,
-  DATABASE_PASSWORD: PG.password,
+  DATABASE_HOST: target.host,
+  DATABASE_PORT: String(target.port),
+  DATABASE_NAME: target.database,
+  DATABASE_USERNAME: target.user,
+  DATABASE_PASSWORD: target.password,
   DATABASE_SCHEMA: schema,
   DATABASE_POOL_MIN: '0',
 });
 
 const STRAPI_BIN = path.join(SERVER_DIR, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js');
 
-export async function withPostgres<T>(work: (client: InstanceType<typeof Client>) => Promise<T>): Promise<T> {
-  const client = new Client({ ...PG, connectionTimeoutMillis: 2000 });
+export async function withPostgres<T>(work: (client: InstanceType<typeof Client>) => Promise<T>, target: PostgresTarget = PG): Promise<T> {
+  const client = new Client({ ...target, connectionTimeoutMillis: 2000 });
   await client.connect();
   try {
     return await work(client);
@@ -130,19 +131,27 @@ async function waitReady(instance: Instance, timeoutMs = 120_000): Promise<void>
   throw new Error(`instance ${instance.name} did not become ready (exit ${instance.child.exitCode}). Log:\n${tail}`);
 }
 
+/** Where a cluster keeps its data: the shared test services unless a test brings its own (own-services.ts). */
+export interface ClusterTargets {
+  postgres?: PostgresTarget;
+  redis?: RedisTarget;
+}
+
 /**
  * Starts `count` server processes sharing a fresh PostgreSQL schema and a flushed Redis database.
  * The first one starts alone (it creates the tables and seeds), the others after it is ready.
  */
-export async function startCluster(count: number, extraEnv: Record<string, string> = {}): Promise<Cluster> {
+export async function startCluster(count: number, extraEnv: Record<string, string> = {}, targets: ClusterTargets = {}): Promise<Cluster> {
   compileServer();
+  const pgTarget = targets.postgres ?? PG;
+  const redisTarget = targets.redis ?? REDIS;
   const schema = `carnivo_multi_${crypto.randomBytes(4).toString('hex')}`;
-  await withPostgres((client) => client.query(`CREATE SCHEMA "${schema}"`));
+  await withPostgres((client) => client.query(`CREATE SCHEMA "${schema}"`), pgTarget);
   // A Redis database of its own, emptied, so counters of an earlier run do not leak in
   // (TEST_REDIS_DB lets runs side by side on one Redis keep apart).
   const redisDb = Number(process.env.TEST_REDIS_DB ?? 9);
   const IORedis = createRequire(path.join(SERVER_DIR, 'package.json'))('ioredis') as typeof import('ioredis').default;
-  const redis = new IORedis({ ...REDIS, db: redisDb });
+  const redis = new IORedis({ ...redisTarget, db: redisDb });
   await redis.flushdb();
   await redis.quit();
 
@@ -155,8 +164,8 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
     STRIPE_WEBHOOK_SECRET: '',
     STRAPI_TELEMETRY_DISABLED: 'true',
     HOST: '127.0.0.1',
-    ...postgresEnv(schema),
-    REDIS_URL: `redis://${REDIS.host}:${REDIS.port}/${redisDb}`,
+    ...postgresEnv(schema, pgTarget),
+    REDIS_URL: `redis://${redisTarget.host}:${redisTarget.port}/${redisDb}`,
     APP_KEYS: [secret(), secret()].join(','),
     API_TOKEN_SALT: secret(),
     ADMIN_JWT_SECRET: secret(),
@@ -209,7 +218,7 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
           clearTimeout(timer);
         }),
       );
-      await withPostgres((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+      await withPostgres((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`), pgTarget);
       fs.rmSync(tempDir, { recursive: true, force: true });
     },
   };
