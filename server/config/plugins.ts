@@ -49,6 +49,10 @@ const emailConfig = (env: Core.Config.Shared.ConfigParams['env']) => {
         port: env.int('SMTP_PORT', 587),
         // true: TLS from the first byte (usually port 465); false: STARTTLS when the server offers it.
         secure: env.bool('SMTP_SECURE', false),
+        // Well inside the mail queue's lease (EMAIL_LEASE_MS), so a hung server cannot outlive a claim.
+        connectionTimeout: env.int('SMTP_TIMEOUT_MS', 15_000),
+        greetingTimeout: env.int('SMTP_TIMEOUT_MS', 15_000),
+        socketTimeout: env.int('SMTP_TIMEOUT_MS', 15_000) * 2,
         ...(username ? { auth: { user: username, pass: env('SMTP_PASSWORD', '') } } : {}),
       },
       settings,

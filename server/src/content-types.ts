@@ -15,4 +15,5 @@ export const UID = {
   refundPolicy: 'api::refund-policy.refund-policy',
   weightEntry: 'api::weight-entry.weight-entry',
   reminderSend: 'api::reminder.reminder-send',
+  emailMessage: 'api::email-message.email-message',
 } as const;

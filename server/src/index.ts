@@ -13,6 +13,9 @@ import { closeSharedRedis } from './security/limits';
 import { assertProductionSafety } from './security/production-safety';
 import { revokeSessionsOnCredentialChange } from './security/sessions';
 import { noteOwnersRecordedSince } from './uploads/member-files';
+import type { MailQueueService } from './api/email-message/services/mail-queue';
+
+const mailQueue = (strapi: Core.Strapi) => strapi.service('api::email-message.mail-queue') as unknown as MailQueueService;
 
 export default {
   register({ strapi }: { strapi: Core.Strapi }) {
@@ -21,7 +24,8 @@ export default {
     installGracefulShutdown(strapi);
   },
 
-  async destroy() {
+  async destroy({ strapi }: { strapi: Core.Strapi }) {
+    await mailQueue(strapi).worker.stop();
     await closeLegalEditWatchers();
     await closeSharedRedis();
   },
@@ -41,5 +45,7 @@ export default {
     await setupPayments(strapi);
     await setupProgress(strapi);
     await noteOwnersRecordedSince(strapi);
+    // Delivers the mail queue (docs/operations.md#mail-queue): what earlier runs or other instances left, then after each commit.
+    mailQueue(strapi).worker.start();
   },
 };

@@ -27,6 +27,7 @@ const EMAIL_ENV = [
   'EMAIL_FROM',
   'EMAIL_REPLY_TO',
   'EMAIL_OUTBOX_DIR',
+  'SMTP_TIMEOUT_MS',
 ];
 let savedEnv: Record<string, string | undefined>;
 let dir: string;
@@ -77,7 +78,15 @@ describe('email configuration (config/plugins.ts)', () => {
     });
     expect(emailConfig()).toEqual({
       provider: 'nodemailer',
-      providerOptions: { host: 'smtp.example.com', port: 465, secure: true, auth: { user: 'mailer', pass: 's3cret' } },
+      providerOptions: {
+        host: 'smtp.example.com',
+        port: 465,
+        secure: true,
+        connectionTimeout: 15_000,
+        greetingTimeout: 15_000,
+        socketTimeout: 30_000,
+        auth: { user: 'mailer', pass: 's3cret' },
+      },
       settings: { defaultFrom: 'Carnivo Team <team@carnivo.example>', defaultReplyTo: 'support@carnivo.example' },
       ratelimit: { enabled: false },
     });
@@ -85,7 +94,14 @@ describe('email configuration (config/plugins.ts)', () => {
 
   it('defaults to port 587 with STARTTLS and no login', () => {
     process.env.SMTP_HOST = 'relay.internal';
-    expect(emailConfig().providerOptions).toEqual({ host: 'relay.internal', port: 587, secure: false });
+    expect(emailConfig().providerOptions).toEqual({
+      host: 'relay.internal',
+      port: 587,
+      secure: false,
+      connectionTimeout: 15_000,
+      greetingTimeout: 15_000,
+      socketTimeout: 30_000,
+    });
   });
 
   it('has the nodemailer provider installed (it builds a transport without connecting)', () => {
@@ -130,6 +146,16 @@ describe('strapi-provider-email-outbox', () => {
       `Email to ann@example.com written to ${first!.outboxFile}`,
       `Email to ann@example.com written to ${second!.outboxFile}`,
     ]);
+  });
+
+  it("keeps the mail queue's Message-ID, so a message handed over twice is recognisable", async () => {
+    // This checkout's provider (node_modules may link another checkout's copy).
+    const local = require(path.join(SERVER_DIR, 'providers', 'strapi-provider-email-outbox')) as typeof outboxProvider;
+    const provider = local.init({ outboxDir: dir, log: { info: () => undefined } });
+    const sent = await provider.send({ to: 'ann@example.com', subject: 'Hi', text: 'x', messageId: '<42@carnivo.mail>\r\nBcc: evil@x' });
+    expect(parseEmail(sent!.outboxFile!).headers['message-id']).toBe('<42@carnivo.mail> Bcc: evil@x');
+    const other = await provider.send({ to: 'ann@example.com', subject: 'Hi', text: 'x' });
+    expect(parseEmail(other!.outboxFile!).headers['message-id']).toMatch(/^<[0-9a-f-]{36}@outbox\.carnivo\.local>$/);
   });
 
   it('refuses a message without recipient and a configuration without directory', async () => {

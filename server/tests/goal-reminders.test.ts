@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
+import { settleMail } from './helpers/mail-queue';
 import { PG, postgresEnv, withPostgres } from './helpers/instances';
 import { createOutboxReader, type OutboxEmail } from './helpers/outbox';
 import type { ApiError, AuthResponse } from './helpers/types';
@@ -89,7 +90,12 @@ function harness(prefix: string) {
     return member;
   };
   const reminders = () => state.app.strapi.service('api::reminder.goal-reminders') as unknown as GoalReminderService;
-  const run = (now: string): Promise<ReminderRun> => reminders().run({ now: new Date(now) });
+  /** One run of the job, then the mail queue's delivery of what it queued. */
+  const run = async (now: string): Promise<ReminderRun> => {
+    const result = await reminders().run({ now: new Date(now) });
+    await settleMail(state.app.strapi);
+    return result;
+  };
   const me = async (member: Member) => {
     const res = await request<{ reminders_enabled: boolean }>(state.app.baseUrl, 'GET', '/api/users/me', { token: member.jwt });
     expect(res.status).toBe(200);

@@ -132,7 +132,7 @@ describe('POST /api/auth/forgot-password', () => {
     expect(codes.size).toBe(3);
   });
 
-  it('answers before the code is issued and mailed, so a known address is not slower than an unknown one', async () => {
+  it('answers without waiting for the mail server, so a known address is not slower than an unknown one', async () => {
     const emailPlugin = app.strapi.plugin('email') as unknown as { provider: { send(options: unknown): Promise<unknown> } };
     const originalSend = emailPlugin.provider.send;
     let release!: () => void;

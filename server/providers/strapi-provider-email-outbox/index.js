@@ -45,7 +45,7 @@ const render = (message, date) => {
     ['Reply-To', formatAddresses(message.replyTo)],
     ['Subject', message.subject !== undefined ? oneLine(message.subject) : undefined],
     ['Date', date.toUTCString()],
-    ['Message-ID', `<${crypto.randomUUID()}@outbox.carnivo.local>`],
+    ['Message-ID', message.messageId ? oneLine(message.messageId) : `<${crypto.randomUUID()}@outbox.carnivo.local>`],
     ['MIME-Version', '1.0'],
   ].filter(([, value]) => value !== undefined && value !== '');
 

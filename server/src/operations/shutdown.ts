@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { NextMiddleware as Next, RequestContext as Context } from '../request-context';
 import { closeSharedRedis } from '../security/limits';
+import type { MailQueueService } from '../api/email-message/services/mail-queue';
 
 /**
  * Graceful shutdown. Strapi's own SIGTERM/SIGINT handler destroys every open connection at once,
@@ -9,7 +10,7 @@ import { closeSharedRedis } from '../security/limits';
  * 2. stops accepting connections, closes idle keep-alive ones, and asks the rest to close after
  *    their current answer (Connection: close);
  * 3. waits for the requests in flight, at most SHUTDOWN_TIMEOUT_MS (default 25 s);
- * 4. then shuts Strapi down (database, Redis) and exits.
+ * 4. then stops the mail worker (the delivery in progress finishes), shuts Strapi down (database, Redis) and exits.
  */
 
 let inFlight = 0;
@@ -57,6 +58,8 @@ export async function drainAndStop(strapi: Core.Strapi, timeoutMs: number): Prom
   strapi.log.info(`[shutdown] draining: ${inFlight} request(s) in flight`);
   const finished = await allAnswered(timeoutMs);
   if (!finished) strapi.log.warn(`[shutdown] ${inFlight} request(s) still running after ${timeoutMs} ms; stopping anyway`);
+  // No new delivery starts; one in progress finishes (its lease would otherwise hand it to another instance later).
+  await (strapi.service('api::email-message.mail-queue') as unknown as MailQueueService).worker.stop();
   await closeSharedRedis();
   await strapi.destroy();
   return { finished };

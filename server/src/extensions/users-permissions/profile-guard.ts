@@ -6,6 +6,7 @@ import { UID } from '../../content-types';
 import { memberOnlyAuth } from '../../api/account/auth/bearer-required';
 import { utcDate } from '../../contract/progress';
 import type { WeightEntryService } from '../../api/weight-entry/services/weight-entry';
+import type { MailQueueService } from '../../api/email-message/services/mail-queue';
 
 /**
  * Route wiring of the guards of the member-facing users-permissions routes (see docs/profile.md);
@@ -14,7 +15,7 @@ import type { WeightEntryService } from '../../api/weight-entry/services/weight-
  * - PUT /api/users/:id (user.update): a member updates only themselves, and only the fields of the
  *   profile sections (SPEC §7) under the same rules as the forms (SPEC §5). A new e-mail address
  *   needs the current password in the same request (a stolen token alone cannot take the account
- *   over through a reset), and the old address is told. The change ends every other session and
+ *   over through a reset), and the old address is told (the notice is queued in the change's transaction). The change ends every other session and
  *   any mailed reset code; the answer carries a fresh `jwt` for this device. The plugin's own
  *   controller then runs (e-mail uniqueness, save through the Document Service; a racing duplicate
  *   is refused by the database's unique index, src/security/identifiers.ts).
@@ -75,24 +76,27 @@ export const profileUpdateGuard = async (ctx: RequestContext, next: NextMiddlewa
   const weight = bmi?.currentWeight;
   // A bmi without height and weight changes neither (issue 21): the replaced component keeps the saved ones.
   if (bmi && weight === undefined) Object.assign(bmi, await storedMeasures(user.id));
-  if (typeof weight === 'number') {
-    // A new current weight is also today's entry of the weight history (issue 12): both or neither.
+  const ok = () => ctx.status >= 200 && ctx.status < 300;
+  if (typeof weight === 'number' || previousEmail) {
+    // A new current weight is also today's entry of the weight history (issue 12), and a new e-mail
+    // address queues the notice to the old one: each with the change, or neither.
     await strapi.db.transaction(async () => {
-      const before = (await storedMeasures(user.id)).currentWeight;
+      const before = typeof weight === 'number' ? (await storedMeasures(user.id)).currentWeight : null;
       await next();
-      if (ctx.status >= 200 && ctx.status < 300 && before !== weight) {
+      if (!ok()) return;
+      if (typeof weight === 'number' && before !== weight) {
         await (strapi.service('api::weight-entry.weight-entry') as unknown as WeightEntryService).record(
           user.id,
           utcDate(new Date()),
           weight,
         );
       }
+      if (previousEmail) await queueEmailChangedNotice(previousEmail, changes.email as string);
     });
   } else {
     await next();
   }
-  if (previousEmail && ctx.status >= 200 && ctx.status < 300) {
-    notifyEmailChanged(previousEmail, changes.email as string);
+  if (previousEmail && ok()) {
     // The change revoked every earlier token (src/security/sessions.ts); this device gets a fresh
     // one, as after a password change, so only the other devices are logged out.
     const jwt = await strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
@@ -137,8 +141,8 @@ async function checkEmailChange(userId: number | string, email: unknown, current
   return stored.email;
 }
 
-/** Tells the old address that the account's e-mail changed (after the answer; failures are logged). */
-function notifyEmailChanged(oldEmail: string, newEmail: string): void {
+/** Queues the notice to the old address that the account's e-mail changed (in the caller's transaction). */
+async function queueEmailChangedNotice(oldEmail: string, newEmail: string): Promise<void> {
   const masked = newEmail.replace(/^(.).*?(.?)@/, (_, first: string, last: string) => `${first}***${last}@`);
   const text = [
     'Hello,',
@@ -150,12 +154,11 @@ function notifyEmailChanged(oldEmail: string, newEmail: string): void {
     '',
     'The Carnivo team',
   ].join('\n');
-  setImmediate(() => {
-    strapi
-      .plugin('email')
-      .service('email')
-      .send({ to: oldEmail, subject: 'The e-mail address of your Carnivo account was changed', text })
-      .catch((error: unknown) => strapi.log.error(`[profile] could not notify ${oldEmail} of an e-mail change: ${String(error)}`));
+  await (strapi.service('api::email-message.mail-queue') as unknown as MailQueueService).enqueue({
+    kind: 'email-change',
+    to: oldEmail,
+    subject: 'The e-mail address of your Carnivo account was changed',
+    text,
   });
 }
 
@@ -188,7 +191,8 @@ export function applyProfileGuards(plugin: { routes: Record<string, unknown> }):
     const route = routes.find((candidate) => candidate.handler === handler);
     if (!route) throw new Error(`profile-guard: users-permissions route ${handler} not found`);
     route.config = route.config ?? {};
-    route.config.middlewares = [...(route.config.middlewares ?? []), guard];
+    // Idempotent: a second Strapi in one process (tests) extends the same route objects again.
+    route.config.middlewares = [...(route.config.middlewares ?? []).filter((existing) => existing !== guard), guard];
   }
   // SPEC §6: a profile call without a token is answered 401 'Not authenticated', not the public role's 403.
   for (const handler of ['user.me', 'user.update', 'auth.changePassword']) {

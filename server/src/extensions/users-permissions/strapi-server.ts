@@ -9,6 +9,8 @@ import { withSessionRevocation } from '../../security/sessions';
 import { applyProfileGuards } from './profile-guard';
 import { withSocialSignIn } from './social/controller';
 import { UID } from '../../content-types';
+import { FORGOT_PASSWORD_MIN_MS } from '../../api/account/services/password-reset';
+import { mailKindContext } from '../../api/email-message/services/mail-queue';
 
 type Handler = (ctx: any, next?: any) => unknown;
 type ControllerFactory = (deps: { strapi: Core.Strapi }) => Record<string, Handler>;
@@ -25,6 +27,20 @@ const INVALID_LOGIN = 'Invalid identifier or password';
 /** users-permissions' own answer when its check before a sign-up finds the e-mail or username in use. */
 const STRAPI_TAKEN = 'Email or Username are already taken';
 
+/**
+ * The confirmation token and its e-mail are written in one transaction (the email plugin's `send`
+ * queues the mail, src/extensions/email/strapi-server.ts): a crash or a mail outage loses neither.
+ */
+function withTransactionalConfirmation(createUserService: ServiceFactory): ServiceFactory {
+  return (deps) => {
+    const service = createUserService(deps);
+    const sendConfirmationEmail = service.sendConfirmationEmail as (user: unknown) => Promise<void>;
+    service.sendConfirmationEmail = (user: unknown) =>
+      mailKindContext.run('confirmation', () => deps.strapi.db.transaction(() => sendConfirmationEmail.call(service, user)));
+    return service;
+  };
+}
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -35,12 +51,14 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * - log-in identifiers are unambiguous and failed log-ins are throttled per account, and per
  *   identifier alike where no account has it (src/security/login-throttle.ts);
  * - the auth routes' rate limit is shared by every instance (src/security/auth-rate-limit.ts);
- * - send-email-confirmation answers the same whether or not the address has an account.
+ * - send-email-confirmation answers the same whether or not the address has an account;
+ * - the confirmation token and its e-mail are committed together (the mail queue, docs/operations.md#mail-queue).
  * The plugin's routes stay as they are.
  */
 export default (plugin: UsersPermissionsPlugin) => {
   plugin.middlewares.rateLimit = (_config, { strapi }) => createAuthRateLimit(strapi);
   plugin.services.jwt = withSessionRevocation(plugin.services.jwt);
+  plugin.services.user = withTransactionalConfirmation(plugin.services.user);
 
   // Google / Apple ID-token sign-in and Facebook's code flow (see ./social/controller.ts).
   const createAuthController = withSocialSignIn(plugin.controllers.auth);
@@ -121,18 +139,20 @@ export default (plugin: UsersPermissionsPlugin) => {
         if (!EMAIL_PATTERN.test(email) || email.length > EMAIL_MAX_LENGTH)
           throw new errors.ValidationError('Please enter a valid email address.');
         const user = (await users().findOne({ where: { email } })) as { id: number; confirmed?: boolean; blocked?: boolean } | null;
+        const started = Date.now();
         if (user && !user.confirmed && !user.blocked) {
-          // After the answer, so the response time does not tell either.
-          setImmediate(() => {
-            strapi
-              .plugin('users-permissions')
-              .service('user')
-              .sendConfirmationEmail(user)
-              .catch((error: unknown) =>
-                strapi.log.error(`[auth] could not send a confirmation e-mail to user ${user.id}: ${String(error)}`),
-              );
-          });
+          // Committed before the answer (token and queued mail together); failures are logged, the answer is the same.
+          await strapi
+            .plugin('users-permissions')
+            .service('user')
+            .sendConfirmationEmail(user)
+            .catch((error: unknown) =>
+              strapi.log.error(`[auth] could not queue a confirmation e-mail to user ${user.id}: ${String(error)}`),
+            );
         }
+        // The same time for every address, so the answer does not tell whether it has an account.
+        const wait = FORGOT_PASSWORD_MIN_MS - (Date.now() - started);
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         ctx.send({ email, sent: true });
       },
     };

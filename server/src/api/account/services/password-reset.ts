@@ -5,11 +5,14 @@ import { UID } from '../../../content-types';
 import { publicUrl } from '../../../public-url';
 import { escapeHtml } from '../../../escape-html';
 import { EMAIL_PATTERN } from '../../../contract/fieldRules';
+import type { MailQueueService } from '../../email-message/services/mail-queue';
 
 /** No 0/O, 1/I/L: easy to read from an e-mail and type in. */
 export const RESET_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 export const RESET_CODE_LENGTH = 10;
 export const RESET_CODE_TTL_MS = 60 * 60 * 1000;
+/** forgot-password answers no sooner than this, account or not, so its time does not tell (the code is stored before the answer). */
+export const FORGOT_PASSWORD_MIN_MS = 150;
 
 export const MESSAGES = {
   invalidEmail: 'Please enter a valid email address.',
@@ -54,6 +57,7 @@ const asString = (value: unknown): string => (typeof value === 'string' ? value 
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const users = () => strapi.db.query(UID.user);
+  const mailQueue = () => strapi.service('api::email-message.mail-queue') as unknown as MailQueueService;
 
   /** The SPA page the e-mailed link opens (users-permissions' "reset password page" setting). */
   const resetPageUrl = async (): Promise<string> => {
@@ -93,27 +97,30 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return { subject: 'Your Carnivo password reset code', text, html };
   };
 
-  /** New code for the user (replacing any earlier one), stored as a hash with its expiry, then mailed. */
+  /**
+   * New code for the user (replacing any earlier one), stored as a hash with its expiry, and its
+   * e-mail queued in the same transaction: both are written, or neither.
+   */
   const issueCode = async (user: ResetUser): Promise<void> => {
     const code = generateResetCode();
     const expiresAt = new Date(Date.now() + RESET_CODE_TTL_MS);
-    await users().update({
-      where: { id: user.id },
-      data: { resetPasswordToken: hashResetCode(code), resetPasswordTokenExpiresAt: expiresAt },
-    });
     const url = new URL(await resetPageUrl());
     url.searchParams.set('code', code);
-    await strapi
-      .plugin('email')
-      .service('email')
-      .send({ to: user.email, ...buildEmail(user, code, url.toString(), expiresAt) });
+    await strapi.db.transaction(async () => {
+      await users().update({
+        where: { id: user.id },
+        data: { resetPasswordToken: hashResetCode(code), resetPasswordTokenExpiresAt: expiresAt },
+      });
+      await mailQueue().enqueue({ kind: 'reset', to: user.email, ...buildEmail(user, code, url.toString(), expiresAt) });
+    });
   };
 
   return {
     /**
-     * Answers the same for known, unknown and blocked addresses: only the e-mail format is checked
-     * before answering. The code is issued and mailed after the answer, so the response time does
-     * not reveal whether the account exists either.
+     * Answers the same for known, unknown and blocked addresses: only the e-mail format is checked.
+     * The code and its queued e-mail are committed before the answer (a crash right after it loses
+     * nothing); every answer takes at least FORGOT_PASSWORD_MIN_MS, so the time does not reveal
+     * whether the account exists.
      */
     async forgotPassword(body: unknown): Promise<void> {
       const email = asString((body as { email?: unknown } | null)?.email)
@@ -122,19 +129,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!EMAIL_PATTERN.test(email)) {
         throw new errors.ValidationError(MESSAGES.invalidEmail);
       }
+      const started = Date.now();
       const user = (await users().findOne({
         where: { email },
         select: ['id', 'username', 'email', 'blocked'],
       })) as ResetUser | null;
-      if (!user || user.blocked) return;
-
-      setImmediate(() => {
-        issueCode(user).catch((error: unknown) => {
+      if (user && !user.blocked) {
+        await issueCode(user).catch((error: unknown) => {
+          // Nothing was written; the answer stays the same.
           strapi.log.error(
-            `[password-reset] could not issue or send a reset code to user ${user.id}: ${error instanceof Error ? error.message : String(error)}`,
+            `[password-reset] could not issue a reset code to user ${user.id}: ${error instanceof Error ? error.message : String(error)}`,
           );
         });
-      });
+      }
+      const wait = FORGOT_PASSWORD_MIN_MS - (Date.now() - started);
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     },
 
     /** Sets the new password; returns the user's id. Every earlier session ends (src/security/sessions.ts). */

@@ -27,9 +27,11 @@ interface MemberRow {
 export interface ReminderRun {
   /** Members due a reminder (goal, reminders on, daily or weekly). */
   due: number;
+  /** Claimed and queued (the mail queue delivers them). */
   sent: number;
   /** Already claimed in this period (by this or another instance). */
   alreadySent: number;
+  /** Could not be queued (nothing written; the next run tries again). */
   failed: number;
 }
 
@@ -48,21 +50,26 @@ export default ({ strapi }: { strapi: Core.Strapi }): GoalReminderService => {
   const appKeys = () => (strapi.config.get('server.app.keys') as string[] | undefined) ?? [];
 
   /**
-   * Claims the member's reminder of the period: the unique claim_key lets one insert succeed,
-   * whichever instance or run tries. True when this caller holds the claim.
+   * Claims the member's reminder of the period and queues its e-mail, in one transaction: the unique
+   * claim_key lets one insert succeed, whichever instance or run tries, and a claim never exists
+   * without its e-mail (nor the reverse). True when this caller made the claim.
    */
-  async function claim(userId: number, period: string, now: Date): Promise<boolean> {
-    const key = `${userId}:${period}`;
+  async function claimAndQueue(member: MemberRow, period: string, now: Date): Promise<boolean> {
+    const key = `${member.id}:${period}`;
     try {
-      await claims().create({ data: { user: userId, claim_key: key, period, claimed_at: now } });
+      await strapi.db.transaction(async () => {
+        await claims().create({ data: { user: member.id, claim_key: key, period, claimed_at: now } });
+        await queue(member);
+      });
       return true;
     } catch (error) {
+      // After the rollback: a claim that exists is another caller's.
       if (await claims().findOne({ where: { claim_key: key }, select: ['id'] })) return false;
       throw error;
     }
   }
 
-  async function send(member: MemberRow): Promise<void> {
+  async function queue(member: MemberRow): Promise<void> {
     const entries = strapi.service('api::weight-entry.weight-entry') as unknown as WeightEntryService;
     const history = await entries.list(member.id);
     const latest: WeightEntry[] = history.slice(-LATEST_ENTRIES).reverse();
@@ -83,6 +90,7 @@ export default ({ strapi }: { strapi: Core.Strapi }): GoalReminderService => {
       .plugin('email')
       .service('email')
       .send({
+        kind: 'reminder',
         to: member.email,
         ...email,
         // RFC 2369 / 8058: mail clients offer their own unsubscribe button (a POST to the same link).
@@ -116,18 +124,13 @@ export default ({ strapi }: { strapi: Core.Strapi }): GoalReminderService => {
         for (const member of members) {
           result.due += 1;
           const period = periodKey(member.goal_reminder, now);
-          if (!(await claim(member.id, period, now))) {
-            result.alreadySent += 1;
-            continue;
-          }
           try {
-            await send(member);
-            result.sent += 1;
+            if (await claimAndQueue(member, period, now)) result.sent += 1;
+            else result.alreadySent += 1;
           } catch (error) {
-            // Not handed to the mail server: release the claim so that the next run tries again.
+            // Neither claim nor e-mail was written: the next run tries again.
             result.failed += 1;
-            await claims().delete({ where: { claim_key: `${member.id}:${period}` } });
-            strapi.log.error(`[reminders] could not send the goal reminder of user ${member.id}: ${String(error)}`);
+            strapi.log.error(`[reminders] could not queue the goal reminder of user ${member.id}: ${String(error)}`);
           }
         }
       }
