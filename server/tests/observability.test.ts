@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, requestFrom, type TestStrapi } from './helpers/strapi';
 import type { AuthResponse } from './helpers/types';
-import { jsonLogFormat, logFormatName, prettyLogFormat } from '../src/operations/log-format';
+import { MESSAGE, jsonLogFormat, logFormatName, prettyLogFormat } from '../src/operations/log-format';
 import { productionProblems } from '../src/security/production-safety';
 
 /**
@@ -22,7 +22,6 @@ import { productionProblems } from '../src/security/production-safety';
 const require = createRequire(import.meta.url);
 const winston = require('winston') as typeof import('winston');
 
-const MESSAGE = Symbol.for('message');
 const METRICS_TOKEN = crypto.randomBytes(24).toString('hex');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const AUTH_RATELIMIT_MAX = 3;
@@ -332,12 +331,15 @@ describe('metrics', () => {
     const before = {
       counter: find(all, 'carnivo_http_requests_total').length,
       histogram: find(all, 'carnivo_http_request_duration_seconds_count').length,
+      answers: valueOf(all, 'carnivo_http_requests_total', { method: 'GET' }),
     };
     const statuses = new Set<number>();
     for (let i = 0; i < 50; i += 1) statuses.add((await send('GET', urlOf(i))).status);
     const after = await metrics();
     // One label set at most: a counter series and its histogram's.
     expect(statuses.size).toBe(1);
+    // All 50 counted (and the scrape before them), under one label set.
+    expect(valueOf(after, 'carnivo_http_requests_total', { method: 'GET' }) - before.answers).toBe(51);
     expect(find(after, 'carnivo_http_requests_total').length - before.counter).toBeLessThanOrEqual(1);
     expect(find(after, 'carnivo_http_request_duration_seconds_count').length - before.histogram).toBeLessThanOrEqual(1);
   });

@@ -8,7 +8,7 @@
  */
 
 // logform's key for the rendered line, which the transports write.
-const MESSAGE = Symbol.for('message');
+export const MESSAGE = Symbol.for('message');
 
 /** A line as winston hands it to a format: its level and message, any fields, or an Error logged as is. */
 export type LogInfo = { level: string; message?: unknown; stack?: unknown; requestId?: unknown; [MESSAGE]?: string };
