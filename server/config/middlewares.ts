@@ -76,9 +76,13 @@ export function allowedOrigins(env: NodeJS.ProcessEnv = process.env): string[] {
 }
 
 const config: Core.Config.Middlewares = [
-  // First: counts requests in flight so a stop signal lets them finish (src/operations/shutdown.ts).
+  // First: the request id, answered in X-Request-Id and carried by every log line of the request
+  // (src/middlewares/request-id.ts), whatever answers it, errors included.
+  'global::request-id',
+  // Counts requests in flight so a stop signal lets them finish (src/operations/shutdown.ts).
   'global::in-flight',
-  'strapi::logger',
+  // In place of strapi::logger: the request's log line and its metrics (src/middlewares/request-observer.ts).
+  'global::request-observer',
   // Brotli/gzip of text responses from 1 KB (src/middlewares/compression.ts); outside strapi::errors,
   // so error bodies are compressed too. Responses only: the webhook's raw request body is untouched.
   'global::compression',

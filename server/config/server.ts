@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { goalReminderTasks } from '../src/reminders/cron';
+import { logFormatName } from '../src/operations/log-format';
 
 const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Server => ({
   host: env('HOST', '0.0.0.0'),
@@ -15,8 +16,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Server =>
   // (docs/uploads.md). Default server/public; a shared disk mounted elsewhere,
   // or a test's own directory, can be named with PUBLIC_DIR (relative paths from server/).
   dirs: { public: env('PUBLIC_DIR', './public') },
-  // No npm update check: the server must not phone home.
-  logger: { updates: { enabled: false } },
+  // No npm update check: the server must not phone home. No start-up banner (a console table) among JSON log lines.
+  logger: { updates: { enabled: false }, startup: { enabled: logFormatName(process.env) !== 'json' } },
   // Goal reminder e-mails (GOAL_REMINDER_CRON, default hourly; docs/email.md).
   cron: { enabled: true, tasks: goalReminderTasks(process.env) },
   webhooks: {

@@ -8,6 +8,8 @@ import { setupProgress } from './bootstrap/progress';
 import { mirrorSocialProviders } from './bootstrap/social';
 import { migrateEmails, migrateUsernames, translateIdentifierViolations } from './security/identifiers';
 import { installGracefulShutdown } from './operations/shutdown';
+import { requestIdLogMeta } from './operations/request-ids';
+import { logEscapedErrors } from './operations/escaped-errors';
 import { closeLegalEditWatchers } from './prerender/legal-edits';
 import { closeSharedRedis } from './security/limits';
 import { assertProductionSafety } from './security/production-safety';
@@ -22,6 +24,9 @@ export default {
     // Before anything listens: a production server with placeholder secrets or a silent payment sandbox must not start.
     assertProductionSafety(strapi);
     installGracefulShutdown(strapi);
+    // Here rather than in config/logger.ts: Strapi deep-copies its config, which would read the getter once.
+    strapi.log.defaultMeta = requestIdLogMeta;
+    logEscapedErrors(strapi);
   },
 
   async destroy({ strapi }: { strapi: Core.Strapi }) {

@@ -4,6 +4,7 @@ import type { Core } from '@strapi/strapi';
 import { watchLegalEdits } from '../prerender/legal-edits';
 import { withScriptSource } from '../prerender/html';
 import { createPrerenderer } from '../prerender/prerender';
+import { labelUnroutedAnswer } from '../operations/metrics';
 
 /**
  * Serves the built SPA (<repo>/dist, or SPA_DIR) from the same origin as the API.
@@ -71,6 +72,8 @@ const spa: Core.MiddlewareFactory = (_config, { strapi }) => {
       await next();
       if (ctx.status !== 404 || ctx.body != null) return;
     }
+    // One metrics label for every page and file of the SPA, whatever the URL.
+    labelUnroutedAnswer(ctx, 'spa');
 
     const file = ctx.path === '/' ? null : resolveFile(root, ctx.path);
     if (file) {

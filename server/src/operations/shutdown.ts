@@ -19,7 +19,7 @@ const idleWaiters = new Set<() => void>();
 
 export const isDraining = () => draining;
 
-/** Global middleware, first in the stack: counts the requests being answered. */
+/** Global middleware, right after the request id: counts the requests being answered. */
 export function countInFlight() {
   return async (ctx: Context, next: Next) => {
     inFlight += 1;

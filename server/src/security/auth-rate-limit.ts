@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { createLimiter, type Limiter } from './limits';
+import { recordRateLimitRefusal, type RefusingLimit } from '../operations/metrics';
 
 /**
  * Replaces users-permissions' own rateLimit middleware (koa2-ratelimit, one process's memory) on
@@ -36,8 +37,9 @@ type Next = () => Promise<unknown>;
 /** Lower-cased, normalised path without trailing slashes: one bucket for /a and /a/. */
 export const normalisePath = (requestPath: string) => path.posix.normalize(String(requestPath)).toLowerCase().replace(/\/+$/, '') || '/';
 
-/** Throws 429 with Retry-After when verdicts refuse. */
-export function refuse(ctx: Ctx, retryAfterSec: number, message = RATE_LIMIT_MESSAGE(retryAfterSec)): never {
+/** Throws 429 with Retry-After when `limit` refuses, counted in the metrics. */
+export function refuse(ctx: Ctx, limit: RefusingLimit, retryAfterSec: number, message = RATE_LIMIT_MESSAGE(retryAfterSec)): never {
+  recordRateLimitRefusal(limit);
   ctx.set('Retry-After', String(retryAfterSec));
   throw new RateLimitError(message, { retryAfter: retryAfterSec });
 }
@@ -60,15 +62,15 @@ export function createAuthRateLimit(strapi: Core.Strapi) {
 
     const route = limiter('auth-route', authRateLimit.max, Math.max(1, Math.round(authRateLimit.intervalMs / 1000)));
     const byRoute = await route.consume(`${requestPath}:${ip}`);
-    if (!byRoute.allowed) refuse(ctx, byRoute.retryAfterSec);
+    if (!byRoute.allowed) refuse(ctx, 'auth-route', byRoute.retryAfterSec);
 
     if (ADDRESS_LIMITED.some((suffix) => requestPath.endsWith(suffix))) {
-      for (const perAddress of [
-        limiter('auth-address-minute', addressLimit.perMinute, 60),
-        limiter('auth-address-day', addressLimit.perDay, 24 * 60 * 60),
-      ]) {
-        const verdict = await perAddress.consume(ip);
-        if (!verdict.allowed) refuse(ctx, verdict.retryAfterSec);
+      for (const [name, points, durationSec] of [
+        ['auth-address-minute', addressLimit.perMinute, 60],
+        ['auth-address-day', addressLimit.perDay, 24 * 60 * 60],
+      ] as const) {
+        const verdict = await limiter(name, points, durationSec).consume(ip);
+        if (!verdict.allowed) refuse(ctx, name, verdict.retryAfterSec);
       }
     }
     return next();

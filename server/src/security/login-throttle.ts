@@ -159,7 +159,7 @@ export async function throttledLogIn<T>(strapi: Core.Strapi, ctx: Parameters<typ
   const { realm, accountId } = attempt;
   const subject = accountId !== null ? accountSubject(realm, accountId) : unknownSubject(realm, attempt.identifier);
   const locked = await lockedFor(subject);
-  if (locked > 0) refuse(ctx, locked, lockedMessage(locked));
+  if (locked > 0) refuse(ctx, realm === 'admin' ? 'login-lock-admin' : 'login-lock-member', locked, lockedMessage(locked));
 
   let result: T;
   try {

@@ -58,6 +58,11 @@ export function productionProblems(env: NodeJS.ProcessEnv, payments: PaymentsCon
         'Set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET, or PAYMENTS_MODE=sandbox to run the sandbox on purpose.',
     );
   }
+  // Optional (the metrics are off without it), but when set it must resist guessing like the others.
+  const metricsToken = env.METRICS_TOKEN;
+  const metricsProblem = metricsToken !== undefined && metricsToken.trim() !== '' ? secretProblem(metricsToken) : null;
+  if (metricsProblem)
+    problems.push(`METRICS_TOKEN ${metricsProblem}: set it to a long random value, or leave it unset to turn /api/metrics off.`);
   return problems;
 }
 

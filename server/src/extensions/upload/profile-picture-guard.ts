@@ -239,7 +239,7 @@ async function enforceQuota(ctx: Ctx, userId: string, count: boolean): Promise<v
   const current = uploadQuota();
   if (!current) return;
   const verdict = count ? await current.limiter.consume(userId) : await current.limiter.peek(userId);
-  if (!verdict.allowed) refuse(ctx, verdict.retryAfterSec, UPLOAD_MESSAGES.tooManyUploads(current.perHour));
+  if (!verdict.allowed) refuse(ctx, 'profile-picture-uploads', verdict.retryAfterSec, UPLOAD_MESSAGES.tooManyUploads(current.perHour));
 }
 
 /**

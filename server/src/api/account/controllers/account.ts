@@ -3,6 +3,7 @@ import { revokeSessions } from '../../../security/sessions';
 import type { MemberContext } from '../../../request-context';
 import { handleGatewayError, sendError } from '../../../payments/http';
 import { billingMessages } from '../../../contract/billing';
+import { recordRateLimitRefusal } from '../../../operations/metrics';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** DELETE /api/users-permissions/users/delete-account: deletes the authenticated user. */
@@ -18,6 +19,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     const exports = strapi.service('api::account.account-export');
     const verdict = await exports.consume(ctx.state.user.id);
     if (!verdict.allowed) {
+      recordRateLimitRefusal('account-exports');
       ctx.set('Retry-After', String(verdict.retryAfterSec));
       sendError(ctx, 429, 'RateLimitError', billingMessages.exportLimit);
       return;
