@@ -97,21 +97,23 @@ type KnexClient = {
 const watched = new WeakSet<object>();
 
 /**
- * Wraps the knex client's acquireConnection and query so their failures are noted. Transactions'
- * clients are made from this one (Object.create), so they inherit the wrappers.
+ * Wraps acquireConnection and query of the knex client's class so their failures are noted. On the
+ * class, not the instance: a transaction's client is made from the class's prototype
+ * (knex's makeTxClient), so a wrapper on the instance would miss every query in a transaction.
  */
 export function watchDatabaseFailures(client: KnexClient): void {
-  if (watched.has(client)) return;
-  watched.add(client);
-  const acquire = client.acquireConnection;
-  const query = client.query;
-  client.acquireConnection = function acquireConnection(this: KnexClient, ...args: unknown[]) {
+  const methods = Object.getPrototypeOf(client) as KnexClient;
+  if (watched.has(methods)) return;
+  watched.add(methods);
+  const acquire = methods.acquireConnection;
+  const query = methods.query;
+  methods.acquireConnection = function acquireConnection(this: KnexClient, ...args: unknown[]) {
     return acquire.apply(this, args).catch((error: unknown) => {
       note(error);
       throw error;
     });
   };
-  client.query = function runQuery(this: KnexClient, ...args: unknown[]) {
+  methods.query = function runQuery(this: KnexClient, ...args: unknown[]) {
     return query.apply(this, args).catch((error: unknown) => {
       note(error);
       throw error;

@@ -219,7 +219,7 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
         }),
       );
       await withPostgres((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`), pgTarget);
-      fs.rmSync(tempDir, { recursive: true, force: true });
+      if (!process.env.KEEP_CLUSTER_LOGS) fs.rmSync(tempDir, { recursive: true, force: true });
     },
   };
 }
