@@ -13,6 +13,7 @@ import { closeSharedRedis } from './security/limits';
 import { assertProductionSafety } from './security/production-safety';
 import { revokeSessionsOnCredentialChange } from './security/sessions';
 import { noteOwnersRecordedSince } from './uploads/member-files';
+import { sweepInterruptedUploads } from './uploads/interrupted-uploads';
 
 export default {
   register({ strapi }: { strapi: Core.Strapi }) {
@@ -41,5 +42,6 @@ export default {
     await setupPayments(strapi);
     await setupProgress(strapi);
     await noteOwnersRecordedSince(strapi);
+    await sweepInterruptedUploads(strapi);
   },
 };
