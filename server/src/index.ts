@@ -42,6 +42,7 @@ export default {
     await setupPayments(strapi);
     await setupProgress(strapi);
     await noteOwnersRecordedSince(strapi);
-    await sweepInterruptedUploads(strapi);
+    // Not in a maintenance run (npm run uploads:orphans), only when the app serves.
+    if (strapi.config.get<boolean>('server.sweepInterruptedUploads', true)) await sweepInterruptedUploads(strapi);
   },
 };

@@ -20,8 +20,8 @@ if (missing) console.warn(`[gateway-timeout.test] skipped: ${missing}`);
 /** docs/payments.md; the SPA shows it as 'Failed to initiate subscription: {message}' (SPEC §8). */
 const PAYMENT_SERVICE_FAILED = 'The payment service could not complete the request. Please try again later.';
 const TIMEOUT_MS = 1500;
-/** The SDK's attempts for one call (STRIPE_MAX_NETWORK_RETRIES 1, the server's default, plus the first). */
-const ATTEMPTS = 2;
+/** The SDK's attempts for one call (its default 2 retries, which the server keeps, plus the first). */
+const ATTEMPTS = 3;
 
 let double: StripeDouble;
 let cluster: Cluster;
