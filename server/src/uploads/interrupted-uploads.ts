@@ -4,12 +4,14 @@ import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { fileRows } from './member-files';
-import { localUploadsDir, strayDiskFiles } from './orphans';
+import { findOrphanUploads, localUploadsDir, removeOrphanUploads, strayDiskFiles } from './orphans';
 
 /**
  * Uploads cut off by a crash (docs/operations.md, "Crashes and restarts"). An upload writes its
  * files to `<public>/uploads`, then its row, in one transaction: a `kill -9` in between rolls the
- * row back and leaves files that no row names. At start the server removes those files.
+ * row back and leaves files that no row names. A replaced picture is unlinked in that transaction
+ * and removed after it: a kill in between leaves the member's unlinked picture. At start the server
+ * removes both.
  *
  * Other instances on the same disk may be uploading at that moment, so on PostgreSQL every upload
  * holds a shared advisory lock for its transaction and the sweep takes it exclusively: while the
@@ -68,8 +70,20 @@ async function uploadsBelongHere(strapi: Core.Strapi, uploadsDir: string): Promi
   return false;
 }
 
-/** Removes the files of uploads that died between writing their files and committing their row; returns their names. */
+/**
+ * Removes members' replaced pictures left behind (rows recorded as a member's that are not their
+ * picture: exact, unlike the command's other kinds of orphans), then the files of uploads that died
+ * between writing their files and committing their row; returns the names removed from disk.
+ */
 export async function sweepInterruptedUploads(strapi: Core.Strapi): Promise<string[]> {
+  const orphans = await findOrphanUploads(strapi, { graceMinutes: Number.POSITIVE_INFINITY });
+  const replaced = orphans.files.filter((file) => file.memberId !== null);
+  if (replaced.length > 0) {
+    const result = await removeOrphanUploads(strapi, { ...orphans, files: replaced, diskFiles: [] });
+    strapi.log.warn(`[upload] removed ${result.files.length} replaced picture(s) left behind: ${result.files.join(', ')}`);
+    for (const failure of result.failed) strapi.log.error(`[upload] could not remove ${failure.what}: ${failure.error}`);
+  }
+
   const uploadsDir = localUploadsDir(strapi);
   const exists = await fs.stat(uploadsDir).then(
     (stat) => stat.isDirectory(),

@@ -176,23 +176,6 @@ export async function removeFile(strapi: Core.Strapi, file: FileRow): Promise<vo
   await strapi.plugin('upload').service('upload').remove(file);
 }
 
-/**
- * The two halves of removeFile, for a transaction that may not commit: the row goes inside it,
- * the stored files only after it committed. A crash in between leaves files no row names (swept at
- * the next start, see interrupted-uploads.ts), never a row whose files are gone.
- */
-export async function deleteFileRow(strapi: Core.Strapi, file: FileRow): Promise<void> {
-  await strapi.db.query(UID.file).delete({ where: { id: file.id } });
-}
-
-export async function removeStoredFiles(strapi: Core.Strapi, file: FileRow): Promise<void> {
-  // Strapi deletes only through the provider that stored the file (see docs/uploads.md).
-  if (file.provider !== (strapi.config.get('plugin::upload') as { provider?: string }).provider) return;
-  const provider = strapi.plugin('upload').provider as { delete(file: unknown): Promise<unknown> };
-  await provider.delete(file);
-  for (const format of Object.values(file.formats ?? {})) await provider.delete(format);
-}
-
 /** Storage keys of a file's original and every generated size, as URLs (e.g. /uploads/x.png or https://cdn/x.png). */
 export const fileUrls = (file: Pick<FileRow, 'url' | 'formats'>): string[] =>
   [file.url, ...Object.values(file.formats ?? {}).map((format) => format.url)].filter(Boolean);

@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
 import { request } from '../helpers/strapi';
@@ -27,6 +30,7 @@ let double: StripeDouble;
 let cluster: Cluster;
 let server: Instance;
 let priceId: string;
+let tmpDir: string;
 
 interface Member {
   id: number;
@@ -83,7 +87,11 @@ const atGateway = (customer: string | null) => [...double.subscriptions.values()
 describe.skipIf(missing !== null)('the payment gateway times out or fails mid-purchase (Stripe mode, one instance on PostgreSQL)', () => {
   beforeAll(async () => {
     double = await startStripeDouble();
+    // Its own uploads directory, so the worktree's is not marked as this throwaway database's.
+    tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-gateway-'));
+    fs.mkdirSync(path.join(tmpDir, 'public', 'uploads'), { recursive: true });
     cluster = await startCluster(1, {
+      PUBLIC_DIR: path.join(tmpDir, 'public'),
       PAYMENTS_MODE: 'stripe',
       STRIPE_SECRET_KEY: 'sk_test_faults',
       STRIPE_PUBLISHABLE_KEY: 'pk_test_faults',
@@ -110,6 +118,7 @@ describe.skipIf(missing !== null)('the payment gateway times out or fails mid-pu
   afterAll(async () => {
     await cluster?.stop();
     await double?.stop();
+    if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
   }, 60_000);
 
   const faults: { name: string; fault: AfterWorkFault }[] = [

@@ -246,7 +246,9 @@ describe.skipIf(missing !== null)('kill -9 of an instance during concurrent writ
     await Promise.all(writers);
 
     const recoveryMs = await cluster.restart(server);
-    const swept = /removed (\d+) file\(s\) of uploads interrupted/.exec(fs.readFileSync(server.logFile, 'utf8'))?.[1] ?? '0';
+    const log = fs.readFileSync(server.logFile, 'utf8');
+    const swept = /removed (\d+) file\(s\) of uploads interrupted/.exec(log)?.[1] ?? '0';
+    const sweptReplaced = /removed (\d+) replaced picture\(s\) left behind/.exec(log)?.[1] ?? '0';
 
     // Every acknowledged write is there.
     let acknowledged = 0;
@@ -345,7 +347,7 @@ describe.skipIf(missing !== null)('kill -9 of an instance during concurrent writ
       `[kill-instance] cut off by the kill: ${JSON.stringify(cutOff)}, ${halfWrittenAtKill} upload file(s) without their row; ` +
         `acknowledged ${acknowledged}, lost ${lost}, duplicated ${duplicated}; recovery (restart to ready) ${recoveryMs} ms; ` +
         `purchases: ${charged} paid before the kill, ${boughtAgain} bought again after it, charged twice ${chargedTwice}; ` +
-        `uploads: ${swept} interrupted upload file(s) swept at start, ${onDisk.length} files on disk, ${strayFiles.length} without a row, ` +
+        `uploads: ${swept} interrupted upload file(s) and ${sweptReplaced} replaced picture(s) swept at start, ${onDisk.length} files on disk, ${strayFiles.length} without a row, ` +
         `${missingFiles.length} rows' files missing`,
     );
     expect(acknowledged).toBeGreaterThan(0);

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { createLimiter, type Limiter } from '../../security/limits';
 import { refuse } from '../../security/auth-rate-limit';
 import { withMemberLock } from '../../security/member-lock';
-import { OWNER_ATTRIBUTE, deleteFileRow, memberFiles, removeStoredFiles, unlinkFromMember, type FileRow } from '../../uploads/member-files';
+import { OWNER_ATTRIBUTE, memberFiles, removeFile, unlinkFromMember, type FileRow } from '../../uploads/member-files';
 import { holdUploadBarrier } from '../../uploads/interrupted-uploads';
 import type { Knex } from 'knex';
 
@@ -246,8 +246,8 @@ async function enforceQuota(ctx: Ctx, userId: string, count: boolean): Promise<v
 /**
  * Under the member's lock, right after Strapi stored `created` and linked it to their
  * profile_picture: records the member as its owner, then takes every other file of theirs off the
- * picture and deletes its row. Admin media linked to the picture (not the member's upload) is only
- * unlinked. Returns the replaced files, whose stored files go once this transaction committed.
+ * picture. Admin media linked to the picture (not the member's upload) is only unlinked. Returns
+ * the replaced files of theirs, removed once this transaction committed.
  */
 async function replacePicture(userId: number, created: number[], trx: Knex.Transaction): Promise<FileRow[]> {
   await strapi.db.query(UID.file).updateMany({ where: { id: { $in: created } }, data: { [OWNER_ATTRIBUTE]: userId } });
@@ -255,19 +255,19 @@ async function replacePicture(userId: number, created: number[], trx: Knex.Trans
   const replaced = own.filter((file) => !created.includes(file.id));
   const ids = [...replaced, ...linkedOnly].map((file) => file.id).filter((id) => !created.includes(id));
   await unlinkFromMember(strapi, userId, ids, trx);
-  for (const file of replaced) await deleteFileRow(strapi, file);
   return replaced;
 }
 
 /**
- * After the commit: every size of the replaced pictures, from disk or S3. A removal that fails is
- * logged and leaves files no row names: on local disk the next start sweeps them, and
- * `npm run uploads:orphans` lists them.
+ * After the commit (files are never deleted in a transaction that may still roll back, which would
+ * leave a picture whose files are gone): every size of each replaced picture, from disk or S3, then
+ * its row. A removal that fails, or a crash before it, leaves an unlinked file of theirs, removed at
+ * the next start (interrupted-uploads.ts), by `npm run uploads:orphans` or with their account.
  */
 async function removeReplaced(userId: number, replaced: FileRow[]): Promise<void> {
   for (const file of replaced) {
     try {
-      await removeStoredFiles(strapi, file);
+      await removeFile(strapi, file);
     } catch (error) {
       strapi.log.error(`[upload] could not remove the replaced profile picture ${file.id} of user ${userId}: ${String(error)}`);
     }
@@ -297,7 +297,7 @@ export const profilePictureUploadGuard = async (ctx: Ctx, next: Next) => {
   }
 
   // One replacement at a time per member, across every instance (the member's row lock): storing,
-  // linking, recording the owner and deleting the replaced pictures' rows commit together.
+  // linking, recording the owner and unlinking the replaced pictures commit together.
   const replaced = await withMemberLock(
     strapi,
     Number(user.id),
