@@ -15,6 +15,10 @@ export default ({ env }: Core.Config.Shared.ConfigParams) => ({
     apiHost: env('STRIPE_API_HOST', ''),
     apiPort: env('STRIPE_API_PORT', ''),
     apiProtocol: env('STRIPE_API_PROTOCOL', ''),
+    // A slow Stripe must not hold a member's purchase (and their row lock) for the SDK's 80 s, three times.
+    timeoutMs: env('STRIPE_TIMEOUT_MS', '5000'),
+    // Unset: the SDK's default (2 retries).
+    maxNetworkRetries: env('STRIPE_MAX_NETWORK_RETRIES', ''),
   },
   /** Price ids of the seeded plans (first start only; edit plans in the admin panel afterwards). */
   seedPrices: {

@@ -45,6 +45,8 @@ async function main() {
   app.log.level = process.env.STRAPI_LOG_LEVEL || 'error';
   // A maintenance run, not an instance: no scheduled jobs (goal reminders).
   app.config.set('server.cron.enabled', false);
+  // Nor the start-up sweep of interrupted uploads: a dry run deletes nothing, and the grace period is the command's.
+  app.config.set('server.sweepInterruptedUploads', false);
   await app.load();
   try {
     const orphans = require(path.join(context.distDir, 'src', 'uploads', 'orphans.js'));

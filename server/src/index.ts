@@ -15,6 +15,7 @@ import { closeSharedRedis } from './security/limits';
 import { assertProductionSafety } from './security/production-safety';
 import { revokeSessionsOnCredentialChange } from './security/sessions';
 import { noteOwnersRecordedSince } from './uploads/member-files';
+import { sweepInterruptedUploads } from './uploads/interrupted-uploads';
 import type { MailQueueService } from './api/email-message/services/mail-queue';
 
 const mailQueue = (strapi: Core.Strapi) => strapi.service('api::email-message.mail-queue') as unknown as MailQueueService;
@@ -50,6 +51,8 @@ export default {
     await setupPayments(strapi);
     await setupProgress(strapi);
     await noteOwnersRecordedSince(strapi);
+    // Not in a maintenance run (npm run uploads:orphans), only when the app serves.
+    if (strapi.config.get<boolean>('server.sweepInterruptedUploads', true)) await sweepInterruptedUploads(strapi);
     // Delivers the mail queue (docs/operations.md#mail-queue): what earlier runs or other instances left, then after each commit.
     mailQueue(strapi).worker.start();
   },

@@ -63,7 +63,11 @@ export interface PaymentGateway {
   /** Publishable key the browser loads Stripe.js with (null in sandbox mode). */
   readonly publishableKey: string | null;
   createCustomer(input: CustomerInput): Promise<{ customerId: string }>;
-  createSubscription(customerId: string, priceId: string): Promise<CreatedSubscription>;
+  /**
+   * `attempt` numbers the member's purchase attempts: the same number again (a retry after the
+   * gateway timed out or failed mid-call) must not create a second subscription.
+   */
+  createSubscription(customerId: string, priceId: string, attempt?: number): Promise<CreatedSubscription>;
   retrieveSubscription(subscriptionId: string): Promise<GatewaySubscription>;
   cancelAtPeriodEnd(subscriptionId: string): Promise<GatewaySubscription>;
   /** Undoes cancelAtPeriodEnd (the subscription renews again). */

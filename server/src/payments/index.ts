@@ -18,6 +18,8 @@ export interface PaymentsConfig {
     apiHost?: string;
     apiPort?: string | number;
     apiProtocol?: string;
+    timeoutMs?: string | number;
+    maxNetworkRetries?: string | number;
   };
   seedPrices?: { monthly?: string; yearly?: string; founders?: string; product?: string };
 }
@@ -45,6 +47,15 @@ export function resolveMode(config: PaymentsConfig): PaymentMode {
   return mode;
 }
 
+/** A whole number setting (undefined when unset); anything else stops the server with its name. */
+function positiveInteger(name: string, value: string | number | undefined, { zero = false } = {}): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < (zero ? 0 : 1))
+    throw new Error(`${name} must be a whole number${zero ? '' : ' above 0'}, not "${value}"`);
+  return number;
+}
+
 export function createGateway(strapi: Core.Strapi): PaymentGateway {
   const config = (strapi.config.get('payments') ?? {}) as PaymentsConfig;
   const mode = resolveMode(config);
@@ -62,6 +73,8 @@ export function createGateway(strapi: Core.Strapi): PaymentGateway {
       host: stripe.apiHost || undefined,
       port: stripe.apiPort ? Number(stripe.apiPort) : undefined,
       protocol: protocol as 'http' | 'https' | undefined,
+      timeoutMs: positiveInteger('STRIPE_TIMEOUT_MS', stripe.timeoutMs),
+      maxNetworkRetries: positiveInteger('STRIPE_MAX_NETWORK_RETRIES', stripe.maxNetworkRetries, { zero: true }),
     });
   }
 

@@ -19,8 +19,10 @@ export interface StripeGatewayOptions {
   host?: string;
   port?: number;
   protocol?: 'http' | 'https';
-  /** Network retries of the SDK (its default when unset). */
+  /** Network retries of the SDK (its default when unset); each reuses the request's idempotency key. */
   maxNetworkRetries?: number;
+  /** Milliseconds one request to Stripe may take before it counts as failed (the SDK's 80 s when unset). */
+  timeoutMs?: number;
   /** Seconds a webhook signature's timestamp may be old (the SDK's default, 300, when unset). */
   webhookTolerance?: number;
 }
@@ -156,6 +158,7 @@ export class StripeGateway implements PaymentGateway {
       ...(options.port ? { port: options.port } : {}),
       ...(options.protocol ? { protocol: options.protocol } : {}),
       ...(options.maxNetworkRetries !== undefined ? { maxNetworkRetries: options.maxNetworkRetries } : {}),
+      ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
     });
   }
 
@@ -181,18 +184,24 @@ export class StripeGateway implements PaymentGateway {
     return { customerId: customer.id };
   }
 
-  async createSubscription(customerId: string, priceId: string): Promise<CreatedSubscription> {
+  async createSubscription(customerId: string, priceId: string, attempt?: number): Promise<CreatedSubscription> {
+    // One key per purchase attempt: a retry after a timeout or a lost answer gets the subscription
+    // the first call created instead of a second one (Stripe keeps keys 24 hours).
+    const idempotency = attempt === undefined ? {} : { idempotencyKey: `carnivo-subscription-${customerId}-${priceId}-${attempt}` };
     const subscription = await this.call(() =>
-      this.stripe.subscriptions.create({
-        customer: customerId,
-        items: [{ price: priceId }],
-        // The first invoice stays open until the browser confirms its payment (confirmCardPayment).
-        payment_behavior: 'default_incomplete',
-        payment_settings: { save_default_payment_method: 'on_subscription', payment_method_types: ['card'] },
-        // Since API 2025-03-31 the invoice no longer carries payment_intent; its
-        // confirmation_secret holds the PaymentIntent's client_secret.
-        expand: ['latest_invoice.confirmation_secret'],
-      }),
+      this.stripe.subscriptions.create(
+        {
+          customer: customerId,
+          items: [{ price: priceId }],
+          // The first invoice stays open until the browser confirms its payment (confirmCardPayment).
+          payment_behavior: 'default_incomplete',
+          payment_settings: { save_default_payment_method: 'on_subscription', payment_method_types: ['card'] },
+          // Since API 2025-03-31 the invoice no longer carries payment_intent; its
+          // confirmation_secret holds the PaymentIntent's client_secret.
+          expand: ['latest_invoice.confirmation_secret'],
+        },
+        idempotency,
+      ),
     );
     const clientSecret = confirmationSecret(subscription);
     const mapped = mapStripeSubscription(subscription);

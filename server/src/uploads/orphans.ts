@@ -162,6 +162,35 @@ const describe = (file: FileRow, found: { memberId: number | null; reason: strin
   reason: found.reason,
 });
 
+/** Files in `<public>/uploads` that none of `rows` names, by name; those younger than the grace period are only counted. */
+export async function strayDiskFiles(
+  strapi: Core.Strapi,
+  rows: FileRow[],
+  graceMinutes: number,
+  now: number,
+): Promise<{ diskFiles: StrayDiskFile[]; recentDiskFiles: number }> {
+  const uploadsDir = localUploadsDir(strapi);
+  const named = new Set(rows.flatMap(localNames));
+  const diskFiles: StrayDiskFile[] = [];
+  let recentDiskFiles = 0;
+  const entries = await fs.readdir(uploadsDir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  for (const entry of entries) {
+    if (!entry.isFile() || entry.name.startsWith('.') || named.has(entry.name)) continue;
+    const filePath = path.join(uploadsDir, entry.name);
+    const stat = await fs.stat(filePath);
+    if (now - stat.mtimeMs < graceMinutes * 60_000) {
+      recentDiskFiles += 1;
+      continue;
+    }
+    diskFiles.push({ name: entry.name, path: filePath, bytes: stat.size, modifiedAt: stat.mtime.toISOString() });
+  }
+  diskFiles.sort((a, b) => a.name.localeCompare(b.name));
+  return { diskFiles, recentDiskFiles };
+}
+
 /** Finds the orphaned uploads; removes nothing. */
 export async function findOrphanUploads(strapi: Core.Strapi, options: { graceMinutes?: number; now?: number } = {}): Promise<OrphanReport> {
   const graceMinutes = options.graceMinutes ?? DEFAULT_GRACE_MINUTES;
@@ -182,27 +211,15 @@ export async function findOrphanUploads(strapi: Core.Strapi, options: { graceMin
     else if (row.ownerMemberId == null && !links.some((link) => link.fileId === row.id)) unlinkedMedia += 1;
   }
 
-  const uploadsDir = localUploadsDir(strapi);
-  const named = new Set(rows.flatMap(localNames));
-  const diskFiles: StrayDiskFile[] = [];
-  let recentDiskFiles = 0;
-  const entries = await fs.readdir(uploadsDir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
-    throw error;
-  });
-  for (const entry of entries) {
-    if (!entry.isFile() || entry.name.startsWith('.') || named.has(entry.name)) continue;
-    const filePath = path.join(uploadsDir, entry.name);
-    const stat = await fs.stat(filePath);
-    if (now - stat.mtimeMs < graceMinutes * 60_000) {
-      recentDiskFiles += 1;
-      continue;
-    }
-    diskFiles.push({ name: entry.name, path: filePath, bytes: stat.size, modifiedAt: stat.mtime.toISOString() });
-  }
-  diskFiles.sort((a, b) => a.name.localeCompare(b.name));
+  const { diskFiles, recentDiskFiles } = await strayDiskFiles(strapi, rows, graceMinutes, now);
 
-  return { uploadsDir, graceMinutes, files, diskFiles, kept: { files: rows.length - files.length, unlinkedMedia, recentDiskFiles } };
+  return {
+    uploadsDir: localUploadsDir(strapi),
+    graceMinutes,
+    files,
+    diskFiles,
+    kept: { files: rows.length - files.length, unlinkedMedia, recentDiskFiles },
+  };
 }
 
 /** Is this row (read again inside `trx`) still an orphan? Returns the row to remove, or null. */

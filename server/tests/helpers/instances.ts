@@ -110,6 +110,11 @@ export interface Cluster {
   instances: Instance[];
   schema: string;
   redisDb: number;
+  /**
+   * Starts a stopped (e.g. SIGKILLed) instance again on its port with its environment, in place
+   * (`child` and `exited` are replaced); resolves with the milliseconds from spawn to ready.
+   */
+  restart(instance: Instance): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -180,10 +185,7 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
   };
 
   const instances: Instance[] = [];
-  const launch = async (index: number) => {
-    const port = await freePort();
-    const name = String.fromCharCode(65 + index);
-    const logFile = path.join(tempDir, `${name}.log`);
+  const spawnAt = (port: number, logFile: string) => {
     const log = fs.openSync(logFile, 'a');
     const child = spawn(process.execPath, [STRAPI_BIN, 'start'], {
       cwd: SERVER_DIR,
@@ -192,7 +194,13 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
     });
     fs.closeSync(log);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const instance = { name, baseUrl: `http://127.0.0.1:${port}`, child, logFile, exited };
+    return { child, exited };
+  };
+  const launch = async (index: number) => {
+    const port = await freePort();
+    const name = String.fromCharCode(65 + index);
+    const logFile = path.join(tempDir, `${name}.log`);
+    const instance = { name, baseUrl: `http://127.0.0.1:${port}`, logFile, ...spawnAt(port, logFile) };
     instances.push(instance);
     await waitReady(instance);
   };
@@ -209,6 +217,13 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
     instances,
     schema,
     redisDb,
+    async restart(instance) {
+      if (instance.child.exitCode === null && instance.child.signalCode === null) throw new Error(`instance ${instance.name} still runs`);
+      const started = Date.now();
+      Object.assign(instance, spawnAt(Number(new URL(instance.baseUrl).port), instance.logFile));
+      await waitReady(instance);
+      return Date.now() - started;
+    },
     async stop() {
       await Promise.all(
         instances.map(async (instance) => {

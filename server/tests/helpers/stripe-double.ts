@@ -39,6 +39,9 @@ export const TEST_PAYMENT_METHODS: Record<string, { brand: string; last4: string
   };
 
 type Failure = { status: number; error: Record<string, unknown>; times: number; method?: string; pathPrefix?: string };
+/** How a request whose work was done is answered badly: late, with a 500, or not at all (connection reset). */
+export type AfterWorkFault = { kind: 'slow'; ms: number } | { kind: 'error500' } | { kind: 'reset' };
+type PendingFault = AfterWorkFault & { times: number; method: string; pathPrefix: string };
 
 /**
  * A local HTTP double of the Stripe API endpoints the gateway uses: customers create / retrieve /
@@ -63,6 +66,11 @@ export async function startStripeDouble() {
   const portalSessions: { customer: string; return_url: string; url: string }[] = [];
   let counter = 0;
   let nextFailure: Failure | null = null;
+  let afterWork: PendingFault | null = null;
+  /** Answers of POST requests by Idempotency-Key, replayed like Stripe does (same key: same answer, no new work). */
+  const idempotent = new Map<string, { status: number; body: unknown }>();
+  /** Timers of answers held back by a 'slow' fault, cleared at stop. */
+  const held = new Set<NodeJS.Timeout>();
   /** Runs before each request is answered: a test makes something happen at that exact moment (a payment in the browser). */
   let beforeRoute: ((method: string, path: string) => void) | null = null;
   const now = () => Math.floor(Date.now() / 1000);
@@ -309,11 +317,33 @@ export async function startStripeDouble() {
         nextFailure.times -= 1;
         if (nextFailure.times <= 0) nextFailure = null;
       } else {
-        beforeRoute?.(req.method ?? '', url.pathname);
-        answer = route(req.method ?? '', url.pathname, params);
+        const key = req.method === 'POST' ? req.headers['idempotency-key'] : undefined;
+        const replay = typeof key === 'string' ? idempotent.get(key) : undefined;
+        if (replay) answer = replay;
+        else {
+          beforeRoute?.(req.method ?? '', url.pathname);
+          answer = route(req.method ?? '', url.pathname, params);
+          if (typeof key === 'string') idempotent.set(key, answer);
+        }
       }
-      res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Request-Id': `req_${requests.length}` });
-      res.end(JSON.stringify(answer.body));
+      const fault = afterWork && afterWork.method === req.method && url.pathname.startsWith(afterWork.pathPrefix) ? afterWork : null;
+      if (fault) {
+        fault.times -= 1;
+        if (fault.times <= 0) afterWork = null;
+        if (fault.kind === 'reset') return void req.socket.destroy();
+        if (fault.kind === 'error500')
+          answer = { status: 500, body: { error: { type: 'api_error', message: 'An unknown error occurred' } } };
+      }
+      const send = () => {
+        res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Request-Id': `req_${requests.length}` });
+        res.end(JSON.stringify(answer.body));
+      };
+      if (fault?.kind !== 'slow') return send();
+      const timer = setTimeout(() => {
+        held.delete(timer);
+        if (!res.destroyed) send();
+      }, fault.ms);
+      held.add(timer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -336,6 +366,15 @@ export async function startStripeDouble() {
     },
     clearFailure() {
       nextFailure = null;
+      afterWork = null;
+    },
+    /**
+     * The next `times` requests of `method` to paths starting with `pathPrefix` are carried out
+     * (the object is created, its idempotency key remembered) but answered late, with a 500, or not
+     * at all: what a gateway timing out or failing mid-request looks like to its caller.
+     */
+    failAfterWork(fault: AfterWorkFault, times: number, only: { method: string; pathPrefix: string }) {
+      afterWork = { ...fault, times, ...only };
     },
     /** Calls `hook` before answering each request until set to null. */
     onRequest(hook: ((method: string, path: string) => void) | null) {
@@ -346,6 +385,7 @@ export async function startStripeDouble() {
       return requests.filter((r) => r.method === method && r.path.startsWith(prefix));
     },
     async stop() {
+      for (const timer of held) clearTimeout(timer);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -8,7 +8,8 @@ import sharp from 'sharp';
 import { createLimiter, type Limiter } from '../../security/limits';
 import { refuse } from '../../security/auth-rate-limit';
 import { withMemberLock } from '../../security/member-lock';
-import { OWNER_ATTRIBUTE, memberFiles, removeFile, unlinkFromMember } from '../../uploads/member-files';
+import { OWNER_ATTRIBUTE, memberFiles, removeFile, unlinkFromMember, type FileRow } from '../../uploads/member-files';
+import { holdUploadBarrier } from '../../uploads/interrupted-uploads';
 import type { Knex } from 'knex';
 
 /**
@@ -245,16 +246,25 @@ async function enforceQuota(ctx: Ctx, userId: string, count: boolean): Promise<v
 /**
  * Under the member's lock, right after Strapi stored `created` and linked it to their
  * profile_picture: records the member as its owner, then takes every other file of theirs off the
- * picture and removes it (every size, from disk or S3, and its row). Admin media linked to the
- * picture (not the member's upload) is only unlinked. A removal that fails is logged and leaves an
- * unlinked file of theirs behind, which `npm run uploads:orphans` removes.
+ * picture. Admin media linked to the picture (not the member's upload) is only unlinked. Returns
+ * the replaced files of theirs, removed once this transaction committed.
  */
-async function replacePicture(userId: number, created: number[], trx: Knex.Transaction): Promise<void> {
+async function replacePicture(userId: number, created: number[], trx: Knex.Transaction): Promise<FileRow[]> {
   await strapi.db.query(UID.file).updateMany({ where: { id: { $in: created } }, data: { [OWNER_ATTRIBUTE]: userId } });
   const { own, linkedOnly } = await memberFiles(strapi, userId, { field: PICTURE_FIELD, trx });
   const replaced = own.filter((file) => !created.includes(file.id));
   const ids = [...replaced, ...linkedOnly].map((file) => file.id).filter((id) => !created.includes(id));
   await unlinkFromMember(strapi, userId, ids, trx);
+  return replaced;
+}
+
+/**
+ * After the commit (files are never deleted in a transaction that may still roll back, which would
+ * leave a picture whose files are gone): every size of each replaced picture, from disk or S3, then
+ * its row. A removal that fails, or a crash before it, leaves an unlinked file of theirs, removed at
+ * the next start (interrupted-uploads.ts), by `npm run uploads:orphans` or with their account.
+ */
+async function removeReplaced(userId: number, replaced: FileRow[]): Promise<void> {
   for (const file of replaced) {
     try {
       await removeFile(strapi, file);
@@ -287,8 +297,8 @@ export const profilePictureUploadGuard = async (ctx: Ctx, next: Next) => {
   }
 
   // One replacement at a time per member, across every instance (the member's row lock): storing,
-  // linking, recording the owner and removing the replaced pictures commit together.
-  await withMemberLock(
+  // linking, recording the owner and unlinking the replaced pictures commit together.
+  const replaced = await withMemberLock(
     strapi,
     Number(user.id),
     async ({ trx, exists }) => {
@@ -297,15 +307,18 @@ export const profilePictureUploadGuard = async (ctx: Ctx, next: Next) => {
         await discardTempFiles(ctx);
         throw new UnauthorizedError();
       }
+      // Files are written only while no start-up sweep runs (it would take them for an interrupted upload's).
+      await holdUploadBarrier(strapi, trx);
       await next();
-      if (ctx.status < 200 || ctx.status >= 300) return;
+      if (ctx.status < 200 || ctx.status >= 300) return [];
       const created = (Array.isArray(ctx.body) ? (ctx.body as { id?: unknown }[]) : [])
         .map((file) => Number(file.id))
         .filter(Number.isInteger);
-      if (created.length > 0) await replacePicture(Number(user.id), created, trx);
+      return created.length > 0 ? replacePicture(Number(user.id), created, trx) : [];
     },
     { whenGone: 'run' },
   );
+  await removeReplaced(Number(user.id), replaced);
 };
 
 interface RouteLike {

@@ -86,7 +86,10 @@ export function subscriptionPurchase(strapi: Core.Strapi, records: SubscriptionR
           await records.setCustomer(member.id, customerId);
         }
 
-        const created = await gateway().createSubscription(customerId!, priceId);
+        // Numbered by the member's records: a retry after the gateway failed mid-call (nothing
+        // recorded) repeats the number, so the gateway answers the subscription it already made.
+        const attempt = (await records.allOf(userId)).length + 1;
+        const created = await gateway().createSubscription(customerId!, priceId, attempt);
         const sub = created.subscription;
         await records.create({
           user: member.id,
