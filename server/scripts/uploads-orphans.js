@@ -47,6 +47,8 @@ async function main() {
   app.config.set('server.cron.enabled', false);
   // Nor the start-up sweep of interrupted uploads: a dry run deletes nothing, and the grace period is the command's.
   app.config.set('server.sweepInterruptedUploads', false);
+  // Nor a mail worker: the instances deliver the queue; a short run must not hold claims it may drop.
+  process.env.EMAIL_WORKER = 'off';
   await app.load();
   try {
     const orphans = require(path.join(context.distDir, 'src', 'uploads', 'orphans.js'));
