@@ -4,30 +4,37 @@ import { lazyChunk } from '../hooks/lazyPage';
 import { LoadFailure } from '../components/RouteErrorView';
 import { ProfilePage } from '../features/profile/ProfilePage';
 
-/** /profile: the app puts the subscriptions feature into the profile's Subscriptions tab (features never import each other). */
+/** /profile: the app puts the subscriptions and security features into their tabs (features never import each other). */
 export function ProfileRoute() {
-  return <ProfilePage subscriptionsPanel={<SubscriptionsPanel />} />;
+  return (
+    <ProfilePage
+      subscriptionsPanel={<LazyTabPanel load={loadSubscriptionsTab} loading="Loading subscriptions…" />}
+      securityPanel={<LazyTabPanel load={loadSecurityTab} loading="Loading security settings…" />}
+    />
+  );
 }
 
-const loadSubscriptionsTab = () => lazyChunk(() => import('../features/subscriptions/SubscriptionsTab'), 'SubscriptionsTab');
-
 // Payment code (and Stripe.js) load only when the Subscriptions tab is opened, under the pages' 120 s loader.
-function SubscriptionsPanel() {
+const loadSubscriptionsTab = () => lazyChunk(() => import('../features/subscriptions/SubscriptionsTab'), 'SubscriptionsTab');
+// Passkeys, two-factor and devices load only when the Security tab is opened.
+const loadSecurityTab = () => lazyChunk(() => import('../features/security/SecurityTab'), 'SecurityTab');
+
+function LazyTabPanel({ load, loading }: { load: () => ReturnType<typeof lazyChunk>; loading: string }) {
   // A failed chunk load stays failed (React caches it): each Retry makes a new loader.
-  const [loader, setLoader] = useState(() => ({ attempt: 0, SubscriptionsTab: loadSubscriptionsTab() }));
-  const { attempt, SubscriptionsTab } = loader;
+  const [loader, setLoader] = useState(() => ({ attempt: 0, Tab: load() }));
+  const { attempt, Tab } = loader;
   return (
     <CatchBoundary
       getResetKey={() => attempt}
       errorComponent={({ error }) => (
         // The tab's chunk failed or timed out: say so in the tab.
         <section className="profile-card">
-          <LoadFailure error={error} onRetry={() => setLoader({ attempt: attempt + 1, SubscriptionsTab: loadSubscriptionsTab() })} />
+          <LoadFailure error={error} onRetry={() => setLoader({ attempt: attempt + 1, Tab: load() })} />
         </section>
       )}
     >
-      <Suspense fallback={<p>Loading subscriptions…</p>}>
-        <SubscriptionsTab />
+      <Suspense fallback={<p>{loading}</p>}>
+        <Tab />
       </Suspense>
     </CatchBoundary>
   );

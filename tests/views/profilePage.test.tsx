@@ -20,7 +20,7 @@ function withSaves() {
 describe('profile page', () => {
   afterEach(restoreProfileHarness);
 
-  it('lists the seven tabs and shows the information with BMI and its category', async () => {
+  it('lists the spec's seven tabs and Security and shows the information with BMI and its category', async () => {
     renderProfile(
       'information',
       {},
@@ -30,7 +30,7 @@ describe('profile page', () => {
     const tabs = within(screen.getByRole('navigation', { name: 'Profile sections' }))
       .getAllByRole('link')
       .map((link) => link.textContent);
-    expect(tabs).toEqual(['Information', 'Diet', 'Interests', 'Goals', 'FAQs', 'Support', 'Subscriptions']);
+    expect(tabs).toEqual(['Information', 'Diet', 'Interests', 'Goals', 'FAQs', 'Support', 'Subscriptions', 'Security']);
     const info = screen.getByRole('region', { name: 'Information' });
     expect(within(info).getByText('72.9 kg')).toBeTruthy();
     expect(within(info).getByText('Overweight').className).toContain('bmi-badge--yellow');

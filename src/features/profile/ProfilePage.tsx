@@ -13,7 +13,9 @@ import { usePageHead } from '../../hooks/usePageHead';
 
 const profileRoute = getRouteApi('/profile');
 
-function TabPanel({ tab, user, subscriptionsPanel }: { tab: ProfileTabId; user: User; subscriptionsPanel: ReactNode }) {
+type AppPanels = { subscriptionsPanel: ReactNode; securityPanel: ReactNode };
+
+function TabPanel({ tab, user, subscriptionsPanel, securityPanel }: { tab: ProfileTabId; user: User } & AppPanels) {
   switch (tab) {
     case 'information':
       return <InformationTab user={user} />;
@@ -29,6 +31,8 @@ function TabPanel({ tab, user, subscriptionsPanel }: { tab: ProfileTabId; user: 
       return <SupportTab />;
     case 'subscriptions':
       return subscriptionsPanel;
+    case 'security':
+      return securityPanel;
   }
 }
 
@@ -56,8 +60,8 @@ function TabLinks({ active, ids, onNavigate }: { active: ProfileTabId; ids: read
 
 const allTabIds = profileTabs.map((tab) => tab.id);
 
-/** The Subscriptions tab comes from the app (src/app/ProfileRoute.tsx): features do not import each other. */
-export function ProfilePage({ subscriptionsPanel }: { subscriptionsPanel: ReactNode }) {
+/** The Subscriptions and Security tabs come from the app (src/app/ProfileRoute.tsx): features do not import each other. */
+export function ProfilePage({ subscriptionsPanel, securityPanel }: AppPanels) {
   usePageHead({ title: pageTitle('Profile'), description: `Your ${site.brand} profile, diet, goals and subscription.` });
   const user = profileRoute.useLoaderData();
   const { tab = 'information' } = profileRoute.useSearch();
@@ -98,7 +102,7 @@ export function ProfilePage({ subscriptionsPanel }: { subscriptionsPanel: ReactN
 
       <div className="profile__content">
         <h1 className="profile__title">Profile</h1>
-        <TabPanel key={tab} tab={tab} user={user} subscriptionsPanel={subscriptionsPanel} />
+        <TabPanel key={tab} tab={tab} user={user} subscriptionsPanel={subscriptionsPanel} securityPanel={securityPanel} />
       </div>
 
       <nav aria-label="Profile quick links" className="profile__bottom-bar">

@@ -6,6 +6,7 @@ export const profileTabs = [
   { id: 'faqs', label: 'FAQs' },
   { id: 'support', label: 'Support' },
   { id: 'subscriptions', label: 'Subscriptions' },
+  { id: 'security', label: 'Security' },
 ] as const;
 
 export type ProfileTabId = (typeof profileTabs)[number]['id'];
