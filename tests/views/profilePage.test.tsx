@@ -20,7 +20,7 @@ function withSaves() {
 describe('profile page', () => {
   afterEach(restoreProfileHarness);
 
-  it('lists the spec's seven tabs and Security and shows the information with BMI and its category', async () => {
+  it("lists the spec's seven tabs and Security, and shows the information with BMI and its category", async () => {
     renderProfile(
       'information',
       {},
