@@ -32,10 +32,10 @@ export const joinPath = (...parts: string[]) =>
  * The content-API routes of this project, read from the running Strapi:
  * - every route of every API in src/api (strapi.apis: nothing else lives there), and
  * - the content-API routes of every plugin the project extends in src/extensions/<plugin>
- *   (users-permissions, upload): their controllers and routes carry this project's guards, limits and
- *   controllers, and the members' pages call them.
+ *   (users-permissions, upload, email): their controllers and routes carry this project's guards,
+ *   limits and services (email's `send` queues), and the members' pages call the first two.
  * Left out: the admin panel's routes (type 'admin', under /admin or a plugin's admin prefix) and the
- * content-API routes of plugins the project does not extend (i18n, email, content-type-builder), which
+ * content-API routes of plugins the project does not extend (i18n, content-type-builder), which
  * are Strapi's own, unchanged. The body middlewares (src/middlewares/body-*.ts) are global, so they
  * guard those too.
  */
