@@ -11,6 +11,8 @@ import type { AuthResponse } from './helpers/types';
 import type { WeightEntriesResponse } from '../src/contract/progress';
 import { utcDate } from '../src/contract/progress';
 
+const UPLOADS_MARKER = '/uploads/.carnivo-database';
+
 const require = createRequire(import.meta.url);
 const sharp = require('sharp') as typeof import('sharp').default;
 
@@ -300,7 +302,10 @@ describe('SQLite: backup while the server runs, restore into a fresh instance', 
     expect(manifest.database.client).toBe('sqlite');
     expect(manifest.counts).toEqual({ members: 3, subscriptions: 1, weightEntries: 3, files: 1 });
     expect(manifest.uploads.missing).toEqual([]);
-    expect(manifest.uploads.files.map((file) => `/uploads/${file.path}`).sort()).toEqual([...population.picture.urls].sort());
+    // The pictures' files, and the marker that ties the directory to this database (src/uploads/interrupted-uploads.ts).
+    expect(manifest.uploads.files.map((file) => `/uploads/${file.path}`).sort()).toEqual(
+      [...population.picture.urls, UPLOADS_MARKER].sort(),
+    );
     expect(fs.existsSync(`${backupDir}.partial`)).toBe(false);
     // Still serving after the backup.
     expect((await request(source!.baseUrl, 'GET', '/api/users/me', { token: note.jwt })).status).toBe(200);
@@ -418,7 +423,8 @@ describe.skipIf(pgMissing)('PostgreSQL: pg_dump of the schema, pg_restore into a
     const manifest = readManifest(backupDir);
     expect(manifest.database).toMatchObject({ client: 'postgres', schema });
     expect(manifest.counts).toEqual({ members: 3, subscriptions: 1, weightEntries: 3, files: 1 });
-    expect(manifest.uploads.files).toHaveLength(population.picture.urls.length);
+    expect(manifest.uploads.files).toHaveLength(population.picture.urls.length + 1);
+    expect(manifest.uploads.files.map((file) => `/uploads/${file.path}`)).toContain(UPLOADS_MARKER);
     expect((await request(source!.baseUrl, 'GET', '/api/users/me', { token: population.members[0].jwt })).status).toBe(200);
   });
 
