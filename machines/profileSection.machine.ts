@@ -1,11 +1,11 @@
-import { assertEvent, assign, fromPromise, sendTo, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { errorMessage } from './services/errors';
 import type { ProfileUpdate } from '../server/src/contract/users';
 import { UPDATE_PROFILE_FALLBACK, updateProfile } from './services/users';
 import { profileUpdateError } from '../server/src/contract/profileRules';
 import { toProfileUpdate, type ProfileForm, type SavedProfile } from './rules/profileForms';
 import { messageInUnits, unitSystemOf } from './rules/units';
-import type { AuthActorRef } from './authSession.machine';
+import { emailChangeMessages } from '../server/src/contract/emailChange';
 import { SUCCESS_NOTICE_MS, successNotice } from './shared/notice';
 
 export const PROFILE_UPDATED_MESSAGE = 'Profile updated successfully!';
@@ -27,15 +27,17 @@ const submittedUpdate = (event: SaveSubmitted): ProfileUpdate => toProfileUpdate
 /**
  * One profile section (Information, Diet, Interests or Goals): viewing or editing.
  * The form shows the saved values when editing starts, so cancelling restores them. A save stays
- * busy until the profile has reloaded, then leaves edit mode with the notice beside the saved values.
+ * busy until the profile has reloaded, then leaves edit mode with the notice beside the saved values:
+ * a new e-mail address is not saved but waits for the link mailed to it, and the notice says so.
  */
 export const profileSectionMachine = setup({
   types: {
-    context: {} as { userId: string; auth: AuthActorRef; error: string | null },
+    context: {} as { userId: string; error: string | null; notice: string },
     events: {} as ProfileSectionEvent,
-    input: {} as { userId: string; auth: AuthActorRef },
+    input: {} as { userId: string },
   },
   actors: {
+    /** Resolves to the new e-mail address waiting for its link, or null. */
     updateProfile: fromPromise<string | null, { userId: string; update: ProfileUpdate }>(({ input, signal }) =>
       updateProfile(input.userId, input.update, { signal }),
     ),
@@ -46,8 +48,6 @@ export const profileSectionMachine = setup({
     successMessage: SUCCESS_NOTICE_MS,
   },
   guards: {
-    /** A new e-mail address revoked every earlier token; the answer carries this device's fresh one. */
-    tokenRenewed: (_, params: { jwt: string | null }) => params.jwt !== null,
     updateInvalid: ({ event }) => {
       assertEvent(event, 'save.submitted');
       return profileUpdateError(submittedUpdate(event)) !== null;
@@ -55,7 +55,7 @@ export const profileSectionMachine = setup({
   },
 }).createMachine({
   id: 'profileSection',
-  context: ({ input }) => ({ userId: input.userId, auth: input.auth, error: null }),
+  context: ({ input }) => ({ userId: input.userId, error: null, notice: PROFILE_UPDATED_MESSAGE }),
   initial: 'viewing',
   states: {
     viewing: {
@@ -89,17 +89,12 @@ export const profileSectionMachine = setup({
                   assertEvent(event, 'save.submitted');
                   return { userId: context.userId, update: submittedUpdate(event) };
                 },
-                onDone: [
-                  {
-                    guard: { type: 'tokenRenewed', params: ({ event }) => ({ jwt: event.output }) },
-                    target: 'reloading',
-                    actions: sendTo(
-                      ({ context }) => context.auth,
-                      ({ event }) => ({ type: 'session.tokenRenewed', jwt: event.output }),
-                    ),
-                  },
-                  { target: 'reloading' },
-                ],
+                onDone: {
+                  target: 'reloading',
+                  actions: assign({
+                    notice: ({ event }) => (event.output === null ? PROFILE_UPDATED_MESSAGE : emailChangeMessages.sent(event.output)),
+                  }),
+                },
                 onError: {
                   target: '#profileSection.editing.failure',
                   actions: assign({ error: ({ event }) => errorMessage(event.error, UPDATE_PROFILE_FALLBACK) }),

@@ -21,6 +21,8 @@ export type AppPath =
   | '/reset-password'
   | '/delete-profile'
   | '/email-confirmation'
+  | '/email-change/confirm'
+  | '/email-change/cancel'
   | '/profile'
   | '/bmi'
   | '/auth/$provider/callback'

@@ -1,5 +1,6 @@
 import type { AuthResponse, ChangePasswordPayload } from '../../server/src/contract/auth';
 import { PROFILE_PICTURE_UPLOAD, type ProfileUpdate, type User } from '../../server/src/contract/users';
+import type { PendingEmailChange } from '../../server/src/contract/emailChange';
 import { apiRequest } from './client';
 
 export const LOAD_PROFILE_FALLBACK = 'Failed to load profile';
@@ -15,21 +16,26 @@ export function getCurrentUser({ signal }: CallOptions = {}): Promise<User> {
 }
 
 /**
- * PUT /api/users/{userId}: the one call that writes the member's own fields. A new e-mail address
- * revokes every earlier token and the answer then carries a fresh `jwt`: resolves to it, else null.
+ * PUT /api/users/{userId}: the one call that writes the member's own fields. A new e-mail address is
+ * not saved: it waits for the link mailed to it, and the answer's `emailChange` says so. Resolves to
+ * that waiting address, else null.
  */
 export async function updateUserFields(userId: string, fields: object, { signal }: CallOptions = {}): Promise<string | null> {
-  const answer = await apiRequest<(User & { jwt?: unknown }) | null>(`/api/users/${encodeURIComponent(userId)}`, {
-    method: 'PUT',
-    auth: true,
-    body: fields,
-    fallback: UPDATE_PROFILE_FALLBACK,
-    signal,
-  });
-  return typeof answer?.jwt === 'string' && answer.jwt ? answer.jwt : null;
+  const answer = await apiRequest<(User & { emailChange?: Partial<PendingEmailChange> }) | null>(
+    `/api/users/${encodeURIComponent(userId)}`,
+    {
+      method: 'PUT',
+      auth: true,
+      body: fields,
+      fallback: UPDATE_PROFILE_FALLBACK,
+      signal,
+    },
+  );
+  const pending = answer?.emailChange?.pendingEmail;
+  return typeof pending === 'string' && pending ? pending : null;
 }
 
-/** One section's payload; resolves to the fresh token an e-mail change answers, else null. */
+/** One section's payload; resolves to the new e-mail address waiting for its link, else null. */
 export function updateProfile(userId: string, update: ProfileUpdate, options: CallOptions = {}): Promise<string | null> {
   return updateUserFields(userId, update.values, options);
 }

@@ -20,7 +20,7 @@ export function contentApiRoutes(controller: string, access: Access, rows: reado
       path,
       handler: `${controller}.${action}`,
       // A fresh auth object per route: Strapi adds the route's permission scope to it.
-      config: { auth: own === 'public' ? false : own === 'member' ? memberOnlyAuth() : own, policies: [], middlewares: [] },
+      config: { auth: own === 'public' ? false : own === 'member' ? memberOnlyAuth() : own, policies: [], middlewares: [] as string[] },
     })),
   };
 }

@@ -228,7 +228,7 @@ describe('robots.txt and sitemap.xml', () => {
     expect(lines[0]).toBe('User-agent: *');
     expect(lines).toContain('Allow: /');
     expect(lines.filter((line) => line.startsWith('Disallow:')).sort()).toEqual(
-      ['/admin', '/api', '/auth/', '/bmi', '/delete-profile', '/profile'].map((prefix) => `Disallow: ${prefix}`),
+      ['/admin', '/api', '/auth/', '/bmi', '/delete-profile', '/email-change/', '/profile'].map((prefix) => `Disallow: ${prefix}`),
     );
     expect(lines).toContain('Sitemap: https://carnivo.example/sitemap.xml');
     expect((await fetch(`${app.baseUrl}/robots.txt`, { method: 'HEAD' })).status).toBe(200);

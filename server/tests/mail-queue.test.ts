@@ -149,7 +149,7 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
       expect(await rowsTo(bob.email)).toEqual([]);
     });
 
-    it('queues the e-mail-change notice with the change, and rolls the change back when it cannot be queued', async () => {
+    it('queues the e-mail-change link and notice with the pending change, and writes neither when one cannot be queued', async () => {
       const carl = await register(`carl${label}`);
       const drop = await refuseMailTo(carl.email);
       try {
@@ -161,8 +161,12 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
       } finally {
         await drop();
       }
-      const unchanged = (await app.strapi.db.query(USER).findOne({ where: { id: carl.id }, select: ['email'] })) as { email: string };
-      expect(unchanged.email).toBe(carl.email);
+      const unchanged = (await app.strapi.db.query(USER).findOne({ where: { id: carl.id }, select: ['email', 'pending_email'] })) as {
+        email: string;
+        pending_email: string | null;
+      };
+      expect(unchanged).toEqual({ email: carl.email, pending_email: null });
+      expect(await rowsTo(`carl.new${label}@example.com`)).toEqual([]);
 
       const res = await request(app.baseUrl, 'PUT', `/api/users/${carl.id}`, {
         token: carl.jwt,
@@ -171,6 +175,8 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const [notice] = await rowsTo(carl.email);
       expect(notice).toMatchObject({ kind: 'email-change', status: 'queued' });
+      const [link] = await rowsTo(`carl.new${label}@example.com`);
+      expect(link).toMatchObject({ kind: 'email-change', status: 'queued' });
     });
 
     it('writes the confirmation token and its e-mail together', async () => {

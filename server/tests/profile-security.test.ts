@@ -1,9 +1,11 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
 import type { ApiError, AuthResponse, Ingredient } from './helpers/types';
+import { hashEmailChangeSecret } from '../src/api/account/services/email-change';
 
 const require = createRequire(import.meta.url);
 const sharp = require('sharp') as typeof import('sharp').default;
@@ -165,9 +167,12 @@ describe('GET /api/users/me?populate=*', () => {
         // Issue 12 settings.
         'unit_system',
         'reminders_enabled',
+        // Issue 23: a new address waiting for its link (its tokens stay private).
+        'pending_email',
+        'pending_email_expires_at',
       ].sort(),
     );
-    expect(JSON.stringify(body)).not.toMatch(/password|resetPasswordToken|confirmationToken|resetPasswordTokenExpiresAt/);
+    expect(JSON.stringify(body)).not.toMatch(/password|resetPasswordToken|confirmationToken|resetPasswordTokenExpiresAt|email_change_/);
   });
 });
 
@@ -316,9 +321,16 @@ describe('PUT /api/users/:id — sections (SPEC §7 payloads)', () => {
       currentPassword: alice.password,
     });
     expect(res.status).toBe(200);
-    // A new address ends the earlier sessions; the answer carries this device's fresh token.
+    // The new address waits for the link mailed to it (server/tests/email-change-verified.test.ts).
+    expect(await me(alice)).toMatchObject({ email: 'alice@example.com', pending_email: 'alice.new@example.com', username: 'alice' });
+    // As if read from the mailed link: only its hash is stored, so store one we know.
+    const secret = crypto.randomBytes(32).toString('base64url');
+    await app.strapi.db.query(USERS).update({ where: { id: alice.id }, data: { email_change_token: hashEmailChangeSecret(secret) } });
+    const token = `${alice.id}.${secret}`;
+    expect((await request(app.baseUrl, 'POST', '/api/auth/email-change/confirm', { body: { token } })).status).toBe(200);
+    // The new address ends the earlier sessions.
     expect((await request(app.baseUrl, 'GET', '/api/users/me', { token: alice.jwt })).status).toBe(401);
-    alice.jwt = (res.body as unknown as { jwt: string }).jwt;
+    alice.jwt = (await login('alice.new@example.com', alice.password)).body.jwt;
     expect(await me(alice)).toMatchObject({ email: 'alice.new@example.com', username: 'alice' });
     alice.email = 'alice.new@example.com';
 

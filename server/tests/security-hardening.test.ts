@@ -260,14 +260,19 @@ describe('changing the e-mail address needs the current password', () => {
     expect((await put(victim, { email: 'Grace@Example.com', username: 'grace_h' })).status).toBe(200);
   });
 
-  it('with the password it changes, and the old address is told', async () => {
+  it('with the password the new address gets a confirmation link, and the old address is told with a cancel link', async () => {
     const member = await register('heidi');
     const res = await put(member, { email: 'heidi.new@example.com', currentPassword: member.password });
     expect(res.status).toBe(200);
-    expect((await me((res.body as Me & { jwt: string }).jwt)).body.email).toBe('heidi.new@example.com');
+    // Nothing changes until the link is opened (server/tests/email-change-verified.test.ts attacks it).
+    expect((await me(member.jwt)).body.email).toBe('heidi@example.com');
+    const link = await outbox.next('heidi.new@example.com');
+    expect(link.headers.subject).toBe('Confirm the new e-mail address of your Carnivo account');
+    expect(link.text).toMatch(/\/email-change\/confirm\?token=/);
     const notice = await outbox.next('heidi@example.com');
-    expect(notice.headers.subject).toBe('The e-mail address of your Carnivo account was changed');
-    expect(notice.raw).toContain('heidi@example.com to h***w@example.com');
+    expect(notice.headers.subject).toBe('A change of your Carnivo e-mail address was requested');
+    expect(notice.text).toContain('from heidi@example.com to heidi.new@example.com');
+    expect(notice.text).toMatch(/\/email-change\/cancel\?token=/);
   });
 
   it('an account that signs in with a provider has no password, so its e-mail stays', async () => {

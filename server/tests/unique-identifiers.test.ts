@@ -3,6 +3,8 @@ import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import { missingServices, postgresEnv, startCluster, withPostgres, type Cluster } from './helpers/instances';
 import { bootStrapi, requestFrom, type TestStrapi } from './helpers/strapi';
 import type { ApiError, AuthResponse } from './helpers/types';
+import { hashEmailChangeSecret } from '../src/api/account/services/email-change';
+import { emailChangeMessages } from '../src/contract/emailChange';
 
 /**
  * One account per e-mail address and per username (any case), held by the database's unique
@@ -23,6 +25,8 @@ interface Target {
   send(i: number, method: string, path: string, options?: { body?: unknown; token?: string }): Promise<{ status: number; body: Answer }>;
   /** Rows read straight from the database, not through the server. */
   rows(where: 'email' | 'username', value: string): Promise<{ id: number; email: string; username: string }[]>;
+  /** Stores the hash of `secret` as the member's pending confirmation link (as if read from the outbox). */
+  armEmailChange(id: number, secret: string): Promise<void>;
 }
 
 let nextHost = 2;
@@ -82,21 +86,28 @@ function raceScenarios(target: () => Target) {
     expect(stored.map((row) => row.id)).toEqual([winner.body.user!.id]);
   });
 
-  it('two members changing to one address at once: one gets it, the other keeps their own', async () => {
+  it('two members confirming one address at once: one gets it, the other keeps their own', async () => {
     const members = [await register(target(), 0, `mover_a${tag()}`), await register(target(), 1, `mover_b${tag()}`)];
     const wanted = `wanted-${tag()}@example.com`;
+    // Both may ask for it (a pending change holds no address); the race is on the links.
+    for (const [i, member] of members.entries()) {
+      const asked = await target().send(i, 'PUT', `/api/users/${member.id}`, {
+        token: member.jwt,
+        body: { email: wanted, currentPassword: member.password },
+      });
+      expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+    }
+    const secrets = members.map(() => crypto.randomBytes(32).toString('base64url'));
+    for (const [i, member] of members.entries()) await target().armEmailChange(member.id, secrets[i]);
     const answers = await Promise.all(
       members.map((member, i) =>
-        target().send(i, 'PUT', `/api/users/${member.id}`, {
-          token: member.jwt,
-          body: { email: wanted, currentPassword: member.password },
-        }),
+        target().send(i, 'POST', '/api/auth/email-change/confirm', { body: { token: `${member.id}.${secrets[i]}` } }),
       ),
     );
-    const winner = expectOneWinner(answers, EMAIL_TAKEN);
+    expectOneWinner(answers, emailChangeMessages.taken);
     const holders = await target().rows('email', wanted);
-    expect(holders.map((row) => row.id)).toEqual([winner.body.id]);
-    const loser = members.find((member) => member.id !== winner.body.id)!;
+    expect(holders).toHaveLength(1);
+    const loser = members.find((member) => member.id !== holders[0].id)!;
     expect((await target().rows('email', loser.email)).map((row) => row.id)).toEqual([loser.id]);
   });
 }
@@ -111,6 +122,9 @@ describe('on SQLite, in-process', () => {
         email: string;
         username: string;
       }[],
+    armEmailChange: async (id, secret) => {
+      await app.strapi.db.query(USERS).update({ where: { id }, data: { email_change_token: hashEmailChangeSecret(secret) } });
+    },
   });
 
   beforeAll(async () => {
@@ -207,6 +221,9 @@ describe.skipIf(missing !== null)('on PostgreSQL, two instances', () => {
       query(`SELECT id, email, username FROM up_users WHERE lower(${where === 'email' ? 'email' : 'username'}) = lower($1) ORDER BY id`, [
         value,
       ]),
+    armEmailChange: async (id, secret) => {
+      await query('UPDATE up_users SET email_change_token = $1 WHERE id = $2', [hashEmailChangeSecret(secret), id]);
+    },
   });
 
   beforeAll(async () => {

@@ -2,6 +2,7 @@ import type { billingHistoryMachine } from '../../machines/billingHistory.machin
 import type { cardOnFileMachine } from '../../machines/cardOnFile.machine';
 import type { dataExportMachine } from '../../machines/dataExport.machine';
 import type { deleteAccountMachine } from '../../machines/deleteAccount.machine';
+import type { emailChangeConfirmationMachine } from '../../machines/emailChangeConfirmation.machine';
 import type { firstRunBmiMachine } from '../../machines/firstRunBmi.machine';
 import type { LegalDocumentMachine } from '../../machines/legalDocument.machine';
 import type { logoutAllDevicesMachine } from '../../machines/logoutAllDevices.machine';
@@ -45,4 +46,5 @@ export type Flows = Partial<{
   firstRunBmi: typeof firstRunBmiMachine;
   profileSetting: typeof profileSettingMachine;
   weightHistory: typeof weightHistoryMachine;
+  emailChangeConfirmation: typeof emailChangeConfirmationMachine;
 }>;

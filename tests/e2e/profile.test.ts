@@ -120,12 +120,15 @@ async function openTab(p: Page, user: TestUser, tab: string, regionName: string)
 }
 
 /** Saves the open form of a section and waits for its success message. */
-async function saveSection(section: Locator, p: Page) {
+async function saveSection(section: Locator, p: Page, notice = 'Profile updated successfully!') {
   const saved = p.waitForResponse((r) => r.request().method() === 'PUT' && /\/api\/users\/\d+$/.test(new URL(r.url()).pathname));
   await section.getByRole('button', { name: 'Save', exact: true }).click();
   expect((await saved).status()).toBe(200);
-  await expect.poll(() => section.getByRole('status').textContent(), poll).toBe('Profile updated successfully!');
+  await expect.poll(() => section.getByRole('status').textContent(), poll).toBe(notice);
 }
+
+/** The notice of a save that asked for a new address (issue 23: the address waits for its link). */
+const linkSent = (email: string) => `We sent a confirmation link to ${email}. Your email changes when you open it (within 24 hours).`;
 
 /** True when the image has loaded real pixels. */
 const loaded = (image: Locator) =>
@@ -153,29 +156,25 @@ describe('Profile sections persist after a reload', () => {
       .poll(() => section.getByRole('alert').textContent(), poll)
       .toBe('Please enter your current password to change your email.');
     await section.getByLabel('Current password', { exact: true }).fill(user.password);
-    await saveSection(section, page);
-    // A new address ends every earlier session; this device stored the fresh token the answer carried.
-    const renewed = await storedSession(page);
-    expect(renewed.jwt).not.toBe(user.jwt);
-    const oldToken = await fetch(`${baseUrl()}/api/users/me`, {
-      headers: { Authorization: `Bearer ${user.jwt}` },
-      signal: AbortSignal.timeout(WAIT_MS),
-    });
-    expect(oldToken.status).toBe(401);
-    user.jwt = renewed.jwt!;
+    await saveSection(section, page, linkSent(newEmail));
+    // Asking for a new address ends no session (tests/e2e/email-change.test.ts opens the link).
+    expect((await storedSession(page)).jwt).toBe(user.jwt);
 
     await page.reload({ waitUntil: 'domcontentloaded' });
     const view = region(page, 'Information');
     // 80 / 1.7² = 27.7 (Overweight); ideal = 21.5 × 1.7² = 62.1 kg.
     await expect.poll(() => view.innerText(), poll).toContain('27.7');
     const text = await view.innerText();
-    for (const expected of [newName, newEmail, 'Female', '170 cm', '80 kg', '62.1 kg', 'Overweight']) expect(text).toContain(expected);
+    for (const expected of [newName, user.email, `${newEmail}: waiting`, 'Female', '170 cm', '80 kg', '62.1 kg', 'Overweight']) {
+      expect(text).toContain(expected);
+    }
     expect(text).toContain('1990');
     await screenshot(page, 'profile-information-saved');
 
     expect(await me(user)).toMatchObject({
       username: newName,
-      email: newEmail,
+      email: user.email,
+      pending_email: newEmail,
       bmi: { currentWeight: 80, height: 170, Gender: 'Female', date_of_birth: '1990-05-01', idealBmiWeight: '62.1' },
     });
   });
@@ -196,36 +195,35 @@ describe('Profile sections persist after a reload', () => {
     expect((await me(user)).username).toBe(user.username);
   });
 
-  it('Information: a new member changes only the e-mail; the notice comes with the new address (issue 21)', async () => {
+  it('Information: a new member changes only the e-mail; the notice comes with the waiting address (issues 21, 23)', async () => {
     const user = await createUser();
     const section = await openTab(page, user, 'information', 'Information');
     await expect.poll(() => section.innerText(), poll).toContain('Add your height and weight');
-    // What the card shows at the moment 'Profile updated successfully!' first appears.
-    await page.evaluate(() => {
+    const newEmail = `new_${user.email}`;
+    // What the card shows at the moment the notice first appears.
+    await page.evaluate((notice) => {
       const seen = window as unknown as { shownWithNotice?: string };
       const observer = new MutationObserver(() => {
         const card = document.querySelector('section[aria-label="Information"]');
-        if (card?.querySelector('[role="status"]')?.textContent === 'Profile updated successfully!') {
+        if (card?.querySelector('[role="status"]')?.textContent === notice) {
           seen.shownWithNotice = card.textContent ?? '';
           observer.disconnect();
         }
       });
       observer.observe(document.body, { subtree: true, childList: true, characterData: true });
-    });
+    }, linkSent(newEmail));
 
     await section.getByRole('button', { name: 'Edit Profile' }).click();
     expect(await section.getByRole('textbox', { name: 'Height (cm)' }).inputValue()).toBe('');
-    const newEmail = `new_${user.email}`;
     await section.getByRole('textbox', { name: 'Email' }).fill(newEmail);
     await section.getByLabel('Current password', { exact: true }).fill(user.password);
-    await saveSection(section, page);
+    await saveSection(section, page, linkSent(newEmail));
 
     const shownWithNotice = await page.evaluate(() => (window as unknown as { shownWithNotice?: string }).shownWithNotice);
-    // The card's text runs label into value: 'Email' then the address.
-    expect(shownWithNotice).toContain(`Email${newEmail}`);
-    expect(shownWithNotice).not.toContain(`Email${user.email}`);
-    user.jwt = (await storedSession(page)).jwt!;
-    expect(await me(user)).toMatchObject({ email: newEmail, bmi: { height: null, currentWeight: null } });
+    // The card's text runs label into value: 'Email' then the address; the new one waits for its link.
+    expect(shownWithNotice).toContain(`Email${user.email}`);
+    expect(shownWithNotice).toContain(`New Email${newEmail}: waiting`);
+    expect(await me(user)).toMatchObject({ email: user.email, pending_email: newEmail, bmi: { height: null, currentWeight: null } });
   });
 
   it('Information: each card has one heading, and Units is said once (issue 21)', async () => {

@@ -6,7 +6,8 @@ import { setup } from 'xstate';
  * message; a valid form saves ('Saving...'), or stays in the form with the server's message. Once
  * saved, the profile reloads (still 'Saving...', issue 21); then the section leaves edit mode and
  * 'Profile updated successfully!' shows beside the saved values, for 3 seconds. A changed e-mail
- * asks for the current password; the server's newer username rules speak too. A new member, with no
+ * asks for the current password; the server's newer username rules speak too. A new address is not
+ * saved: the notice says a confirmation link went to it, and the section shows it as waiting (issue 23). A new member, with no
  * height or weight yet, saves the other fields without them; typing one asks for both (issue 21).
  */
 export const profileInformationModel = setup({
@@ -34,7 +35,7 @@ export const profileInformationModel = setup({
       | { type: 'save.sameEmailOtherCase' }
       | { type: 'save.newEmailWithPassword' }
       | { type: 'server.saved' }
-      /** A new address: every earlier token is revoked and the answer carries this device's fresh one. */
+      /** The other fields saved; the new address waits for the link mailed to it. */
       | { type: 'server.savedNewEmail' }
       | { type: 'server.refused' }
       | { type: 'server.wrongPassword' }
@@ -51,7 +52,7 @@ export const profileInformationModel = setup({
     /** Height and weight 'Not set', 'Add your height and weight' for the BMI. */
     newMember: { on: { 'edit.started': 'newMemberEditing' } },
     /** The form with height and weight empty. */
-    newMemberEditing: { on: { 'save.newEmailOnly': 'saving', 'save.heightOnly': 'invalid' } },
+    newMemberEditing: { on: { 'save.newEmailOnly': 'savingNewEmail', 'save.heightOnly': 'invalid' } },
     editing: {
       on: {
         'edit.cancelled': 'viewing',
@@ -66,7 +67,7 @@ export const profileInformationModel = setup({
         'save.newEmailNoPassword': 'invalid',
         'save.valid': 'saving',
         'save.sameEmailOtherCase': 'saving',
-        'save.newEmailWithPassword': 'saving',
+        'save.newEmailWithPassword': 'savingNewEmail',
       },
     },
     /** The first broken rule's message; another invalid save shows its own. */
@@ -74,13 +75,26 @@ export const profileInformationModel = setup({
     saving: {
       on: {
         'server.saved': 'reloading',
-        'server.savedNewEmail': 'reloading',
+        'server.refused': 'refused',
+        'server.wrongPassword': 'refused',
+      },
+    },
+    /** As saving, with a new address (and the current password). */
+    savingNewEmail: {
+      on: {
+        'server.savedNewEmail': 'reloadingNewEmail',
         'server.refused': 'refused',
         'server.wrongPassword': 'refused',
       },
     },
     /** Saved, the profile reloading: still 'Saving...', no notice beside the old values. */
     reloading: { on: { 'server.reloaded': 'saved' } },
+    reloadingNewEmail: { on: { 'server.reloaded': 'emailChangeSent' } },
+    /**
+     * 'We sent a confirmation link to <new>. Your email changes when you open it (within 24 hours).' for
+     * 3 seconds; the old address stays, the new one shows as waiting.
+     */
+    emailChangeSent: { on: { 'time.passed3s': 'viewing', 'edit.started': 'editing' } },
     /** Still in the form, with the server's message. */
     refused: { on: { 'save.valid': 'saving', 'save.blankUsername': 'invalid', 'edit.cancelled': 'viewing' } },
     saved: { on: { 'time.passed3s': 'viewing', 'edit.started': 'editing' } },
@@ -101,8 +115,6 @@ export const profileGoalsModel = setup({
       | { type: 'save.noGoal' }
       | { type: 'save.lightGoal' }
       | { type: 'server.saved' }
-      /** Only a new address gets a fresh token, but the flow is one for every section: whatever token comes is kept. */
-      | { type: 'server.savedNewEmail' }
       | { type: 'server.refused' }
       | { type: 'server.reloaded' }
       | { type: 'time.passed3s' },
@@ -115,7 +127,7 @@ export const profileGoalsModel = setup({
     viewing: { on: { 'edit.started': 'editing' } },
     editing: { on: { 'edit.cancelled': 'viewing', 'save.valid': 'saving', 'save.noGoal': 'saving', 'save.lightGoal': 'invalid' } },
     invalid: { on: { 'save.valid': 'saving', 'edit.cancelled': 'viewing' } },
-    saving: { on: { 'server.saved': 'reloading', 'server.savedNewEmail': 'reloading', 'server.refused': 'refused' } },
+    saving: { on: { 'server.saved': 'reloading', 'server.refused': 'refused' } },
     reloading: { on: { 'server.reloaded': 'saved' } },
     refused: { on: { 'save.noGoal': 'saving', 'save.lightGoal': 'invalid', 'edit.cancelled': 'viewing' } },
     saved: { on: { 'time.passed3s': 'viewing', 'edit.started': 'editing' } },

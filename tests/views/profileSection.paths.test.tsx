@@ -55,7 +55,7 @@ const goalsSaves: Record<string, { goal: number; message?: string }> = {
 };
 
 type SectionName = 'Information' | 'Goals';
-const FRESH_TOKEN = 'fresh-token-after-email-change';
+const EMAIL_CHANGE_SENT = 'We sent a confirmation link to tbone@example.com. Your email changes when you open it (within 24 hours).';
 const savedUser: Partial<User> = {
   username: 'tbone',
   bmi: { id: 1, currentWeight: 80, height: 180, Gender: 'Male', date_of_birth: '1985-01-02', idealBmiWeight: '72.9' },
@@ -72,14 +72,14 @@ function openSection(section: SectionName, inspect?: Inspect, user: Partial<User
   // The profile reloads after a save only when the test says the server answered.
   app.server.holdReloads = true;
   // How many saves were sent before the last submission, and reloads asked before the last save's answer.
-  return { ...app, saves, section, savesBefore: 0, reloadsBefore: 0 };
+  return { ...app, saves, section, savesBefore: 0, reloadsBefore: 0, newEmailAnswered: false };
 }
 type Page = ReturnType<typeof openSection>;
 
 const card = (page: Page) => screen.getByRole('region', { name: page.section });
 
-/** The server saved the last submission; `jwt` is the fresh token it answers for a new address. */
-function answerSaved(page: Page, jwt: string | null) {
+/** The server saved the last submission; `pendingEmail` is the new address it keeps waiting for its link. */
+function answerSaved(page: Page, pendingEmail: string | null) {
   const { update } = page.saves.last().input;
   if (update.section === 'information') {
     const { username, email, bmi } = update.values;
@@ -89,12 +89,22 @@ function answerSaved(page: Page, jwt: string | null) {
       currentWeight: page.server.user.bmi?.currentWeight ?? null,
       idealBmiWeight: null,
     };
-    page.server.user = { ...page.server.user, username, email: email.toLowerCase(), bmi: { id: 1, ...kept, ...bmi } };
+    const pending = pendingEmail
+      ? { pending_email: pendingEmail, pending_email_expires_at: new Date(Date.now() + 24 * 3600_000).toISOString() }
+      : { email: email.toLowerCase() };
+    page.server.user = { ...page.server.user, username, ...pending, bmi: { id: 1, ...kept, ...bmi } };
   } else if (update.section === 'goals') {
     page.server.user = { ...page.server.user, ...update.values };
   }
   page.reloadsBefore = page.server.heldReloads.length;
-  page.saves.last().settle.resolve(jwt);
+  page.newEmailAnswered = pendingEmail !== null;
+  page.saves.last().settle.resolve(pendingEmail);
+}
+
+/** The address of the last Information save, as the server keeps it (trimmed, lower case). */
+function submittedEmail(page: Page): string | null {
+  const { update } = page.saves.last().input;
+  return update.section === 'information' ? update.values.email.trim().toLowerCase() : null;
 }
 
 /** The reloaded profile arrives (the one the last saved answer asked for). */
@@ -209,7 +219,6 @@ function sectionPathTest(
       'edit.started': (page) => page.user.click(within(card(page)).getByRole('button', { name: editLabel(page) })),
       'edit.cancelled': (page) => page.user.click(within(card(page)).getByRole('button', { name: 'Cancel' })),
       'server.saved': (page) => answerSaved(page, null),
-      'server.savedNewEmail': (page) => answerSaved(page, FRESH_TOKEN),
       ...Object.fromEntries(
         Object.entries(refusals).map(([type, message]) => [
           type,
@@ -235,13 +244,13 @@ function sectionPathTest(
         expect(page.saves.calls).toHaveLength(page.savesBefore + 1);
       },
       refused: (page, { via }) => expectForm(page, { alert: messageFor(via) }),
-      reloading: async (page, { via }) => {
+      reloading: async (page) => {
         await see('the profile reloading', () => expect(page.server.heldReloads).toHaveLength(page.reloadsBefore + 1));
         // Saved, but the old values still show: no notice yet, the form stays busy.
         await expectForm(page, { busy: true });
         expect(within(card(page)).queryByRole('status')).toBeNull();
-        // Still logged in: with the fresh token after a new address, else with the one it had.
-        expect(localStorage.getItem(SESSION_KEYS.jwt)).toBe(via === 'server.savedNewEmail' ? FRESH_TOKEN : 'member-token');
+        // Still logged in with the token it had: asking for a new address ends no session.
+        expect(localStorage.getItem(SESSION_KEYS.jwt)).toBe('member-token');
       },
       saved: async (page) => {
         await expectViewing(page, UPDATED);
@@ -288,9 +297,21 @@ describe('profileSection: the spec models replayed against the Information and G
             await fillField(page, 'Current password', 'secret123');
           }),
         'save.heightOnly': (page) => saveTyped(page, () => fillField(page, 'Height (cm)', '180')),
+        'server.savedNewEmail': (page) => answerSaved(page, submittedEmail(page)),
+        // The notice of the last save: the link's after a new address, else the plain one.
+        'time.passed3s': (page) => noticeShownFor(3000, card, page.newEmailAnswered ? EMAIL_CHANGE_SENT : UPDATED)(page),
       },
       screens: {
         ...information.screens,
+        reloadingNewEmail: (page, arrival) => information.screens.reloading(page, arrival),
+        emailChangeSent: async (page) => {
+          const wanted = 'tbone@example.com';
+          await expectViewing(page, EMAIL_CHANGE_SENT);
+          // The old address stays the account's; the new one shows as waiting for its link.
+          expect(within(card(page)).getByText(page.server.user.email)).toBeTruthy();
+          expect(page.server.user.email).not.toBe(wanted);
+          expect(within(card(page)).getByText(new RegExp(`^${wanted}: waiting for you to open the link`))).toBeTruthy();
+        },
         newMember: async (page) => {
           await expectViewing(page, null);
           expect(within(card(page)).getByText('Add your height and weight')).toBeTruthy();
@@ -299,7 +320,7 @@ describe('profileSection: the spec models replayed against the Information and G
           await expectForm(page, {});
           for (const label of ['Height (cm)', 'Weight (kg)']) expect((screen.getByLabelText(label) as HTMLInputElement).value).toBe('');
         },
-        saving: async (page, arrival) => {
+        savingNewEmail: async (page, arrival) => {
           await information.screens.saving(page, arrival);
           // Neither height nor weight is sent, so neither rule stands in the way.
           if (arrival.via === 'save.newEmailOnly') {

@@ -56,6 +56,9 @@ export type User = {
   reminders_enabled?: boolean | null;
   bmi: BmiRecord | null;
   profile_picture: Media | null;
+  /** Issue 23: a new e-mail address waiting for the link mailed to it, and until when the link works. */
+  pending_email?: string | null;
+  pending_email_expires_at?: string | null;
 };
 
 /** The bmi component as the Information section sends it. */

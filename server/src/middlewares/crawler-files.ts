@@ -5,7 +5,8 @@ import { publicUrl } from '../public-url';
  * /robots.txt and /sitemap.xml, written from PUBLIC_URL on each request (so one build serves any
  * host). Members-only pages, the social sign-in callbacks, the admin panel and the API are kept out
  * of search engines; the sitemap lists the public pages. /email-confirmation is left out: it is only
- * the landing page of the confirmation e-mail's link, with nothing to find.
+ * the landing page of the confirmation e-mail's link, with nothing to find. /email-change/ pages are
+ * disallowed: their links carry single-use tokens.
  */
 
 export const SITEMAP_PATHS = [
@@ -22,7 +23,7 @@ export const SITEMAP_PATHS = [
   '/reset-password',
 ];
 
-export const ROBOTS_DISALLOWED = ['/profile', '/bmi', '/delete-profile', '/auth/', '/admin', '/api'];
+export const ROBOTS_DISALLOWED = ['/profile', '/bmi', '/delete-profile', '/auth/', '/email-change/', '/admin', '/api'];
 
 const CACHE_CONTROL = 'public, max-age=3600';
 

@@ -87,3 +87,10 @@ export function resetCodeOf(email: OutboxEmail): string {
   if (!match) throw new Error(`no reset code in ${email.file}`);
   return match[1];
 }
+
+/** The token of the confirm or cancel link in an e-mail of a verified e-mail change. */
+export function emailChangeTokenOf(email: OutboxEmail, page: 'confirm' | 'cancel'): string {
+  const match = new RegExp(`/email-change/${page}\\?token=([0-9]+\\.[A-Za-z0-9_-]{43})`).exec(email.text);
+  if (!match) throw new Error(`no ${page} link in ${email.file}`);
+  return match[1];
+}

@@ -1,7 +1,7 @@
 import type { FormEvent, ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
-import { PROFILE_UPDATED_MESSAGE, type profileSectionMachine } from '../../../machines/profileSection.machine';
+import type { profileSectionMachine } from '../../../machines/profileSection.machine';
 import type { ProfileForm, SavedProfile } from '../../../machines/rules/profileForms';
 import { FormMessages } from '../../components/form/FormMessages';
 
@@ -27,6 +27,7 @@ export function EditableSection({ title, section, view, fields, readForm, profil
   const saving = useSelector(section, (snapshot) => snapshot.hasTag('busy'));
   const saved = useSelector(section, (snapshot) => snapshot.hasTag('success'));
   const error = useSelector(section, (snapshot) => snapshot.context.error);
+  const notice = useSelector(section, (snapshot) => snapshot.context.notice);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -38,7 +39,7 @@ export function EditableSection({ title, section, view, fields, readForm, profil
       <header className="profile-card__header">
         <h2>{title}</h2>
       </header>
-      <FormMessages error={editing ? error : null} notice={saved ? PROFILE_UPDATED_MESSAGE : null} />
+      <FormMessages error={editing ? error : null} notice={saved ? notice : null} />
       {editing ? (
         <form className="profile-form" onSubmit={submit} noValidate aria-busy={saving}>
           {fields}

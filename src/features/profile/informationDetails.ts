@@ -25,14 +25,16 @@ export type InformationDetail = { label: string; value: string; category?: BmiCa
  * The Information section's view, line by line. One source for the app's view and for the profile
  * shell painted before the app starts (src/app/profileShell.ts), so both show the same thing.
  */
-export function informationDetails(user: User): InformationDetail[] {
+export function informationDetails(user: User, now: number = Date.now()): InformationDetail[] {
   const { unit, gender, height, weight } = memberMeasures(user);
   const bmi = user.bmi;
   const currentBmi = bodyMassIndex(weight, height);
+  const pending = pendingEmail(user, now);
   const idealWeight = bmi?.idealBmiWeight ? parseDecimal(bmi.idealBmiWeight) : idealBmiWeight(height, gender);
   return [
     { label: 'Username', value: user.username },
     { label: 'Email', value: user.email },
+    ...(pending ? [{ label: 'New Email', value: pendingEmailNote(pending) }] : []),
     { label: 'Date of Birth', value: bmi?.date_of_birth ? formatDay(bmi.date_of_birth) : 'Not set' },
     { label: 'Gender', value: gender },
     { label: 'Height', value: formatHeight(height, unit) },
@@ -42,6 +44,15 @@ export function informationDetails(user: User): InformationDetail[] {
       ? { label: 'Current BMI', value: 'Add your height and weight' }
       : { label: 'Current BMI', value: String(currentBmi), category: bmiCategory(currentBmi) },
   ];
+}
+
+/** The line of a new address waiting for its link (issue 23). */
+export const pendingEmailNote = (email: string) =>
+  `${email}: waiting for you to open the link we sent there. Until then your email stays as it is; to cancel, use the link we sent to it.`;
+
+/** The new address waiting for its link, while the link still works. */
+function pendingEmail(user: User, now: number): string | null {
+  return user.pending_email && Date.parse(user.pending_email_expires_at ?? '') > now ? user.pending_email : null;
 }
 
 export const bmiBadgeClassName = (category: BmiCategory) => `bmi-badge bmi-badge--${category.colour}`;

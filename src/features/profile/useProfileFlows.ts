@@ -1,7 +1,7 @@
 import { fromPromise } from 'xstate';
 import { photoUploadMachine } from '../../../machines/photoUpload.machine';
 import { profileSectionMachine } from '../../../machines/profileSection.machine';
-import { useAuthActor, useFlows } from '../../hooks/appContext';
+import { useFlows } from '../../hooks/appContext';
 import { useFlowActor } from '../../hooks/useFlowActor';
 import { useReloadProfile } from '../../hooks/useReloadProfile';
 
@@ -11,10 +11,9 @@ import { useReloadProfile } from '../../hooks/useReloadProfile';
  */
 export function useProfileSection(userId: string) {
   const reloadProfile = useReloadProfile();
-  const auth = useAuthActor();
   const reloaded = fromPromise(() => reloadProfile().catch(() => undefined));
   return useFlowActor((useFlows().profileSection ?? profileSectionMachine).provide({ actors: { reloadProfile: reloaded } }), {
-    input: { userId, auth },
+    input: { userId },
   });
 }
 

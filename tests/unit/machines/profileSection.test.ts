@@ -5,7 +5,8 @@ import { PROFILE_UPDATED_MESSAGE, profileSectionMachine } from '../../../machine
 import type { INFORMATION_FIELDS, ProfileForm, SavedProfile } from '../../../machines/rules/profileForms';
 import type { UnitSystem } from '../../../machines/rules/units';
 import { deferred, type Deferred } from '../../support/deferred';
-import { nextTick, recordingAuth } from './machineTestKit';
+import { nextTick } from './machineTestKit';
+import { emailChangeMessages } from '../../../server/src/contract/emailChange';
 
 vi.mock('../../../machines/services/users', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../../machines/services/users')>()),
@@ -24,11 +25,10 @@ beforeEach(() => {
 function start() {
   // Each reload waits for the test to settle the current `reload`.
   const reloadProfile = vi.fn(() => reload.promise);
-  const session = recordingAuth();
   const clock = new SimulatedClock();
   const machine = profileSectionMachine.provide({ actors: { reloadProfile: fromPromise(reloadProfile) } });
-  const actor = createActor(machine, { input: { userId: '7', auth: session.auth }, inspect: session.inspect, clock }).start();
-  return { actor, clock, reloadProfile, session };
+  const actor = createActor(machine, { input: { userId: '7' }, clock }).start();
+  return { actor, clock, reloadProfile };
 }
 
 const profile: SavedProfile = {
@@ -225,24 +225,20 @@ describe('profileSection (SPEC §4 Profile sections, §5 Profile Information and
     expect(actor.getSnapshot().matches({ viewing: 'idle' })).toBe(true);
   });
 
-  it('sends the fresh token a new e-mail address answers to the auth actor before reloading, and nothing when none came', async () => {
-    const { actor, reloadProfile, session } = start();
-    const tokenAtReload: unknown[] = [];
-    reloadProfile.mockImplementation(() => {
-      tokenAtReload.push(session.auth.getSnapshot().context.session?.jwt);
-      return reload.promise;
-    });
+  it('a new e-mail address waits for its link: the notice says where it was sent; the next plain save says saved again', async () => {
+    const { actor, reloadProfile } = start();
+    expect(actor.getSnapshot().context.notice).toBe(PROFILE_UPDATED_MESSAGE);
     actor.send({ type: 'edit.started' });
     actor.send(saved(information({ email: 'new@example.com', currentPassword: 'secret123' })));
-    save.resolve('fresh-token');
+    save.resolve('new@example.com');
     await nextTick();
-    expect(session.received).toEqual([{ type: 'session.tokenRenewed', jwt: 'fresh-token' }]);
-    expect(session.auth.getSnapshot().context.session).toEqual({ jwt: 'fresh-token', userId: '7' });
-    // The reload asks with the new token: the old one is revoked.
-    expect(tokenAtReload).toEqual(['fresh-token']);
     reload.resolve();
     await nextTick();
     expect(actor.getSnapshot().matches({ viewing: 'saved' })).toBe(true);
+    expect(actor.getSnapshot().context.notice).toBe(
+      'We sent a confirmation link to new@example.com. Your email changes when you open it (within 24 hours).',
+    );
+    expect(emailChangeMessages.sent('x@example.com')).toContain('x@example.com');
 
     save = deferred<string | null>();
     reload = deferred<void>();
@@ -254,9 +250,7 @@ describe('profileSection (SPEC §4 Profile sections, §5 Profile Information and
     reload.resolve();
     await nextTick();
     expect(actor.getSnapshot().matches({ viewing: 'saved' })).toBe(true);
-    // No new token (no e-mail change): the auth actor hears nothing and the member stays logged in.
-    expect(session.received).toEqual([{ type: 'session.tokenRenewed', jwt: 'fresh-token' }]);
-    expect(session.auth.getSnapshot().context.session).toEqual({ jwt: 'fresh-token', userId: '7' });
+    expect(actor.getSnapshot().context.notice).toBe(PROFILE_UPDATED_MESSAGE);
     expect(reloadProfile).toHaveBeenCalledTimes(2);
   });
 

@@ -6,7 +6,8 @@ import { UID } from '../../content-types';
 import { memberOnlyAuth } from '../../api/account/auth/bearer-required';
 import { utcDate } from '../../contract/progress';
 import type { WeightEntryService } from '../../api/weight-entry/services/weight-entry';
-import type { MailQueueService } from '../../api/email-message/services/mail-queue';
+import type { PendingEmailChange } from '../../contract/emailChange';
+import type { EmailChangeService } from '../../api/account/services/email-change';
 
 /**
  * Route wiring of the guards of the member-facing users-permissions routes (see docs/profile.md);
@@ -15,10 +16,10 @@ import type { MailQueueService } from '../../api/email-message/services/mail-que
  * - PUT /api/users/:id (user.update): a member updates only themselves, and only the fields of the
  *   profile sections (SPEC §7) under the same rules as the forms (SPEC §5). A new e-mail address
  *   needs the current password in the same request (a stolen token alone cannot take the account
- *   over through a reset), and the old address is told (the notice is queued in the change's transaction). The change ends every other session and
- *   any mailed reset code; the answer carries a fresh `jwt` for this device. The plugin's own
- *   controller then runs (e-mail uniqueness, save through the Document Service; a racing duplicate
- *   is refused by the database's unique index, src/security/identifiers.ts).
+ *   over through a reset) and must be free; it is not saved but stored as pending, and the link that
+ *   makes the change is mailed to it (api::account.email-change; the answer's `emailChange` says so).
+ *   The plugin's own controller then saves the other fields (save through the Document Service; a
+ *   racing duplicate username is refused by the database's unique index, src/security/identifiers.ts).
  *   A changed bmi.currentWeight also records today's (UTC) weight entry, in the same transaction; a bmi
  *   sent without height and weight keeps the saved ones.
  * - POST /api/auth/change-password: the new password needs at least 6 characters (SPEC §5, §9);
@@ -69,7 +70,9 @@ export const profileUpdateGuard = async (ctx: RequestContext, next: NextMiddlewa
     }
   }
 
-  const previousEmail = await checkEmailChange(user.id, changes.email, currentPassword);
+  // A new address waits for its link (docs/security.md#verified-e-mail-change): the rest saves at once.
+  const newEmail = await checkEmailChange(user.id, changes.email, currentPassword);
+  delete changes.email;
 
   ctx.request.body = changes;
   const bmi = changes.bmi as { height?: number; currentWeight?: number } | undefined;
@@ -77,32 +80,36 @@ export const profileUpdateGuard = async (ctx: RequestContext, next: NextMiddlewa
   // A bmi without height and weight changes neither (issue 21): the replaced component keeps the saved ones.
   if (bmi && weight === undefined) Object.assign(bmi, await storedMeasures(user.id));
   const ok = () => ctx.status >= 200 && ctx.status < 300;
-  if (typeof weight === 'number' || previousEmail) {
+  let emailChange: PendingEmailChange | null = null;
+  if (typeof weight === 'number' || newEmail) {
     // A new current weight is also today's entry of the weight history (issue 12), and a new e-mail
-    // address queues the notice to the old one: each with the change, or neither.
-    await strapi.db.transaction(async () => {
-      const before = typeof weight === 'number' ? (await storedMeasures(user.id)).currentWeight : null;
-      await next();
-      if (!ok()) return;
-      if (typeof weight === 'number' && before !== weight) {
-        await (strapi.service('api::weight-entry.weight-entry') as unknown as WeightEntryService).record(
-          user.id,
-          utcDate(new Date()),
-          weight,
-        );
-      }
-      if (previousEmail) await queueEmailChangedNotice(previousEmail, changes.email as string);
-    });
+    // address is stored as pending with both its e-mails queued: each with the rest of the update, or none.
+    await strapi.db
+      .transaction(async () => {
+        const before = typeof weight === 'number' ? (await storedMeasures(user.id)).currentWeight : null;
+        if (newEmail)
+          emailChange = await (strapi.service('api::account.email-change') as unknown as EmailChangeService).request(user.id, newEmail);
+        await next();
+        if (!ok()) throw new RolledBack();
+        if (typeof weight === 'number' && before !== weight) {
+          await (strapi.service('api::weight-entry.weight-entry') as unknown as WeightEntryService).record(
+            user.id,
+            utcDate(new Date()),
+            weight,
+          );
+        }
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof RolledBack)) throw error;
+      });
   } else {
     await next();
   }
-  if (previousEmail && ok()) {
-    // The change revoked every earlier token (src/security/sessions.ts); this device gets a fresh
-    // one, as after a password change, so only the other devices are logged out.
-    const jwt = await strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
-    ctx.body = { ...(ctx.body as Record<string, unknown>), jwt };
-  }
+  if (emailChange && ok()) ctx.body = { ...(ctx.body as Record<string, unknown>), emailChange };
 };
+
+/** Undoes the transaction when the plugin's controller answered with an error (its answer stays). */
+class RolledBack extends Error {}
 
 /** The member's saved height (cm) and current weight (kg), each null when not saved. */
 async function storedMeasures(userId: number): Promise<{ height: number | null; currentWeight: number | null }> {
@@ -122,8 +129,8 @@ interface StoredCredentials {
 }
 
 /**
- * A new e-mail address needs the member's current password in the same request. Returns the old
- * address when the e-mail changes (to notify it), null otherwise.
+ * A new e-mail address needs the member's current password in the same request, and must be free.
+ * Returns the new address when the e-mail changes, null otherwise.
  */
 async function checkEmailChange(userId: number | string, email: unknown, currentPassword: unknown): Promise<string | null> {
   if (typeof email !== 'string') return null;
@@ -138,28 +145,7 @@ async function checkEmailChange(userId: number | string, email: unknown, current
   // Before users-permissions' own check, so the answer is the same as when the index refuses a race.
   const holder = await strapi.db.query(UID.user).findOne({ where: { email: { $eqi: email } }, select: ['id'] });
   if (holder && holder.id !== Number(userId)) throw new ApplicationError(TAKEN_MESSAGES.email);
-  return stored.email;
-}
-
-/** Queues the notice to the old address that the account's e-mail changed (in the caller's transaction). */
-async function queueEmailChangedNotice(oldEmail: string, newEmail: string): Promise<void> {
-  const masked = newEmail.replace(/^(.).*?(.?)@/, (_, first: string, last: string) => `${first}***${last}@`);
-  const text = [
-    'Hello,',
-    '',
-    `The e-mail address of your Carnivo account was changed from ${oldEmail} to ${masked}.`,
-    '',
-    'If you made this change, there is nothing to do.',
-    'If you did not, someone knows your password: reply to this e-mail or contact support at once.',
-    '',
-    'The Carnivo team',
-  ].join('\n');
-  await (strapi.service('api::email-message.mail-queue') as unknown as MailQueueService).enqueue({
-    kind: 'email-change',
-    to: oldEmail,
-    subject: 'The e-mail address of your Carnivo account was changed',
-    text,
-  });
+  return email;
 }
 
 /** Route middleware of POST /api/auth/change-password: SPEC §5 minimum length of the new password. */

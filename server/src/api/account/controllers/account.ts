@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { revokeSessions } from '../../../security/sessions';
-import type { MemberContext } from '../../../request-context';
+import type { MemberContext, RequestContext } from '../../../request-context';
 import { handleGatewayError, sendError } from '../../../payments/http';
 import { billingMessages } from '../../../contract/billing';
 import { recordRateLimitRefusal } from '../../../operations/metrics';
@@ -40,6 +40,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'application/json; charset=utf-8';
     ctx.body = JSON.stringify(data, null, 2);
+  },
+
+  /** POST /api/auth/email-change/confirm (public, the link mailed to the new address): makes the change. */
+  async confirmEmailChange(ctx: RequestContext) {
+    const body: unknown = ctx.request.body;
+    const token = typeof body === 'object' && body !== null ? (body as { token?: unknown }).token : undefined;
+    ctx.body = await strapi.service('api::account.email-change').confirm(token);
+  },
+
+  /** POST /api/auth/email-change/cancel (public, the link mailed to the old address): voids the pending change. */
+  async cancelEmailChange(ctx: RequestContext) {
+    const body: unknown = ctx.request.body;
+    const token = typeof body === 'object' && body !== null ? (body as { token?: unknown }).token : undefined;
+    await strapi.service('api::account.email-change').cancel(token);
+    ctx.body = { ok: true };
   },
 
   /** POST /api/auth/logout-all: revokes every token of the member, this one included. */

@@ -15,8 +15,8 @@ export type EmailKind = (typeof EMAIL_KINDS)[number];
 export const EMAIL_STATUSES = ['queued', 'sending', 'sent', 'failed'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
-/** Their bodies hold a secret (a reset code, a confirmation token): wiped once the message is sent or has failed. */
-const SECRET_KINDS: ReadonlySet<EmailKind> = new Set(['reset', 'confirmation']);
+/** Their bodies hold a secret (a reset code, a confirmation token, an e-mail change's link): wiped once the message is sent or has failed. */
+const SECRET_KINDS: ReadonlySet<EmailKind> = new Set(['reset', 'confirmation', 'email-change']);
 
 export const EMAIL_TABLE = 'email_messages';
 

@@ -1,0 +1,180 @@
+import crypto from 'crypto';
+import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
+import { UID } from '../../../content-types';
+import { publicUrl } from '../../../public-url';
+import { escapeHtml } from '../../../escape-html';
+import { EMAIL_CHANGE_TTL_MS, emailChangeMessages, emailChangeToken, type PendingEmailChange } from '../../../contract/emailChange';
+import type { MailQueueService } from '../../email-message/services/mail-queue';
+
+/** Only this hash of a link's secret is stored. */
+export function hashEmailChangeSecret(secret: string): string {
+  return crypto.createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two hex hashes (a missing one never matches). */
+function sameHash(stored: string | null | undefined, computed: string): boolean {
+  if (!stored || stored.length !== computed.length) return false;
+  return crypto.timingSafeEqual(Buffer.from(stored, 'utf8'), Buffer.from(computed, 'utf8'));
+}
+
+/** A fresh link token for the member: `<id>.<secret>`, and the hash to store. */
+function newToken(userId: number): { token: string; hash: string } {
+  const secret = crypto.randomBytes(32).toString('base64url');
+  return { token: `${userId}.${secret}`, hash: hashEmailChangeSecret(secret) };
+}
+
+interface PendingRow {
+  id: number;
+  email: string;
+  username: string;
+  pending_email: string | null;
+  pending_email_expires_at: string | Date | null;
+  email_change_token: string | null;
+  email_change_cancel_token: string | null;
+}
+
+const PENDING_FIELDS = [
+  'id',
+  'email',
+  'username',
+  'pending_email',
+  'pending_email_expires_at',
+  'email_change_token',
+  'email_change_cancel_token',
+];
+
+/** No pending change: what confirming or cancelling writes. */
+const CLEARED = { pending_email: null, pending_email_expires_at: null, email_change_token: null, email_change_cancel_token: null };
+
+/**
+ * Verified e-mail change (docs/security.md#verified-e-mail-change): the profile asks for a new address,
+ * the link mailed to it makes the change, the link mailed to the old address cancels it.
+ */
+const createEmailChangeService = ({ strapi }: { strapi: Core.Strapi }) => {
+  const users = () => strapi.db.query(UID.user);
+  const mailQueue = () => strapi.service('api::email-message.mail-queue') as unknown as MailQueueService;
+
+  /** The member whose pending change the token names, when its secret matches `field`'s hash. */
+  const findByToken = async (rawToken: unknown, field: 'email_change_token' | 'email_change_cancel_token'): Promise<PendingRow | null> => {
+    const token = emailChangeToken(rawToken);
+    if (!token) return null;
+    const [id, secret] = token.split('.');
+    const row = (await users().findOne({ where: { id: Number(id) }, select: PENDING_FIELDS })) as PendingRow | null;
+    if (!row || !sameHash(row[field], hashEmailChangeSecret(secret))) return null;
+    return row;
+  };
+
+  const addressHolder = async (email: string, exceptId: number): Promise<boolean> => {
+    const holder = (await users().findOne({ where: { email: { $eqi: email } }, select: ['id'] })) as { id: number } | null;
+    return holder !== null && holder.id !== exceptId;
+  };
+
+  const link = (page: 'confirm' | 'cancel', token: string) => `${publicUrl()}/email-change/${page}?token=${encodeURIComponent(token)}`;
+
+  const mail = (greeting: string, lines: string[], url: string, action: string) => ({
+    text: [greeting, '', ...lines.slice(0, 1), '', `${action}:`, url, '', ...lines.slice(1), '', 'The Carnivo team'].join('\n'),
+    html: [
+      `<p>${escapeHtml(greeting)}</p>`,
+      `<p>${escapeHtml(lines[0])}</p>`,
+      `<p><a href="${escapeHtml(url)}">${escapeHtml(action)}</a>:<br>${escapeHtml(url)}</p>`,
+      ...lines.slice(1).map((line) => `<p>${escapeHtml(line)}</p>`),
+      '<p>The Carnivo team</p>',
+    ].join('\n'),
+  });
+
+  return {
+    /**
+     * Stores the member's pending change (replacing any earlier one) and queues both e-mails, in the
+     * caller's transaction: the link to the new address, and the notice with a cancel link to the old one.
+     * The address itself does not change.
+     */
+    async request(userId: number, newEmail: string): Promise<PendingEmailChange> {
+      const row = (await users().findOne({ where: { id: userId }, select: ['id', 'email', 'username'] })) as PendingRow;
+      const confirm = newToken(userId);
+      const cancel = newToken(userId);
+      const expiresAt = new Date(Date.now() + EMAIL_CHANGE_TTL_MS);
+      await users().update({
+        where: { id: userId },
+        data: {
+          pending_email: newEmail,
+          pending_email_expires_at: expiresAt,
+          email_change_token: confirm.hash,
+          email_change_cancel_token: cancel.hash,
+        },
+      });
+      const until = `${expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+      const greeting = `Hello ${row.username},`;
+      await mailQueue().enqueue({
+        kind: 'email-change',
+        to: newEmail,
+        subject: 'Confirm the new e-mail address of your Carnivo account',
+        ...mail(
+          greeting,
+          [
+            `You asked to use ${newEmail} for your Carnivo account. Your e-mail changes only when you open this link.`,
+            `The link works once, until ${until} (24 hours). A newer request replaces it.`,
+            'If you did not ask for this, ignore this e-mail: nothing changes.',
+          ],
+          link('confirm', confirm.token),
+          'Confirm your new e-mail address',
+        ),
+      });
+      await mailQueue().enqueue({
+        kind: 'email-change',
+        to: row.email,
+        subject: 'A change of your Carnivo e-mail address was requested',
+        ...mail(
+          greeting,
+          [
+            `Someone asked to change the e-mail address of your Carnivo account from ${row.email} to ${newEmail}. Until the new address is confirmed (within 24 hours), this address stays the one you log in with.`,
+            'If this was you, there is nothing to do.',
+            'If it was not, cancel the change and change your password: someone knows it.',
+          ],
+          link('cancel', cancel.token),
+          'Cancel the change',
+        ),
+      });
+      return { pendingEmail: newEmail, expiresAt: expiresAt.toISOString() };
+    },
+
+    /**
+     * Makes the change the token confirms: once, within 24 hours, and only while no other account has
+     * the address. The new address ends every session and voids a mailed reset code (src/security/sessions.ts).
+     */
+    async confirm(token: unknown): Promise<{ email: string }> {
+      return strapi.db.transaction(async () => {
+        const row = await findByToken(token, 'email_change_token');
+        const expiresAt = row?.pending_email_expires_at ? new Date(row.pending_email_expires_at).getTime() : NaN;
+        if (!row || !row.pending_email || !(expiresAt > Date.now())) {
+          throw new errors.ValidationError(emailChangeMessages.invalidConfirmLink);
+        }
+        const email = row.pending_email;
+        if (await addressHolder(email, row.id)) throw new errors.ApplicationError(emailChangeMessages.taken);
+        // Single use: only the request that clears this exact token makes the change.
+        const { count } = await users().updateMany({ where: { id: row.id, email_change_token: row.email_change_token }, data: CLEARED });
+        if (count !== 1) throw new errors.ValidationError(emailChangeMessages.invalidConfirmLink);
+        try {
+          await users().update({ where: { id: row.id }, data: { email } });
+        } catch (error) {
+          // A racing account took it (the unique index on lower(email)); the transaction undoes the clearing.
+          if (await addressHolder(email, row.id).catch(() => true)) throw new errors.ApplicationError(emailChangeMessages.taken);
+          throw error;
+        }
+        return { email };
+      });
+    },
+
+    /** Voids the pending change the old address's link names. */
+    async cancel(token: unknown): Promise<void> {
+      const row = await findByToken(token, 'email_change_cancel_token');
+      const { count } = row
+        ? await users().updateMany({ where: { id: row.id, email_change_cancel_token: row.email_change_cancel_token }, data: CLEARED })
+        : { count: 0 };
+      if (count !== 1) throw new errors.ValidationError(emailChangeMessages.invalidCancelLink);
+    },
+  };
+};
+
+export type EmailChangeService = ReturnType<typeof createEmailChangeService>;
+export default createEmailChangeService;
