@@ -112,6 +112,7 @@ export const passkeysMachine = setup({
         onDone: {
           target: 'idle',
           actions: assign({
+            // Stryker disable next-line OptionalChaining: remove.requested, the only way in, chose a listed passkey.
             passkeys: ({ context }) => context.passkeys.filter((passkey) => passkey.id !== context.removing?.id),
             removing: null,
             notice: passkeyMessages.removed,
