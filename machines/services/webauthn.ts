@@ -62,7 +62,9 @@ export async function getPasskeyCredential(
   try {
     return await startAuthentication({ optionsJSON, useBrowserAutofill: autofill });
   } catch (error) {
-    if (wasCancelled(error)) throw new PasskeyCancelledError(passkeyMessages.cancelled);
+    // The field's suggestions are offered in the background: whatever keeps the browser from offering them
+    // (another request took over, an address that is no domain name) is nothing the member asked about.
+    if (autofill || wasCancelled(error)) throw new PasskeyCancelledError(autofill ? '' : passkeyMessages.cancelled);
     throw new Error(passkeyMessages.signInFailed);
   } finally {
     release();

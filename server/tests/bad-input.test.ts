@@ -755,7 +755,7 @@ describe('every route this project owns answers bad input with 4xx and a message
     });
     expect(problems).toEqual([]);
     expect(await leftoverTempFiles()).toEqual([]);
-  });
+  }, 240_000);
 });
 
 describe('PUT /api/users/:id: ingredients are at most the known list, duplicates removed', () => {
