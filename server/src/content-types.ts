@@ -16,4 +16,6 @@ export const UID = {
   weightEntry: 'api::weight-entry.weight-entry',
   reminderSend: 'api::reminder.reminder-send',
   emailMessage: 'api::email-message.email-message',
+  passkey: 'api::passkey.passkey',
+  passkeyChallenge: 'api::passkey.passkey-challenge',
 } as const;

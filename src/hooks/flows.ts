@@ -7,6 +7,8 @@ import type { firstRunBmiMachine } from '../../machines/firstRunBmi.machine';
 import type { LegalDocumentMachine } from '../../machines/legalDocument.machine';
 import type { logoutAllDevicesMachine } from '../../machines/logoutAllDevices.machine';
 import type { manageBillingMachine } from '../../machines/manageBilling.machine';
+import type { passkeySignInMachine } from '../../machines/passkeySignIn.machine';
+import type { passkeysMachine } from '../../machines/passkeys.machine';
 import type { passwordChangeMachine } from '../../machines/passwordChange.machine';
 import type { passwordResetMachine } from '../../machines/passwordReset.machine';
 import type { photoUploadMachine } from '../../machines/photoUpload.machine';
@@ -47,4 +49,6 @@ export type Flows = Partial<{
   profileSetting: typeof profileSettingMachine;
   weightHistory: typeof weightHistoryMachine;
   emailChangeConfirmation: typeof emailChangeConfirmationMachine;
+  passkeys: typeof passkeysMachine;
+  passkeySignIn: typeof passkeySignInMachine;
 }>;

@@ -55,6 +55,11 @@ export const ROLE_PERMISSIONS: Record<'public' | 'authenticated', readonly strin
     'api::weight-entry.weight-entry.find',
     'api::weight-entry.weight-entry.create',
     'api::weight-entry.weight-entry.delete',
+    // Own passkeys only (api/passkey).
+    'api::passkey.passkey.registrationOptions',
+    'api::passkey.passkey.find',
+    'api::passkey.passkey.create',
+    'api::passkey.passkey.delete',
   ],
 };
 

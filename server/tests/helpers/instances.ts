@@ -189,7 +189,8 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
     const log = fs.openSync(logFile, 'a');
     const child = spawn(process.execPath, [STRAPI_BIN, 'start'], {
       cwd: SERVER_DIR,
-      env: { ...process.env, ...shared, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
+      // One PUBLIC_URL for all when the test gives one (the site's address, e.g. the passkeys' relying party).
+      env: { ...process.env, ...shared, PORT: String(port), PUBLIC_URL: extraEnv.PUBLIC_URL ?? `http://127.0.0.1:${port}` },
       stdio: ['ignore', log, log],
     });
     fs.closeSync(log);

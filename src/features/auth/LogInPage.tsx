@@ -8,6 +8,7 @@ import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
 import { safeReturnPath } from '../../../machines/rules/returnPath';
 import { SocialButtons } from './social/SocialButtons';
+import { PasskeySignIn } from './PasskeySignIn';
 import { usePageHead } from '../../hooks/usePageHead';
 import { useHydrated } from '../../hooks/useHydrated';
 
@@ -38,7 +39,8 @@ export function LogInPage() {
         <form method="post" onSubmit={submit} aria-busy={loggingIn}>
           <div className="field">
             <label htmlFor={identifierId}>Email or Username</label>
-            <input id={identifierId} name="identifier" autoComplete="username" required />
+            {/* "webauthn" last: the browser may offer the member's passkeys here (PasskeySignIn). */}
+            <input id={identifierId} name="identifier" autoComplete="username webauthn" required />
           </div>
           <PasswordField label="Password" name="password" autoComplete="current-password" required />
           <div className="field field--inline">
@@ -50,6 +52,7 @@ export function LogInPage() {
           </button>
         </form>
         <div className="auth-card__divider">or</div>
+        <PasskeySignIn returnTo={safeReturnPath(from)} />
         <SocialButtons returnTo={safeReturnPath(from)} />
         <p className="auth-card__links">
           <Link to="/reset-password">Reset Password</Link>

@@ -1,0 +1,84 @@
+import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
+import { UID } from '../../../content-types';
+import { checkPasskeyName, passkeyMessages } from '../../../contract/passkeys';
+import type { MemberContext, RequestContext } from '../../../request-context';
+import type { PasskeyService } from '../services/passkey';
+
+const { ApplicationError, ValidationError, NotFoundError } = errors;
+/** The largest id of a PostgreSQL integer column. */
+const MAX_ID = 2_147_483_647;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The `credential` of a JSON body; a clear 400 without one. */
+function credentialOf(body: unknown): Record<string, unknown> {
+  if (!isRecord(body) || !isRecord(body.credential)) throw new ValidationError(passkeyMessages.credentialMissing);
+  return body.credential;
+}
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const service = () => strapi.service('api::passkey.passkey') as unknown as PasskeyService;
+
+  return {
+    /** POST /api/passkeys/registration-options: WebAuthn creation options; the challenge is the member's, 5 minutes, once. */
+    async registrationOptions(ctx: MemberContext) {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await service().registrationOptions(ctx.state.user.id);
+    },
+
+    /** POST /api/passkeys { credential, name? }: verifies the registration and saves the passkey. */
+    async create(ctx: MemberContext) {
+      const body: unknown = ctx.request.body;
+      const checked = checkPasskeyName(isRecord(body) ? body.name : undefined);
+      if (!checked.ok) throw new ValidationError(checked.message);
+      const credential = credentialOf(body);
+      const passkey = await service().register(ctx.state.user.id, credential, checked.name, ctx.get('user-agent'));
+      ctx.status = 201;
+      ctx.body = { data: passkey };
+    },
+
+    /** GET /api/passkeys: the member's own passkeys. */
+    async find(ctx: MemberContext) {
+      ctx.body = { data: await service().list(ctx.state.user.id) };
+    },
+
+    /** DELETE /api/passkeys/:id: own passkeys only; any other id is not found. */
+    async delete(ctx: MemberContext) {
+      const id = /^[1-9]\d{0,9}$/.test(String(ctx.params.id)) ? Number(ctx.params.id) : NaN;
+      if (!(id <= MAX_ID)) throw new NotFoundError(passkeyMessages.notFound);
+      await service().remove(ctx.state.user.id, id);
+      ctx.body = { ok: true };
+    },
+
+    /** POST /api/auth/passkey/options (public): a sign-in challenge for any of the site's passkeys. */
+    async signInOptions(ctx: RequestContext) {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await service().authenticationOptions();
+    },
+
+    /**
+     * POST /api/auth/passkey { credential } (public): a verified passkey sign-in gets a session issued
+     * exactly as a password log-in's (users-permissions' jwt service, so revocation applies), answered
+     * { jwt, user }. User verification is required, so no second factor is asked (docs/security.md#passkeys).
+     */
+    async signIn(ctx: RequestContext) {
+      const userId = await service().authenticate(credentialOf(ctx.request.body));
+      const user = (await strapi.db.query(UID.user).findOne({ where: { id: userId }, populate: ['role'] })) as {
+        id: number;
+        blocked?: boolean | null;
+        confirmed?: boolean | null;
+      } | null;
+      if (!user) throw new ValidationError(passkeyMessages.unknownPasskey);
+      // The same refusals as a password log-in.
+      const advanced = (await strapi.store({ type: 'plugin', name: 'users-permissions', key: 'advanced' }).get()) as {
+        email_confirmation?: boolean;
+      } | null;
+      if (advanced?.email_confirmation && user.confirmed !== true) throw new ApplicationError('Your account email is not confirmed');
+      if (user.blocked === true) throw new ApplicationError('Your account has been blocked by an administrator');
+      const jwt = await strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
+      const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(UID.user), { auth: ctx.state.auth });
+      ctx.body = { jwt, user: sanitized };
+    },
+  };
+};
