@@ -16,4 +16,5 @@ export const UID = {
   weightEntry: 'api::weight-entry.weight-entry',
   reminderSend: 'api::reminder.reminder-send',
   emailMessage: 'api::email-message.email-message',
+  memberSession: 'api::member-session.member-session',
 } as const;
