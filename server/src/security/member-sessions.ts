@@ -48,7 +48,7 @@ interface SessionRow {
 }
 
 const sessions = (strapi: Core.Strapi) => strapi.db.query(UID.memberSession);
-const time = (value: string | Date | null): number | null => (value === null ? null : new Date(value).getTime());
+const time = (value: string | number | Date | null): number | null => (value === null ? null : new Date(value).getTime());
 
 /**
  * Sessions issued while answering a request wait here until the answer is ready; the session-records
@@ -72,28 +72,42 @@ export function deferToRequest(session: IssuedSession): boolean {
  * very first session), queues the sign-in alert in the same transaction.
  */
 export async function recordSession(strapi: Core.Strapi, session: IssuedSession, summary: DeviceSummary): Promise<void> {
-  await strapi.db.transaction(async () => {
-    const since = new Date(session.issuedAt - KNOWN_DEVICE_DAYS * DAY_MS);
-    const [earlierSessions, sameDevice] = await Promise.all([
-      sessions(strapi).count({ where: { member_id: session.memberId } }),
-      sessions(strapi).count({
-        where: { member_id: session.memberId, device: summary.device, browser: summary.browser, issued_at: { $gte: since } },
-      }),
-    ]);
-    const issuedAt = new Date(session.issuedAt);
-    await sessions(strapi).create({
-      data: {
-        sid: session.sid,
-        member_id: session.memberId,
-        device: summary.device,
-        browser: summary.browser,
-        issued_at: issuedAt,
-        expires_at: session.expiresAt === null ? null : new Date(session.expiresAt),
-        last_active_at: issuedAt,
-        revoked_at: null,
-      },
+  // One read of what the member used lately (the newest first; a first session finds none).
+  const since = session.issuedAt - KNOWN_DEVICE_DAYS * DAY_MS;
+  const earlier = (await sessions(strapi).findMany({
+    where: { member_id: session.memberId },
+    select: ['device', 'browser', 'issued_at'],
+    orderBy: { issued_at: 'desc' },
+    limit: 1000,
+  })) as Pick<SessionRow, 'device' | 'browser' | 'issued_at'>[];
+  const known = earlier.some(
+    (row) => row.device === summary.device && row.browser === summary.browser && (time(row.issued_at) ?? 0) >= since,
+  );
+  const issuedAt = new Date(session.issuedAt);
+  // createMany: one INSERT, without create's read-back of the row.
+  const create = () =>
+    sessions(strapi).createMany({
+      data: [
+        {
+          sid: session.sid,
+          member_id: session.memberId,
+          device: summary.device,
+          browser: summary.browser,
+          issued_at: issuedAt,
+          expires_at: session.expiresAt === null ? null : new Date(session.expiresAt),
+          last_active_at: issuedAt,
+          revoked_at: null,
+        },
+      ],
     });
-    if (earlierSessions > 0 && sameDevice === 0) await queueSignInAlert(strapi, session.memberId, summary, issuedAt);
+  if (earlier.length === 0 || known) {
+    await create();
+    return;
+  }
+  // The row and its alert commit together, or neither.
+  await strapi.db.transaction(async () => {
+    await create();
+    await queueSignInAlert(strapi, session.memberId, summary, issuedAt);
   });
 }
 
@@ -130,28 +144,60 @@ async function queueSignInAlert(strapi: Core.Strapi, memberId: number, summary: 
   await strapi.plugin('email').service('email').send({ to: member.email, subject: 'New sign-in to your Carnivo account', text, html });
 }
 
+/** What a request's token is checked against, read in one query: the member's cut-off and the token's session row. */
+export interface TokenCheck {
+  /** sessions_valid_after (ms); null when the member is gone. */
+  validAfter: number | null;
+  /** Whether the token's session row exists, is the member's and is not revoked (true for a token without a sid). */
+  sessionLive: boolean;
+}
+
+interface CheckRow {
+  valid_after: string | number | null;
+  session_id: number | null;
+  session_member: number | string | null;
+  revoked_at: string | number | Date | null;
+  last_active_at: string | number | Date | null;
+}
+
 /**
- * Whether the session may be used: its row exists, belongs to the member and is not revoked. Notes
- * the activity at most once a minute (a failed note never refuses the request).
+ * The check of every authenticated request, one round trip (a join of the user row and the session row).
+ * Notes the session's activity at most once a minute; a failed note never refuses the request.
  */
-export async function sessionIsLive(strapi: Core.Strapi, sid: string, memberId: number | string): Promise<boolean> {
-  const row = (await sessions(strapi).findOne({ where: { sid }, select: ['id', 'member_id', 'revoked_at', 'last_active_at'] })) as Pick<
-    SessionRow,
-    'id' | 'member_id' | 'revoked_at' | 'last_active_at'
-  > | null;
-  if (!row || String(row.member_id) !== String(memberId) || row.revoked_at !== null) return false;
-  const now = Date.now();
-  if (now - (time(row.last_active_at) ?? 0) >= LAST_ACTIVE_STEP_MS) {
-    await sessions(strapi)
-      .updateMany({
-        where: { id: row.id, last_active_at: { $lt: new Date(now - LAST_ACTIVE_STEP_MS) } },
-        data: { last_active_at: new Date(now) },
-      })
-      .catch((error: unknown) =>
-        strapi.log.warn(`[sessions] could not note activity: ${error instanceof Error ? error.message : String(error)}`),
+export async function checkToken(strapi: Core.Strapi, memberId: number | string, sid: string | null): Promise<TokenCheck> {
+  const users = strapi.db.metadata.get(UID.user).tableName;
+  const table = strapi.db.metadata.get(UID.memberSession).tableName;
+  const knex = strapi.db.connection;
+  const query = knex(users).where(`${users}.id`, memberId).select(`${users}.sessions_valid_after as valid_after`);
+  if (sid !== null) {
+    query
+      .leftJoin(table, (join) => join.on(`${table}.sid`, '=', knex.raw('?', [sid])))
+      .select(
+        `${table}.id as session_id`,
+        `${table}.member_id as session_member`,
+        `${table}.revoked_at as revoked_at`,
+        `${table}.last_active_at as last_active_at`,
       );
   }
-  return true;
+  const row = (await query.first()) as CheckRow | undefined;
+  if (!row) return { validAfter: null, sessionLive: false };
+  const validAfter = Number(row.valid_after ?? 0) || 0;
+  if (sid === null) return { validAfter, sessionLive: true };
+  const live = row.session_id !== null && String(row.session_member) === String(memberId) && row.revoked_at === null;
+  if (live && Date.now() - (time(row.last_active_at) ?? 0) >= LAST_ACTIVE_STEP_MS) await noteActivity(strapi, row.session_id!);
+  return { validAfter, sessionLive: live };
+}
+
+async function noteActivity(strapi: Core.Strapi, rowId: number): Promise<void> {
+  const now = Date.now();
+  await sessions(strapi)
+    .updateMany({
+      where: { id: rowId, last_active_at: { $lt: new Date(now - LAST_ACTIVE_STEP_MS) } },
+      data: { last_active_at: new Date(now) },
+    })
+    .catch((error: unknown) =>
+      strapi.log.warn(`[sessions] could not note activity: ${error instanceof Error ? error.message : String(error)}`),
+    );
 }
 
 /** The member's live sessions: not revoked, not expired, not issued before their last "log out everywhere". */

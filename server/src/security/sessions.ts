@@ -7,7 +7,7 @@ import {
   newSessionId,
   recordSession,
   revokeAllSessionRows,
-  sessionIsLive,
+  checkToken,
   type IssuedSession,
 } from './member-sessions';
 import { summarizeUserAgent } from './user-agent';
@@ -106,12 +106,12 @@ export function withSessionRevocation(createJwtService: (deps: { strapi: Core.St
       async verify(token) {
         const payload = await base.verify(token);
         if (payload?.id !== undefined) {
-          const validAfter = await sessionsValidAfter(strapi, payload.id);
-          // A missing user is left to the strategy (it answers "Invalid credentials").
-          if (validAfter !== null && issuedAtMs(payload) < validAfter) throw new Error('Invalid token.');
           const sid = payload[SESSION_CLAIM];
-          if (sid !== undefined && (!isSessionId(sid) || !(await sessionIsLive(strapi, sid, payload.id))))
-            throw new Error('Invalid token.');
+          if (sid !== undefined && !isSessionId(sid)) throw new Error('Invalid token.');
+          // One query: the member's cut-off and the token's session row.
+          const { validAfter, sessionLive } = await checkToken(strapi, payload.id, sid ?? null);
+          // A missing user is left to the strategy (it answers "Invalid credentials").
+          if (validAfter !== null && (issuedAtMs(payload) < validAfter || !sessionLive)) throw new Error('Invalid token.');
         }
         return payload;
       },
