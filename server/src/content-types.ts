@@ -18,4 +18,5 @@ export const UID = {
   emailMessage: 'api::email-message.email-message',
   passkey: 'api::passkey.passkey',
   passkeyChallenge: 'api::passkey.passkey-challenge',
+  memberSession: 'api::member-session.member-session',
 } as const;

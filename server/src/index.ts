@@ -14,6 +14,7 @@ import { closeLegalEditWatchers } from './prerender/legal-edits';
 import { closeSharedRedis } from './security/limits';
 import { assertProductionSafety } from './security/production-safety';
 import { revokeSessionsOnCredentialChange } from './security/sessions';
+import { deleteSessionsWithAccount } from './security/member-sessions';
 import { noteOwnersRecordedSince } from './uploads/member-files';
 import { sweepInterruptedUploads } from './uploads/interrupted-uploads';
 import type { MailQueueService } from './api/email-message/services/mail-queue';
@@ -50,6 +51,7 @@ export default {
     await seedSubscriptionPlans(strapi);
     await setupPayments(strapi);
     await setupProgress(strapi);
+    deleteSessionsWithAccount(strapi);
     await noteOwnersRecordedSince(strapi);
     // Not in a maintenance run (npm run uploads:orphans), only when the app serves.
     if (strapi.config.get<boolean>('server.sweepInterruptedUploads', true)) await sweepInterruptedUploads(strapi);

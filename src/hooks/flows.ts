@@ -21,6 +21,7 @@ import type { subscriptionPurchaseMachine } from '../../machines/subscriptionPur
 import type { socialCallbackMachine } from '../../machines/socialCallback.machine';
 import type { socialSignInMachine } from '../../machines/socialSignIn.machine';
 import type { supportChatMachine } from '../../machines/supportChat.machine';
+import type { signedInDevicesMachine } from '../../machines/signedInDevices.machine';
 
 /**
  * Page-level flow machines that replace the defaults, carried in the router context so
@@ -51,4 +52,5 @@ export type Flows = Partial<{
   emailChangeConfirmation: typeof emailChangeConfirmationMachine;
   passkeys: typeof passkeysMachine;
   passkeySignIn: typeof passkeySignInMachine;
+  signedInDevices: typeof signedInDevicesMachine;
 }>;

@@ -37,6 +37,9 @@ export const ROLE_PERMISSIONS: Record<'public' | 'authenticated', readonly strin
     'plugin::upload.content-api.upload',
     'api::account.account.deleteAccount',
     'api::account.account.logoutAll',
+    // Own sessions only (api/member-session).
+    'api::member-session.member-session.find',
+    'api::member-session.member-session.revoke',
     'api::ingredient.ingredient.find',
     'api::ingredient.ingredient.findOne',
     ...LEGAL_READ_ACTIONS,

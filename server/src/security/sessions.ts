@@ -1,5 +1,16 @@
 import type { Core } from '@strapi/strapi';
 import { UID } from '../content-types';
+import {
+  SESSION_CLAIM,
+  deferToRequest,
+  isSessionId,
+  newSessionId,
+  recordSession,
+  revokeAllSessionRows,
+  checkToken,
+  type IssuedSession,
+} from './member-sessions';
+import { summarizeUserAgent } from './user-agent';
 
 /**
  * Session revocation for users-permissions' legacy JWTs (the SPA keeps only `jwt` and `userId`).
@@ -9,6 +20,10 @@ import { UID } from '../content-types';
  * presented, on every instance, because the check reads the database. The instant moves forward on
  * any password change (change-password, reset by code, the admin panel: a database lifecycle sees the
  * new hash) and on "Log out of all devices". A deleted account's tokens die with its row.
+ *
+ * Every token issued since the session table (./member-sessions.ts) also carries a `sid`: its row must
+ * exist, be the member's and not be revoked. Tokens from before it (no `sid`) keep working until they
+ * expire, a password or e-mail change, or "Log out of all devices".
  */
 
 export const ISSUED_AT_CLAIM = 'iat_ms';
@@ -17,6 +32,7 @@ interface TokenPayload {
   id?: number | string;
   iat?: number;
   [ISSUED_AT_CLAIM]?: number;
+  exp?: number;
   [claim: string]: unknown;
 }
 
@@ -40,7 +56,27 @@ export async function sessionsValidAfter(strapi: Core.Strapi, userId: number | s
 
 /** Refuses, from now on, every token of the user issued before this call. */
 export async function revokeSessions(strapi: Core.Strapi, userId: number | string): Promise<void> {
-  await strapi.db.query(UID.user).update({ where: { id: userId }, data: { sessions_valid_after: Date.now() } });
+  await strapi.db.transaction(async () => {
+    await strapi.db.query(UID.user).update({ where: { id: userId }, data: { sessions_valid_after: Date.now() } });
+    await revokeAllSessionRows(strapi, userId);
+  });
+}
+
+/** The claims of a JWT, read without checking it: only for a token the auth strategy has already verified. */
+function claimsOf(token: string): TokenPayload | null {
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    return typeof claims === 'object' && claims !== null ? (claims as TokenPayload) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The session id of the (already verified) bearer token of the request, or null for a token without one. */
+export function currentSessionId(authorization: string | undefined): string | null {
+  const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+  const sid = token ? claimsOf(token)?.[SESSION_CLAIM] : undefined;
+  return isSessionId(sid) ? sid : null;
 }
 
 /** users-permissions' jwt service, with the issue instant stamped in and checked on every request. */
@@ -49,15 +85,33 @@ export function withSessionRevocation(createJwtService: (deps: { strapi: Core.St
     const base = createJwtService({ strapi });
     return {
       ...base,
+      // Synchronous like the plugin's own: its controllers put the result straight into the answer.
       issue(payload, options) {
-        return base.issue({ ...payload, [ISSUED_AT_CLAIM]: Date.now() }, options);
+        const issuedAt = Date.now();
+        const sid = newSessionId();
+        const token = base.issue({ ...payload, [ISSUED_AT_CLAIM]: issuedAt, [SESSION_CLAIM]: sid }, options);
+        if (typeof token !== 'string') throw new Error('sessions: only legacy-support JWTs are issued here');
+        const exp = claimsOf(token)?.exp;
+        const session: IssuedSession = {
+          sid,
+          memberId: Number(payload.id),
+          issuedAt,
+          expiresAt: typeof exp === 'number' ? exp * 1000 : null,
+        };
+        // In a request the row is written before the answer leaves (middlewares/session-records.ts);
+        // elsewhere (a script, a test) the caller awaits it.
+        if (deferToRequest(session)) return token;
+        return recordSession(strapi, session, summarizeUserAgent(undefined)).then(() => token);
       },
       async verify(token) {
         const payload = await base.verify(token);
         if (payload?.id !== undefined) {
-          const validAfter = await sessionsValidAfter(strapi, payload.id);
+          const sid = payload[SESSION_CLAIM];
+          if (sid !== undefined && !isSessionId(sid)) throw new Error('Invalid token.');
+          // One query: the member's cut-off and the token's session row.
+          const { validAfter, sessionLive } = await checkToken(strapi, payload.id, sid ?? null);
           // A missing user is left to the strategy (it answers "Invalid credentials").
-          if (validAfter !== null && issuedAtMs(payload) < validAfter) throw new Error('Invalid token.');
+          if (validAfter !== null && (issuedAtMs(payload) < validAfter || !sessionLive)) throw new Error('Invalid token.');
         }
         return payload;
       },

@@ -1,4 +1,5 @@
 import { PasskeysPanel } from './PasskeysPanel';
+import { DevicesPanel } from './DevicesPanel';
 
 /**
  * The profile's Security tab: how the member signs in and where. Each part is a panel of this
@@ -10,6 +11,7 @@ export function SecurityTab() {
       <h2 id="security-heading">Security</h2>
       <p>Manage how you sign in to Carnivo and where you are signed in.</p>
       <PasskeysPanel />
+      <DevicesPanel />
     </section>
   );
 }
