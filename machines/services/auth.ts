@@ -1,4 +1,5 @@
-import type { AuthResponse, LoginPayload, RegisterPayload, RegisterResponse } from '../../server/src/contract/auth';
+import type { LoginPayload, RegisterPayload, RegisterResponse } from '../../server/src/contract/auth';
+import type { LoginResponse } from '../../server/src/contract/twoFactor';
 import { LOGIN_FALLBACK, REGISTER_FALLBACK } from './authFallbacks';
 import { apiRequest } from './client';
 
@@ -9,7 +10,7 @@ export function register(payload: RegisterPayload, { signal }: CallOptions = {})
   return apiRequest<RegisterResponse>('/api/auth/local/register', { method: 'POST', body: payload, fallback: REGISTER_FALLBACK, signal });
 }
 
-/** POST /api/auth/local */
-export function login(payload: LoginPayload, { signal }: CallOptions = {}): Promise<AuthResponse> {
-  return apiRequest<AuthResponse>('/api/auth/local', { method: 'POST', body: payload, fallback: LOGIN_FALLBACK, signal });
+/** POST /api/auth/local: a session, or the second step for a member with two-factor on. */
+export function login(payload: LoginPayload, { signal }: CallOptions = {}): Promise<LoginResponse> {
+  return apiRequest<LoginResponse>('/api/auth/local', { method: 'POST', body: payload, fallback: LOGIN_FALLBACK, signal });
 }

@@ -16,4 +16,7 @@ export const UID = {
   weightEntry: 'api::weight-entry.weight-entry',
   reminderSend: 'api::reminder.reminder-send',
   emailMessage: 'api::email-message.email-message',
+  twoFactor: 'api::two-factor.two-factor',
+  twoFactorRecoveryCode: 'api::two-factor.two-factor-recovery-code',
+  twoFactorTicket: 'api::two-factor.two-factor-ticket',
 } as const;

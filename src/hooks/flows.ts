@@ -18,6 +18,7 @@ import type { subscriptionPurchaseMachine } from '../../machines/subscriptionPur
 import type { socialCallbackMachine } from '../../machines/socialCallback.machine';
 import type { socialSignInMachine } from '../../machines/socialSignIn.machine';
 import type { supportChatMachine } from '../../machines/supportChat.machine';
+import type { twoFactorSetupMachine } from '../../machines/twoFactorSetup.machine';
 
 /**
  * Page-level flow machines that replace the defaults, carried in the router context so
@@ -45,4 +46,5 @@ export type Flows = Partial<{
   firstRunBmi: typeof firstRunBmiMachine;
   profileSetting: typeof profileSettingMachine;
   weightHistory: typeof weightHistoryMachine;
+  twoFactorSetup: typeof twoFactorSetupMachine;
 }>;

@@ -10,6 +10,7 @@ import { safeReturnPath } from '../../../machines/rules/returnPath';
 import { SocialButtons } from './social/SocialButtons';
 import { usePageHead } from '../../hooks/usePageHead';
 import { useHydrated } from '../../hooks/useHydrated';
+import { SecondFactorStep } from './SecondFactorStep';
 
 const logInRoute = getRouteApi('/login');
 
@@ -20,6 +21,7 @@ export function LogInPage() {
   const auth = useAuthActor();
   const { from } = logInRoute.useSearch();
   const loggingIn = useSelector(auth, (snapshot) => snapshot.matches({ loggedOut: 'loggingIn' }));
+  const secondStep = useSelector(auth, (snapshot) => snapshot.hasTag('secondFactor'));
   const identifierId = useId();
   const rememberId = useId();
 
@@ -28,6 +30,9 @@ export function LogInPage() {
     const { identifier, password } = formValues(event.currentTarget, ['identifier', 'password'] as const);
     auth.send({ type: 'login.submitted', identifier, password, returnTo: from ?? '/' });
   };
+
+  // The password was right and two-factor is on: the code comes next, on this page.
+  if (secondStep) return <SecondFactorStep auth={auth} />;
 
   return (
     <section className="auth-page">

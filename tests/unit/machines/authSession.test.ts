@@ -2,6 +2,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback } from 'xstate';
 import type { AuthResponse, RegisterResponse } from '../../../server/src/contract/auth';
 import { login, register } from '../../../machines/services/auth';
+import { completeTwoFactorLogIn } from '../../../machines/services/twoFactor';
+import { ApiError } from '../../../machines/services/errors';
+import type { LoginResponse } from '../../../server/src/contract/twoFactor';
 import type { Session } from '../../../machines/services/session';
 import { safeReturnPath } from '../../../machines/rules/returnPath';
 import { authSessionMachine, type AuthEvent } from '../../../machines/authSession.machine';
@@ -14,13 +17,20 @@ vi.mock('../../../machines/services/auth', async (importOriginal) => ({
   register: vi.fn(),
   login: vi.fn(),
 }));
+vi.mock('../../../machines/services/twoFactor', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../machines/services/twoFactor')>()),
+  completeTwoFactorLogIn: vi.fn(),
+}));
 
 let registration: Deferred<RegisterResponse>;
-let loginRequest: Deferred<AuthResponse>;
+let loginRequest: Deferred<LoginResponse>;
+let secondStep: Deferred<AuthResponse>;
 
 beforeEach(() => {
   registration = deferred<RegisterResponse>();
-  loginRequest = deferred<AuthResponse>();
+  loginRequest = deferred<LoginResponse>();
+  secondStep = deferred<AuthResponse>();
+  vi.mocked(completeTwoFactorLogIn).mockReset().mockReturnValue(secondStep.promise);
   vi.mocked(register).mockReset().mockReturnValue(registration.promise);
   vi.mocked(login).mockReset().mockReturnValue(loginRequest.promise);
 });
@@ -55,7 +65,7 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
     it('is logged in with a stored session and touches nothing', () => {
       const { actor, browser, context } = start(member);
       expect(actor.getSnapshot().matches('loggedIn')).toBe(true);
-      expect(context()).toEqual({ session: member, returnTo: '/', error: null, notice: null });
+      expect(context()).toEqual({ session: member, returnTo: '/', error: null, notice: null, ticket: null });
       expect(browser).toEqual([]);
     });
 
@@ -222,7 +232,13 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
       loginRequest.resolve(answer('new-token', new Date().toISOString()));
       await nextTick();
       expect(actor.getSnapshot().matches('loggedIn')).toBe(true);
-      expect(context()).toEqual({ session: { jwt: 'new-token', userId: '12' }, returnTo: '/profile', error: null, notice: null });
+      expect(context()).toEqual({
+        session: { jwt: 'new-token', userId: '12' },
+        returnTo: '/profile',
+        error: null,
+        notice: null,
+        ticket: null,
+      });
       // A local login goes back to 'from' even for a new account: only social users start at /bmi.
       expect(browser).toEqual([
         ['persist', { jwt: 'new-token', userId: '12' }],
@@ -260,6 +276,111 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
       actor.send({ type: 'location.changed', pathname: '/signup' });
       expect(actor.getSnapshot().matches({ loggedOut: 'idle' })).toBe(true);
       expect(context().error).toBeNull();
+    });
+  });
+
+  describe('Log In with two-factor on (issue 23)', () => {
+    const CHALLENGE: LoginResponse = { twoFactorRequired: true, ticket: 'ticket-1' };
+
+    async function atSecondStep() {
+      const started = start();
+      started.actor.send(logIn);
+      loginRequest.resolve(CHALLENGE);
+      await nextTick();
+      return started;
+    }
+
+    it('a right password asks for the code: nothing stored yet, the ticket held', async () => {
+      const { actor, browser, context } = await atSecondStep();
+      expect(actor.getSnapshot().matches({ loggedOut: 'secondFactor' })).toBe(true);
+      expect(actor.getSnapshot().hasTag('busy')).toBe(false);
+      expect(actor.getSnapshot().hasTag('secondFactor')).toBe(true);
+      expect(context()).toEqual({ session: null, returnTo: '/profile', error: null, notice: null, ticket: 'ticket-1' });
+      expect(browser).toEqual([]);
+    });
+
+    it("sends the ticket and the trimmed code ('busy'), then stores the session and returns to 'from'", async () => {
+      const { actor, browser, context } = await atSecondStep();
+      actor.send({ type: 'twoFactor.submitted', code: ' 123456 ' });
+      expect(actor.getSnapshot().matches({ loggedOut: 'verifyingCode' })).toBe(true);
+      expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+      expect(actor.getSnapshot().hasTag('secondFactor')).toBe(true);
+      await nextTick();
+      expect(completeTwoFactorLogIn).toHaveBeenCalledWith({ ticket: 'ticket-1', code: '123456' }, { signal: expect.any(AbortSignal) });
+      actor.send({ type: 'twoFactor.submitted', code: '1' });
+      expect(completeTwoFactorLogIn).toHaveBeenCalledTimes(1);
+      secondStep.resolve(answer('two-factor-token'));
+      await nextTick();
+      expect(actor.getSnapshot().matches('loggedIn')).toBe(true);
+      expect(context()).toEqual({
+        session: { jwt: 'two-factor-token', userId: '12' },
+        returnTo: '/profile',
+        error: null,
+        notice: null,
+        ticket: null,
+      });
+      expect(browser).toEqual([
+        ['persist', { jwt: 'two-factor-token', userId: '12' }],
+        ['navigate', { href: '/profile' }],
+      ]);
+    });
+
+    it("a wrong code stays on the second step with the server's message, or 'Login failed'; a new code clears it", async () => {
+      const { actor, context } = await atSecondStep();
+      actor.send({ type: 'twoFactor.submitted', code: '000000' });
+      secondStep.reject(new ApiError('That code is not right. Try again.', 400));
+      await nextTick();
+      expect(actor.getSnapshot().matches({ loggedOut: 'secondFactor' })).toBe(true);
+      expect(context()).toMatchObject({ error: 'That code is not right. Try again.', ticket: 'ticket-1' });
+      vi.mocked(completeTwoFactorLogIn).mockRejectedValue(new ApiError('', 429));
+      actor.send({ type: 'twoFactor.submitted', code: '111111' });
+      expect(context().error).toBeNull();
+      await nextTick();
+      expect(context()).toMatchObject({ error: 'Login failed', ticket: 'ticket-1' });
+    });
+
+    it('a void ticket (401) goes back to the password form with the message and forgets the ticket', async () => {
+      const { actor, context } = await atSecondStep();
+      actor.send({ type: 'twoFactor.submitted', code: '123456' });
+      secondStep.reject(new ApiError('Your log-in has expired. Please log in again.', 401));
+      await nextTick();
+      expect(actor.getSnapshot().matches({ loggedOut: 'failure' })).toBe(true);
+      expect(context()).toMatchObject({ error: 'Your log-in has expired. Please log in again.', ticket: null, session: null });
+
+      const again = await atSecondStep();
+      again.actor.send({ type: 'twoFactor.submitted', code: '123456' });
+      vi.mocked(completeTwoFactorLogIn).mockRejectedValue(new Error(''));
+      await nextTick();
+      expect(again.actor.getSnapshot().matches({ loggedOut: 'secondFactor' })).toBe(true);
+    });
+
+    it('Back, or another page, drops the ticket and the error', async () => {
+      const { actor, context } = await atSecondStep();
+      actor.send({ type: 'twoFactor.submitted', code: '000000' });
+      secondStep.reject(new ApiError('That code is not right. Try again.', 400));
+      await nextTick();
+      actor.send({ type: 'twoFactor.cancelled' });
+      expect(actor.getSnapshot().matches({ loggedOut: 'idle' })).toBe(true);
+      expect(context()).toMatchObject({ ticket: null, error: null });
+
+      // Another flow asking for /login shows the password form; its next log-in replaces the ticket.
+      const other = await atSecondStep();
+      other.actor.send({ type: 'login.requested', notice: 'Social login failed' });
+      expect(other.actor.getSnapshot().matches({ loggedOut: 'idle' })).toBe(true);
+      expect(other.actor.getSnapshot().hasTag('secondFactor')).toBe(false);
+      loginRequest = deferred<LoginResponse>();
+      vi.mocked(login).mockReturnValue(loginRequest.promise);
+      other.actor.send(logIn);
+      loginRequest.resolve(answer('token-after'));
+      await nextTick();
+      expect(other.context()).toMatchObject({ ticket: null, session: { jwt: 'token-after', userId: '12' } });
+    });
+
+    it('leaving /login on the second step drops the ticket, the error and the notice', async () => {
+      const { actor, context } = await atSecondStep();
+      actor.send({ type: 'location.changed', pathname: '/signup' });
+      expect(actor.getSnapshot().matches({ loggedOut: 'idle' })).toBe(true);
+      expect(context()).toMatchObject({ ticket: null, error: null, notice: null });
     });
   });
 
@@ -395,7 +516,7 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
     const { actor, browser, context } = start();
     actor.send(event);
     expect(actor.getSnapshot().matches({ loggedOut: 'idle' })).toBe(true);
-    expect(context()).toEqual({ session: null, returnTo: '/', error: null, notice: null });
+    expect(context()).toEqual({ session: null, returnTo: '/', error: null, notice: null, ticket: null });
     expect(browser).toEqual([]);
   });
 
