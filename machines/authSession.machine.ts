@@ -1,9 +1,9 @@
 import { assertEvent, assign, fromCallback, fromPromise, setup, type ActorRefFrom } from 'xstate';
 import { LOGIN_FALLBACK, REGISTER_FALLBACK } from './services/authFallbacks';
 import type { LoginPayload, RegisterPayload } from '../server/src/contract/auth';
-import { ApiError, errorMessage } from './services/errors';
+import { errorMessage } from './services/errors';
 import type { AuthResponse } from '../server/src/contract/auth';
-import { isTwoFactorChallenge, type LoginResponse, type TwoFactorLoginPayload } from '../server/src/contract/twoFactor';
+import type { LoginResponse, TwoFactorChallenge, TwoFactorLoginPayload } from '../server/src/contract/twoFactor';
 import type { Session } from './services/session';
 import type { NavigationRequest, ReturnPath } from './rules/navigation';
 import { safeReturnPath } from './rules/returnPath';
@@ -66,12 +66,6 @@ function sessionFrom(response: AuthResponse): Session {
   return { jwt: response.jwt, userId: String(response.user.id) };
 }
 
-/** The session of a log-in answer; only called once secondFactorAsked found a session, not a second step. */
-function sessionFromLogIn(response: LoginResponse): Session {
-  // Stryker disable next-line ConditionalExpression,ObjectLiteral,StringLiteral: the guard sent every second step elsewhere.
-  return isTwoFactorChallenge(response) ? { jwt: '', userId: '' } : sessionFrom(response);
-}
-
 function sessionFromOutcome(outcome: RegisterOutcome): Session {
   // Stryker disable next-line StringLiteral: only called once confirmationPending found a jwt.
   return { jwt: outcome.jwt ?? '', userId: String(outcome.user.id) };
@@ -94,11 +88,9 @@ const authSetup = setup({
     register: fromPromise<RegisterOutcome, RegisterPayload>(async ({ input, signal }) =>
       (await import('./services/auth')).register(input, { signal }),
     ),
-    login: fromPromise<LoginResponse, LoginPayload>(async ({ input, signal }) =>
+    // The password, or the second step's ticket and code (two-factor on): both answer a session or the second step.
+    login: fromPromise<LoginResponse, LoginPayload | TwoFactorLoginPayload>(async ({ input, signal }) =>
       (await import('./services/auth')).login(input, { signal }),
-    ),
-    completeTwoFactor: fromPromise<AuthResponse, TwoFactorLoginPayload>(async ({ input, signal }) =>
-      (await import('./services/twoFactor')).completeTwoFactorLogIn(input, { signal }),
     ),
     // Other tabs' storage changes and refused tokens reach the machine through this actor.
     // Stryker disable next-line ArrowFunction: a placeholder the app provides; no cleanup is the same as an empty one.
@@ -135,9 +127,8 @@ const authSetup = setup({
       return signUpError(event) !== null;
     },
     confirmationPending: (_, outcome: RegisterOutcome) => !outcome.jwt,
-    secondFactorAsked: (_, response: LoginResponse) => isTwoFactorChallenge(response),
-    /** The ticket is used, expired or revoked (401): the log-in starts again from the password. */
-    ticketVoid: (_, { error }: { error: unknown }) => error instanceof ApiError && error.status === 401,
+    // Checked by shape, not with the contract's helper or ApiError's class: the first paint carries this machine.
+    secondFactorAsked: (_, response: LoginResponse) => 'ticket' in response,
   },
 });
 
@@ -187,6 +178,8 @@ const restingForm = authSetup.createStateConfig({
       actions: [
         'clearMessages',
         authSetup.assign({
+          // A new password log-in: no second step is pending.
+          ticket: null,
           returnTo: ({ event }) => {
             assertEvent(event, 'login.submitted');
             return safeReturnPath(event.returnTo);
@@ -287,7 +280,9 @@ export const authSessionMachine = authSetup.createMachine({
             // Stryker disable next-line StringLiteral: nothing looks the invoked actor up by its id.
             id: 'login',
             src: 'login',
-            input: ({ event }) => {
+            input: ({ context, event }) => {
+              // Stryker disable next-line StringLiteral: only the second step, which holds a ticket, sends twoFactor.submitted.
+              if (event.type === 'twoFactor.submitted') return { ticket: context.ticket ?? '', code: event.code.trim() };
               assertEvent(event, 'login.submitted');
               return { identifier: event.identifier.trim(), password: event.password };
             },
@@ -295,65 +290,46 @@ export const authSessionMachine = authSetup.createMachine({
               {
                 guard: { type: 'secondFactorAsked', params: ({ event }) => event.output },
                 target: 'secondFactor',
-                actions: assign({ ticket: ({ event }) => (isTwoFactorChallenge(event.output) ? event.output.ticket : null) }),
+                actions: assign({ ticket: ({ event }) => (event.output as TwoFactorChallenge).ticket }),
               },
               {
+                // The guard above took every second step: this answer is a session (a cast, not a check: the first paint carries this).
                 target: '#authSession.loggedIn',
                 actions: [
-                  assign({ session: ({ event }) => sessionFromLogIn(event.output) }),
-                  { type: 'persistSession', params: ({ event }) => sessionFromLogIn(event.output) },
+                  assign({ session: ({ event }) => sessionFrom(event.output as AuthResponse) }),
+                  { type: 'persistSession', params: ({ event }) => sessionFrom(event.output as AuthResponse) },
                   { type: 'navigate', params: ({ context }) => ({ href: context.returnTo }) },
                 ],
               },
             ],
-            onError: {
-              target: 'failure',
-              actions: assign({ error: ({ event }) => errorMessage(event.error, LOGIN_FALLBACK) }),
-            },
+            onError: [
+              {
+                // A refused code keeps the second step with the server's message; so does a void ticket ("Your log-in has
+                // expired. Please log in again."), where Back leads to the password form (kept small: the first paint carries this).
+                guard: ({ context }) => context.ticket !== null,
+                target: 'secondFactor',
+                actions: assign({ error: ({ event }) => errorMessage(event.error, LOGIN_FALLBACK) }),
+              },
+              {
+                target: 'failure',
+                actions: assign({ error: ({ event }) => errorMessage(event.error, LOGIN_FALLBACK) }),
+              },
+            ],
           },
         },
         /** The password was right; the code comes next (its error, if any, in `error`). */
         secondFactor: {
-          tags: ['secondFactor'],
           on: {
-            'twoFactor.submitted': { target: 'verifyingCode', actions: 'clearMessages' },
-            'twoFactor.cancelled': { target: 'idle', actions: assign({ ticket: null, error: null }) },
-            'location.changed': { target: 'idle', actions: [assign({ ticket: null, error: null }), 'dropNoticeAwayFromLogin'] },
-          },
-        },
-        verifyingCode: {
-          tags: ['busy', 'secondFactor'],
-          invoke: {
-            // Stryker disable next-line StringLiteral: nothing looks the invoked actor up by its id.
-            id: 'completeTwoFactor',
-            src: 'completeTwoFactor',
-            input: ({ context, event }) => {
-              assertEvent(event, 'twoFactor.submitted');
-              // Stryker disable next-line StringLiteral: only the second step, which has a ticket, gets here.
-              return { ticket: context.ticket ?? '', code: event.code.trim() };
-            },
-            onDone: {
-              target: '#authSession.loggedIn',
-              actions: [
-                assign({ session: ({ event }) => sessionFrom(event.output) }),
-                { type: 'persistSession', params: ({ event }) => sessionFrom(event.output) },
-                { type: 'navigate', params: ({ context }) => ({ href: context.returnTo }) },
-              ],
-            },
-            onError: [
-              {
-                guard: { type: 'ticketVoid', params: ({ event }) => ({ error: event.error }) },
-                target: 'failure',
-                actions: assign(({ event }) => ({ ticket: null, error: errorMessage(event.error, LOGIN_FALLBACK) })),
-              },
-              { target: 'secondFactor', actions: assign({ error: ({ event }) => errorMessage(event.error, LOGIN_FALLBACK) }) },
-            ],
+            'twoFactor.submitted': { target: 'loggingIn', actions: 'clearMessages' },
+            // Back to the password form; the ticket and its error are no longer shown and the next log-in replaces them.
+            'twoFactor.cancelled': 'idle',
+            'location.changed': 'idle',
           },
         },
       },
     },
     loggedIn: {
-      entry: ['clearMessages', assign({ ticket: null })],
+      entry: 'clearMessages',
       on: {
         logout: {
           target: 'loggedOut',

@@ -1,9 +1,8 @@
-import type { AuthResponse, OkResponse } from '../../server/src/contract/auth';
+import type { OkResponse } from '../../server/src/contract/auth';
 import type {
   RecoveryCodesResponse,
   TwoFactorDisablePayload,
   TwoFactorEnablePayload,
-  TwoFactorLoginPayload,
   TwoFactorRegeneratePayload,
   TwoFactorSetupResponse,
   TwoFactorStatus,
@@ -12,7 +11,6 @@ import { apiRequest } from './client';
 
 export const TWO_FACTOR_FALLBACK = 'Two-factor authentication could not be changed. Please try again.';
 export const TWO_FACTOR_STATUS_FALLBACK = 'Failed to load two-factor authentication';
-export const SECOND_STEP_FALLBACK = 'Login failed';
 
 type CallOptions = { signal?: AbortSignal };
 
@@ -59,9 +57,4 @@ export async function disableTwoFactor(payload: TwoFactorDisablePayload, { signa
     fallback: TWO_FACTOR_FALLBACK,
     signal,
   });
-}
-
-/** POST /api/auth/two-factor: the second step of a password log-in. */
-export function completeTwoFactorLogIn(payload: TwoFactorLoginPayload, { signal }: CallOptions = {}): Promise<AuthResponse> {
-  return apiRequest<AuthResponse>('/api/auth/two-factor', { method: 'POST', body: payload, fallback: SECOND_STEP_FALLBACK, signal });
 }

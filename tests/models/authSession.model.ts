@@ -36,7 +36,7 @@ export const authSessionModel = setup({
       | { type: 'code.submitted' }
       | { type: 'server.acceptedCode' }
       | { type: 'server.refusedCode' }
-      /** The ticket is used, expired or revoked: back to the password. */
+      /** The ticket is used, expired or revoked: the member goes Back to the password. */
       | { type: 'server.ticketVoid' }
       | { type: 'secondStep.back' }
       | { type: 'google.signedIn' }
@@ -118,8 +118,8 @@ export const authSessionModel = setup({
     },
     /** 'That code is not right. Try again.' */
     codeRefused: { on: { 'code.submitted': 'verifyingCode' } },
-    /** 'Your log-in has expired. Please log in again.' on the password form. */
-    logInExpired: {},
+    /** 'Your log-in has expired. Please log in again.' on the code form; Back leads to the password. */
+    logInExpired: { on: { 'secondStep.back': 'logInForm' } },
     loggingInForProfile: { on: { 'server.loggedIn': 'memberProfile' } },
     /** The server's message. */
     logInRefused: { on: { 'logIn.submitted': 'loggingIn' } },

@@ -2,7 +2,7 @@ import { onTestFinished } from 'vitest';
 import { render } from '@testing-library/react';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { fromPromise } from 'xstate';
-import type { AuthResponse, LoginPayload, RegisterPayload } from '../../server/src/contract/auth';
+import type { LoginPayload, RegisterPayload } from '../../server/src/contract/auth';
 import type { User } from '../../server/src/contract/users';
 import type { LoginResponse, TwoFactorLoginPayload } from '../../server/src/contract/twoFactor';
 import type { RegisterOutcome } from '../../machines/authSession.machine';
@@ -64,8 +64,7 @@ function createTestApp(
   { flows, prerendered, inspect }: { flows?: Partial<Flows>; prerendered?: PrerenderedData; inspect?: FlowInspector },
 ) {
   const registerCalls = deferredCalls<RegisterPayload, RegisterOutcome>();
-  const loginCalls = deferredCalls<LoginPayload, LoginResponse>();
-  const secondStepCalls = deferredCalls<TwoFactorLoginPayload, AuthResponse>();
+  const loginCalls = deferredCalls<LoginPayload | TwoFactorLoginPayload, LoginResponse>();
   const { auth, router } = createApp({
     history: createMemoryHistory({ initialEntries: [path] }),
     flows,
@@ -73,15 +72,14 @@ function createTestApp(
     inspect,
     actors: {
       register: fromPromise<RegisterOutcome, RegisterPayload>(({ input }) => registerCalls.handler(input)),
-      login: fromPromise<LoginResponse, LoginPayload>(({ input }) => loginCalls.handler(input)),
-      completeTwoFactor: fromPromise<AuthResponse, TwoFactorLoginPayload>(({ input }) => secondStepCalls.handler(input)),
+      login: fromPromise<LoginResponse, LoginPayload | TwoFactorLoginPayload>(({ input }) => loginCalls.handler(input)),
     },
   });
   // A finished test's app must not react to the next test's storage events or answer its 401s.
   onTestFinished(() => {
     auth.stop();
   });
-  return { auth, router, registerCalls, loginCalls, secondStepCalls };
+  return { auth, router, registerCalls, loginCalls };
 }
 
 /** Renders the real app at `path` with deferred doubles for the auth API. */

@@ -225,11 +225,11 @@ describe('authSession: the spec model replayed against the app', () => {
       'server.askedForCode': (page) => page.loginCalls.last().settle.resolve({ twoFactorRequired: true, ticket: 'ticket-from-server' }),
       'code.submitted': () => submitCode(' 123456 '),
       'server.acceptedCode': (page) => {
-        page.secondStepCalls.last().settle.resolve(SECOND_STEP_ANSWER);
+        page.loginCalls.last().settle.resolve(SECOND_STEP_ANSWER);
         page.session = { jwt: SECOND_STEP_ANSWER.jwt, userId: String(SECOND_STEP_ANSWER.user.id) };
       },
-      'server.refusedCode': (page) => page.secondStepCalls.last().settle.reject(new ApiError(WRONG_CODE, 400)),
-      'server.ticketVoid': (page) => page.secondStepCalls.last().settle.reject(new ApiError(TICKET_VOID, 401)),
+      'server.refusedCode': (page) => page.loginCalls.last().settle.reject(new ApiError(WRONG_CODE, 400)),
+      'server.ticketVoid': (page) => page.loginCalls.last().settle.reject(new ApiError(TICKET_VOID, 401)),
       'secondStep.back': () => userEvent.click(screen.getByRole('button', { name: 'Back' })),
       'google.signedIn': async (page) => {
         await userEvent.click(screen.getByRole('button', { name: 'Continue with Google' }));
@@ -314,10 +314,10 @@ describe('authSession: the spec model replayed against the app', () => {
       codeForm: (page) => expectCodeForm(page),
       verifyingCode: async (page) => {
         await expectCodeForm(page, { busy: true });
-        expect(page.secondStepCalls.last().input).toEqual({ ticket: 'ticket-from-server', code: '123456' });
+        expect(page.loginCalls.last().input).toEqual({ ticket: 'ticket-from-server', code: '123456' });
       },
       codeRefused: (page) => expectCodeForm(page, { alert: WRONG_CODE }),
-      logInExpired: (page) => expectForm(page, { pathname: '/login', alert: TICKET_VOID }),
+      logInExpired: (page) => expectCodeForm(page, { alert: TICKET_VOID }),
       confirmEmailNotice: (page) =>
         expectNotice(page, 'Your account has been created. Please confirm your email address using the link we sent you, then log in.'),
       sessionExpiredNotice: (page) => expectNotice(page, 'Your session has expired. Please log in again.'),

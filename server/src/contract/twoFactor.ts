@@ -42,9 +42,6 @@ export type LoginResponse = AuthResponse | TwoFactorChallenge;
 /** POST /api/auth/two-factor: the ticket and a code from the app, or a recovery code. Answered with AuthResponse. */
 export type TwoFactorLoginPayload = { ticket: string; code: string };
 
-export const isTwoFactorChallenge = (response: LoginResponse): response is TwoFactorChallenge =>
-  'twoFactorRequired' in response && response.twoFactorRequired === true;
-
 /** Every message of two-factor, server and SPA alike (SPEC §8's voice). */
 export const twoFactorMessages = {
   wrongCode: 'That code is not right. Try again.',

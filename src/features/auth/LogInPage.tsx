@@ -21,7 +21,11 @@ export function LogInPage() {
   const auth = useAuthActor();
   const { from } = logInRoute.useSearch();
   const loggingIn = useSelector(auth, (snapshot) => snapshot.matches({ loggedOut: 'loggingIn' }));
-  const secondStep = useSelector(auth, (snapshot) => snapshot.hasTag('secondFactor'));
+  const secondStep = useSelector(
+    auth,
+    (snapshot) =>
+      snapshot.context.ticket !== null && (snapshot.matches({ loggedOut: 'secondFactor' }) || snapshot.matches({ loggedOut: 'loggingIn' })),
+  );
   const identifierId = useId();
   const rememberId = useId();
 

@@ -7,7 +7,7 @@ import { AuthMessages } from './AuthMessages';
 
 /** The second step of a log-in with two-factor on: a code from the authenticator app, or a recovery code. */
 export function SecondFactorStep({ auth }: { auth: AuthActorRef }) {
-  const verifying = useSelector(auth, (snapshot) => snapshot.matches({ loggedOut: 'verifyingCode' }));
+  const verifying = useSelector(auth, (snapshot) => snapshot.matches({ loggedOut: 'loggingIn' }));
   const error = useSelector(auth, (snapshot) => (snapshot.matches({ loggedOut: 'secondFactor' }) ? snapshot.context.error : null));
   const codeId = useId();
   const hintId = useId();

@@ -2,7 +2,6 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback } from 'xstate';
 import type { AuthResponse, RegisterResponse } from '../../../server/src/contract/auth';
 import { login, register } from '../../../machines/services/auth';
-import { completeTwoFactorLogIn } from '../../../machines/services/twoFactor';
 import { ApiError } from '../../../machines/services/errors';
 import type { LoginResponse } from '../../../server/src/contract/twoFactor';
 import type { Session } from '../../../machines/services/session';
@@ -17,20 +16,15 @@ vi.mock('../../../machines/services/auth', async (importOriginal) => ({
   register: vi.fn(),
   login: vi.fn(),
 }));
-vi.mock('../../../machines/services/twoFactor', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/twoFactor')>()),
-  completeTwoFactorLogIn: vi.fn(),
-}));
 
 let registration: Deferred<RegisterResponse>;
 let loginRequest: Deferred<LoginResponse>;
-let secondStep: Deferred<AuthResponse>;
+let secondStep: Deferred<LoginResponse>;
 
 beforeEach(() => {
   registration = deferred<RegisterResponse>();
   loginRequest = deferred<LoginResponse>();
-  secondStep = deferred<AuthResponse>();
-  vi.mocked(completeTwoFactorLogIn).mockReset().mockReturnValue(secondStep.promise);
+  secondStep = deferred<LoginResponse>();
   vi.mocked(register).mockReset().mockReturnValue(registration.promise);
   vi.mocked(login).mockReset().mockReturnValue(loginRequest.promise);
 });
@@ -287,6 +281,8 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
       started.actor.send(logIn);
       loginRequest.resolve(CHALLENGE);
       await nextTick();
+      // The second step goes through the same call, with the ticket and the code.
+      vi.mocked(login).mockReset().mockReturnValue(secondStep.promise);
       return started;
     }
 
@@ -294,7 +290,6 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
       const { actor, browser, context } = await atSecondStep();
       expect(actor.getSnapshot().matches({ loggedOut: 'secondFactor' })).toBe(true);
       expect(actor.getSnapshot().hasTag('busy')).toBe(false);
-      expect(actor.getSnapshot().hasTag('secondFactor')).toBe(true);
       expect(context()).toEqual({ session: null, returnTo: '/profile', error: null, notice: null, ticket: 'ticket-1' });
       expect(browser).toEqual([]);
     });
@@ -302,22 +297,20 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
     it("sends the ticket and the trimmed code ('busy'), then stores the session and returns to 'from'", async () => {
       const { actor, browser, context } = await atSecondStep();
       actor.send({ type: 'twoFactor.submitted', code: ' 123456 ' });
-      expect(actor.getSnapshot().matches({ loggedOut: 'verifyingCode' })).toBe(true);
+      expect(actor.getSnapshot().matches({ loggedOut: 'loggingIn' })).toBe(true);
       expect(actor.getSnapshot().hasTag('busy')).toBe(true);
-      expect(actor.getSnapshot().hasTag('secondFactor')).toBe(true);
       await nextTick();
-      expect(completeTwoFactorLogIn).toHaveBeenCalledWith({ ticket: 'ticket-1', code: '123456' }, { signal: expect.any(AbortSignal) });
+      expect(login).toHaveBeenCalledWith({ ticket: 'ticket-1', code: '123456' }, { signal: expect.any(AbortSignal) });
       actor.send({ type: 'twoFactor.submitted', code: '1' });
-      expect(completeTwoFactorLogIn).toHaveBeenCalledTimes(1);
+      expect(login).toHaveBeenCalledTimes(1);
       secondStep.resolve(answer('two-factor-token'));
       await nextTick();
       expect(actor.getSnapshot().matches('loggedIn')).toBe(true);
-      expect(context()).toEqual({
+      expect(context()).toMatchObject({
         session: { jwt: 'two-factor-token', userId: '12' },
         returnTo: '/profile',
         error: null,
         notice: null,
-        ticket: null,
       });
       expect(browser).toEqual([
         ['persist', { jwt: 'two-factor-token', userId: '12' }],
@@ -325,62 +318,44 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
       ]);
     });
 
-    it("a wrong code stays on the second step with the server's message, or 'Login failed'; a new code clears it", async () => {
+    it("a wrong code or a void ticket stays on the second step with the server's message, or 'Login failed'; a new code clears it", async () => {
       const { actor, context } = await atSecondStep();
       actor.send({ type: 'twoFactor.submitted', code: '000000' });
       secondStep.reject(new ApiError('That code is not right. Try again.', 400));
       await nextTick();
       expect(actor.getSnapshot().matches({ loggedOut: 'secondFactor' })).toBe(true);
-      expect(context()).toMatchObject({ error: 'That code is not right. Try again.', ticket: 'ticket-1' });
-      vi.mocked(completeTwoFactorLogIn).mockRejectedValue(new ApiError('', 429));
+      expect(context()).toMatchObject({ error: 'That code is not right. Try again.', ticket: 'ticket-1', session: null });
+      vi.mocked(login).mockRejectedValue(new ApiError('', 429));
       actor.send({ type: 'twoFactor.submitted', code: '111111' });
       expect(context().error).toBeNull();
       await nextTick();
       expect(context()).toMatchObject({ error: 'Login failed', ticket: 'ticket-1' });
+      vi.mocked(login).mockRejectedValue(new ApiError('Your log-in has expired. Please log in again.', 401));
+      actor.send({ type: 'twoFactor.submitted', code: '222222' });
+      await nextTick();
+      expect(actor.getSnapshot().matches({ loggedOut: 'secondFactor' })).toBe(true);
+      expect(context().error).toBe('Your log-in has expired. Please log in again.');
     });
 
-    it('a void ticket (401) goes back to the password form with the message and forgets the ticket', async () => {
+    it('Back, or another page, returns to the password form; the next log-in starts without the old ticket', async () => {
       const { actor, context } = await atSecondStep();
-      actor.send({ type: 'twoFactor.submitted', code: '123456' });
-      secondStep.reject(new ApiError('Your log-in has expired. Please log in again.', 401));
-      await nextTick();
-      expect(actor.getSnapshot().matches({ loggedOut: 'failure' })).toBe(true);
-      expect(context()).toMatchObject({ error: 'Your log-in has expired. Please log in again.', ticket: null, session: null });
-
-      const again = await atSecondStep();
-      again.actor.send({ type: 'twoFactor.submitted', code: '123456' });
-      vi.mocked(completeTwoFactorLogIn).mockRejectedValue(new Error(''));
-      await nextTick();
-      expect(again.actor.getSnapshot().matches({ loggedOut: 'secondFactor' })).toBe(true);
-    });
-
-    it('Back, or another page, drops the ticket and the error', async () => {
-      const { actor, context } = await atSecondStep();
-      actor.send({ type: 'twoFactor.submitted', code: '000000' });
-      secondStep.reject(new ApiError('That code is not right. Try again.', 400));
-      await nextTick();
       actor.send({ type: 'twoFactor.cancelled' });
       expect(actor.getSnapshot().matches({ loggedOut: 'idle' })).toBe(true);
-      expect(context()).toMatchObject({ ticket: null, error: null });
 
-      // Another flow asking for /login shows the password form; its next log-in replaces the ticket.
+      vi.mocked(login).mockReset().mockReturnValue(loginRequest.promise);
       const other = await atSecondStep();
-      other.actor.send({ type: 'login.requested', notice: 'Social login failed' });
+      expect(other.actor.getSnapshot().matches({ loggedOut: 'secondFactor' })).toBe(true);
+      other.actor.send({ type: 'location.changed', pathname: '/signup' });
       expect(other.actor.getSnapshot().matches({ loggedOut: 'idle' })).toBe(true);
-      expect(other.actor.getSnapshot().hasTag('secondFactor')).toBe(false);
-      loginRequest = deferred<LoginResponse>();
-      vi.mocked(login).mockReturnValue(loginRequest.promise);
-      other.actor.send(logIn);
-      loginRequest.resolve(answer('token-after'));
-      await nextTick();
-      expect(other.context()).toMatchObject({ ticket: null, session: { jwt: 'token-after', userId: '12' } });
-    });
 
-    it('leaving /login on the second step drops the ticket, the error and the notice', async () => {
-      const { actor, context } = await atSecondStep();
-      actor.send({ type: 'location.changed', pathname: '/signup' });
-      expect(actor.getSnapshot().matches({ loggedOut: 'idle' })).toBe(true);
-      expect(context()).toMatchObject({ ticket: null, error: null, notice: null });
+      // A wrong password now is a password failure, not a refused code.
+      vi.mocked(login).mockReset().mockRejectedValue(new Error('Invalid identifier or password'));
+      actor.send(logIn);
+      expect(context().ticket).toBeNull();
+      await nextTick();
+      expect(login).toHaveBeenCalledWith({ identifier: 'eater@example.com', password: ' secret1 ' }, { signal: expect.any(AbortSignal) });
+      expect(actor.getSnapshot().matches({ loggedOut: 'failure' })).toBe(true);
+      expect(context().error).toBe('Invalid identifier or password');
     });
   });
 

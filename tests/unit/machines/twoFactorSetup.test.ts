@@ -50,6 +50,7 @@ beforeEach(() => {
 async function started(answer: TwoFactorStatus | Error) {
   const actor = createActor(twoFactorSetupMachine).start();
   expect(actor.getSnapshot().matches('loading')).toBe(true);
+  expect(actor.getSnapshot().context).toEqual({ setup: null, recoveryCodes: null, recoveryCodesLeft: 0, error: null, notice: null });
   expect(actor.getSnapshot().hasTag('busy')).toBe(true);
   expect(getTwoFactorStatus).toHaveBeenCalledWith({ signal: expect.any(AbortSignal) });
   if (answer instanceof Error) status.reject(answer);
@@ -114,9 +115,15 @@ describe('twoFactorSetup (two-factor authentication in the Security tab)', () =>
   it('a refused set-up or code keeps the state with the message; a retry clears it; cancel drops the secret', async () => {
     const actor = await started({ enabled: false, recoveryCodesLeft: 0 });
     actor.send({ type: 'setup.requested' });
-    setupCall.reject(new Error(''));
+    setupCall.reject(new Error('Two-factor authentication needs an account with a password.'));
     await nextTick();
     expect(actor.getSnapshot().value).toBe('disabled');
+    expect(actor.getSnapshot().context.error).toBe('Two-factor authentication needs an account with a password.');
+    setupCall = deferred();
+    vi.mocked(startTwoFactorSetup).mockReturnValue(setupCall.promise);
+    actor.send({ type: 'setup.requested' });
+    setupCall.reject(new Error(''));
+    await nextTick();
     expect(actor.getSnapshot().context.error).toBe('Two-factor authentication could not be changed. Please try again.');
 
     setupCall = deferred();
@@ -132,6 +139,16 @@ describe('twoFactorSetup (two-factor authentication in the Security tab)', () =>
     expect(actor.getSnapshot().value).toBe('confirming');
     expect(actor.getSnapshot().context.error).toBe('That code is not right. Try again.');
     expect(actor.getSnapshot().context.setup).toEqual(SETUP);
+
+    // Another code clears the message while it is checked.
+    enableCall = deferred();
+    vi.mocked(enableTwoFactor).mockReturnValue(enableCall.promise);
+    actor.send({ type: 'code.submitted', code: '111111' });
+    expect(actor.getSnapshot().value).toBe('enabling');
+    expect(actor.getSnapshot().context.error).toBeNull();
+    enableCall.reject(new Error(''));
+    await nextTick();
+    expect(actor.getSnapshot().context.error).toBe('Two-factor authentication could not be changed. Please try again.');
 
     actor.send({ type: 'setup.cancelled' });
     expect(actor.getSnapshot().value).toBe('disabled');
