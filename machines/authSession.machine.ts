@@ -3,6 +3,7 @@ import { LOGIN_FALLBACK, REGISTER_FALLBACK } from './services/authFallbacks';
 import type { LoginPayload, RegisterPayload } from '../server/src/contract/auth';
 import { errorMessage } from './services/errors';
 import type { AuthResponse } from '../server/src/contract/auth';
+import type { LoginResponse, TwoFactorChallenge, TwoFactorLoginPayload } from '../server/src/contract/twoFactor';
 import type { Session } from './services/session';
 import type { NavigationRequest, ReturnPath } from './rules/navigation';
 import { safeReturnPath } from './rules/returnPath';
@@ -30,11 +31,17 @@ type AuthContext = {
   error: string | null;
   /** The green notice on /login (SPEC §2: shown, then cleared); dropped when the person leaves /login. */
   notice: string | null;
+  /** A password log-in waiting for its second factor (two-factor on): the server's single-use ticket. */
+  ticket: string | null;
 };
 
 export type AuthEvent =
   | { type: 'signup.submitted'; username: string; email: string; password: string }
   | { type: 'login.submitted'; identifier: string; password: string; returnTo: string }
+  /** The second step of a log-in: a code from the authenticator app, or a recovery code. */
+  | { type: 'twoFactor.submitted'; code: string }
+  /** Back to the password form from the second step. */
+  | { type: 'twoFactor.cancelled' }
   /** The router settled on a new path. */
   | { type: 'location.changed'; pathname: string }
   /** Another flow sends the person to /login with a notice, e.g. a failed social callback. */
@@ -81,7 +88,10 @@ const authSetup = setup({
     register: fromPromise<RegisterOutcome, RegisterPayload>(async ({ input, signal }) =>
       (await import('./services/auth')).register(input, { signal }),
     ),
-    login: fromPromise<AuthResponse, LoginPayload>(async ({ input, signal }) => (await import('./services/auth')).login(input, { signal })),
+    // The password, or the second step's ticket and code (two-factor on): both answer a session or the second step.
+    login: fromPromise<LoginResponse, LoginPayload | TwoFactorLoginPayload>(async ({ input, signal }) =>
+      (await import('./services/auth')).login(input, { signal }),
+    ),
     // Other tabs' storage changes and refused tokens reach the machine through this actor.
     // Stryker disable next-line ArrowFunction: a placeholder the app provides; no cleanup is the same as an empty one.
     watchSession: fromCallback<AuthEvent>(() => () => {}),
@@ -117,6 +127,8 @@ const authSetup = setup({
       return signUpError(event) !== null;
     },
     confirmationPending: (_, outcome: RegisterOutcome) => !outcome.jwt,
+    // Checked by shape, not with the contract's helper or ApiError's class: the first paint carries this machine.
+    secondFactorAsked: (_, response: LoginResponse) => 'ticket' in response,
   },
 });
 
@@ -166,6 +178,8 @@ const restingForm = authSetup.createStateConfig({
       actions: [
         'clearMessages',
         authSetup.assign({
+          // A new password log-in: no second step is pending.
+          ticket: null,
           returnTo: ({ event }) => {
             assertEvent(event, 'login.submitted');
             return safeReturnPath(event.returnTo);
@@ -184,7 +198,7 @@ const restingForm = authSetup.createStateConfig({
 export const authSessionMachine = authSetup.createMachine({
   id: 'authSession',
   // Stryker disable next-line StringLiteral: safeReturnPath gives / for any other start, and every login sets its own.
-  context: ({ input }) => ({ session: input.session, returnTo: safeReturnPath('/'), error: null, notice: null }),
+  context: ({ input }) => ({ session: input.session, returnTo: safeReturnPath('/'), error: null, notice: null, ticket: null }),
   invoke: [{ src: 'watchSession' }, { src: 'watchLocation' }],
   initial: 'resolving',
   on: {
@@ -266,22 +280,50 @@ export const authSessionMachine = authSetup.createMachine({
             // Stryker disable next-line StringLiteral: nothing looks the invoked actor up by its id.
             id: 'login',
             src: 'login',
-            input: ({ event }) => {
+            input: ({ context, event }) => {
+              // Stryker disable next-line StringLiteral: only the second step, which holds a ticket, sends twoFactor.submitted.
+              if (event.type === 'twoFactor.submitted') return { ticket: context.ticket ?? '', code: event.code.trim() };
               assertEvent(event, 'login.submitted');
               return { identifier: event.identifier.trim(), password: event.password };
             },
-            onDone: {
-              target: '#authSession.loggedIn',
-              actions: [
-                assign({ session: ({ event }) => sessionFrom(event.output) }),
-                { type: 'persistSession', params: ({ event }) => sessionFrom(event.output) },
-                { type: 'navigate', params: ({ context }) => ({ href: context.returnTo }) },
-              ],
-            },
-            onError: {
-              target: 'failure',
-              actions: assign({ error: ({ event }) => errorMessage(event.error, LOGIN_FALLBACK) }),
-            },
+            onDone: [
+              {
+                guard: { type: 'secondFactorAsked', params: ({ event }) => event.output },
+                target: 'secondFactor',
+                actions: assign({ ticket: ({ event }) => (event.output as TwoFactorChallenge).ticket }),
+              },
+              {
+                // The guard above took every second step: this answer is a session (a cast, not a check: the first paint carries this).
+                target: '#authSession.loggedIn',
+                actions: [
+                  assign({ session: ({ event }) => sessionFrom(event.output as AuthResponse) }),
+                  { type: 'persistSession', params: ({ event }) => sessionFrom(event.output as AuthResponse) },
+                  { type: 'navigate', params: ({ context }) => ({ href: context.returnTo }) },
+                ],
+              },
+            ],
+            onError: [
+              {
+                // A refused code keeps the second step with the server's message; so does a void ticket ("Your log-in has
+                // expired. Please log in again."), where Back leads to the password form (kept small: the first paint carries this).
+                guard: ({ context }) => context.ticket !== null,
+                target: 'secondFactor',
+                actions: assign({ error: ({ event }) => errorMessage(event.error, LOGIN_FALLBACK) }),
+              },
+              {
+                target: 'failure',
+                actions: assign({ error: ({ event }) => errorMessage(event.error, LOGIN_FALLBACK) }),
+              },
+            ],
+          },
+        },
+        /** The password was right; the code comes next (its error, if any, in `error`). */
+        secondFactor: {
+          on: {
+            'twoFactor.submitted': { target: 'loggingIn', actions: 'clearMessages' },
+            // Back to the password form; the ticket and its error are no longer shown and the next log-in replaces them.
+            'twoFactor.cancelled': 'idle',
+            'location.changed': 'idle',
           },
         },
       },

@@ -1,4 +1,5 @@
-import type { AuthResponse, LoginPayload, RegisterPayload, RegisterResponse } from '../../server/src/contract/auth';
+import type { LoginPayload, RegisterPayload, RegisterResponse } from '../../server/src/contract/auth';
+import type { LoginResponse, TwoFactorLoginPayload } from '../../server/src/contract/twoFactor';
 import { LOGIN_FALLBACK, REGISTER_FALLBACK } from './authFallbacks';
 import { apiRequest } from './client';
 
@@ -9,7 +10,11 @@ export function register(payload: RegisterPayload, { signal }: CallOptions = {})
   return apiRequest<RegisterResponse>('/api/auth/local/register', { method: 'POST', body: payload, fallback: REGISTER_FALLBACK, signal });
 }
 
-/** POST /api/auth/local */
-export function login(payload: LoginPayload, { signal }: CallOptions = {}): Promise<AuthResponse> {
-  return apiRequest<AuthResponse>('/api/auth/local', { method: 'POST', body: payload, fallback: LOGIN_FALLBACK, signal });
+/**
+ * POST /api/auth/local: a session, or the second step for a member with two-factor on; then
+ * POST /api/auth/two-factor with its ticket and a code, which answers the session.
+ */
+export function login(payload: LoginPayload | TwoFactorLoginPayload, { signal }: CallOptions = {}): Promise<LoginResponse> {
+  const path = 'ticket' in payload ? '/api/auth/two-factor' : '/api/auth/local';
+  return apiRequest<LoginResponse>(path, { method: 'POST', body: payload, fallback: LOGIN_FALLBACK, signal });
 }

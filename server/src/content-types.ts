@@ -19,4 +19,7 @@ export const UID = {
   passkey: 'api::passkey.passkey',
   passkeyChallenge: 'api::passkey.passkey-challenge',
   memberSession: 'api::member-session.member-session',
+  twoFactor: 'api::two-factor.two-factor',
+  twoFactorRecoveryCode: 'api::two-factor.two-factor-recovery-code',
+  twoFactorTicket: 'api::two-factor.two-factor-ticket',
 } as const;

@@ -5,6 +5,7 @@ import { seedLegalDocuments } from './bootstrap/legal';
 import { seedSubscriptionPlans, setupPayments } from './bootstrap/payments';
 import { syncRolePermissions } from './bootstrap/permissions';
 import { setupProgress } from './bootstrap/progress';
+import { setupTwoFactor } from './bootstrap/two-factor';
 import { mirrorSocialProviders } from './bootstrap/social';
 import { migrateEmails, migrateUsernames, translateIdentifierViolations } from './security/identifiers';
 import { installGracefulShutdown } from './operations/shutdown';
@@ -52,6 +53,7 @@ export default {
     await setupPayments(strapi);
     await setupProgress(strapi);
     deleteSessionsWithAccount(strapi);
+    setupTwoFactor(strapi);
     await noteOwnersRecordedSince(strapi);
     // Not in a maintenance run (npm run uploads:orphans), only when the app serves.
     if (strapi.config.get<boolean>('server.sweepInterruptedUploads', true)) await sweepInterruptedUploads(strapi);

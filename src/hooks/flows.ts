@@ -22,6 +22,7 @@ import type { socialCallbackMachine } from '../../machines/socialCallback.machin
 import type { socialSignInMachine } from '../../machines/socialSignIn.machine';
 import type { supportChatMachine } from '../../machines/supportChat.machine';
 import type { signedInDevicesMachine } from '../../machines/signedInDevices.machine';
+import type { twoFactorSetupMachine } from '../../machines/twoFactorSetup.machine';
 
 /**
  * Page-level flow machines that replace the defaults, carried in the router context so
@@ -53,4 +54,5 @@ export type Flows = Partial<{
   passkeys: typeof passkeysMachine;
   passkeySignIn: typeof passkeySignInMachine;
   signedInDevices: typeof signedInDevicesMachine;
+  twoFactorSetup: typeof twoFactorSetupMachine;
 }>;

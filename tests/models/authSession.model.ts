@@ -31,6 +31,14 @@ export const authSessionModel = setup({
       | { type: 'server.loggedIn' }
       | { type: 'server.refusedLogIn' }
       | { type: 'server.failedLogIn' }
+      /** Issue 23: the password is right and two-factor is on; the code comes next. */
+      | { type: 'server.askedForCode' }
+      | { type: 'code.submitted' }
+      | { type: 'server.acceptedCode' }
+      | { type: 'server.refusedCode' }
+      /** The ticket is used, expired or revoked: the member goes Back to the password. */
+      | { type: 'server.ticketVoid' }
+      | { type: 'secondStep.back' }
       | { type: 'google.signedIn' }
       | { type: 'logOut.clicked' }
       | { type: 'otherTab.loggedIn' }
@@ -94,7 +102,24 @@ export const authSessionModel = setup({
     /** /login?from=/profile */
     logInForProfile: { on: { 'logIn.submitted': 'loggingInForProfile' } },
     /** 'Logging In...' */
-    loggingIn: { on: { 'server.loggedIn': 'memberHome', 'server.refusedLogIn': 'logInRefused', 'server.failedLogIn': 'logInFailed' } },
+    loggingIn: {
+      on: {
+        'server.loggedIn': 'memberHome',
+        'server.refusedLogIn': 'logInRefused',
+        'server.failedLogIn': 'logInFailed',
+        'server.askedForCode': 'codeForm',
+      },
+    },
+    /** 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.' Nothing stored yet. */
+    codeForm: { on: { 'code.submitted': 'verifyingCode', 'secondStep.back': 'logInForm', 'signUp.opened': 'signUpForm' } },
+    /** 'Verifying...' */
+    verifyingCode: {
+      on: { 'server.acceptedCode': 'memberHome', 'server.refusedCode': 'codeRefused', 'server.ticketVoid': 'logInExpired' },
+    },
+    /** 'That code is not right. Try again.' */
+    codeRefused: { on: { 'code.submitted': 'verifyingCode' } },
+    /** 'Your log-in has expired. Please log in again.' on the code form; Back leads to the password. */
+    logInExpired: { on: { 'secondStep.back': 'logInForm' } },
     loggingInForProfile: { on: { 'server.loggedIn': 'memberProfile' } },
     /** The server's message. */
     logInRefused: { on: { 'logIn.submitted': 'loggingIn' } },

@@ -2,8 +2,9 @@ import { onTestFinished } from 'vitest';
 import { render } from '@testing-library/react';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { fromPromise } from 'xstate';
-import type { AuthResponse, LoginPayload, RegisterPayload } from '../../server/src/contract/auth';
+import type { LoginPayload, RegisterPayload } from '../../server/src/contract/auth';
 import type { User } from '../../server/src/contract/users';
+import type { LoginResponse, TwoFactorLoginPayload } from '../../server/src/contract/twoFactor';
 import type { RegisterOutcome } from '../../machines/authSession.machine';
 import { createApp } from '../../src/app/createApp';
 import { prepareHydration } from '../../src/app/hydration';
@@ -63,7 +64,7 @@ function createTestApp(
   { flows, prerendered, inspect }: { flows?: Partial<Flows>; prerendered?: PrerenderedData; inspect?: FlowInspector },
 ) {
   const registerCalls = deferredCalls<RegisterPayload, RegisterOutcome>();
-  const loginCalls = deferredCalls<LoginPayload, AuthResponse>();
+  const loginCalls = deferredCalls<LoginPayload | TwoFactorLoginPayload, LoginResponse>();
   const { auth, router } = createApp({
     history: createMemoryHistory({ initialEntries: [path] }),
     flows,
@@ -71,7 +72,7 @@ function createTestApp(
     inspect,
     actors: {
       register: fromPromise<RegisterOutcome, RegisterPayload>(({ input }) => registerCalls.handler(input)),
-      login: fromPromise<AuthResponse, LoginPayload>(({ input }) => loginCalls.handler(input)),
+      login: fromPromise<LoginResponse, LoginPayload | TwoFactorLoginPayload>(({ input }) => loginCalls.handler(input)),
     },
   });
   // A finished test's app must not react to the next test's storage events or answer its 401s.

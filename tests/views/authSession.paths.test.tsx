@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fromPromise } from 'xstate';
@@ -27,6 +27,9 @@ const RENEWED_TOKEN = 'jwt-after-password-change';
 const SIGN_UP_REFUSAL = 'Email is already taken';
 const LOG_IN_REFUSAL = 'Invalid identifier or password';
 const PROVIDER_ERROR = 'access_denied';
+const WRONG_CODE = 'That code is not right. Try again.';
+const TICKET_VOID = 'Your log-in has expired. Please log in again.';
+const SECOND_STEP_ANSWER: AuthResponse = { jwt: 'jwt-after-code', user: { id: 7, createdAt: '2025-01-01T00:00:00.000Z' } };
 
 type Input = { username: string; email: string; password: string };
 const signUps: Record<string, Input> = {
@@ -157,7 +160,25 @@ async function expectForm(page: Page, form: { pathname: '/signup' | '/login'; bu
 
 const expectNotice = (page: Page, notice: string) => expectForm(page, { pathname: '/login', notice });
 
+/** The second step of a log-in: the code field under the Log In heading, no password field, nothing stored. */
+async function expectCodeForm(page: Page, { busy = false, alert }: { busy?: boolean; alert?: string } = {}) {
+  await expectLoggedOut(page, '/login');
+  await see("the form 'Two-factor authentication'", () => screen.getByRole('form', { name: 'Two-factor authentication' }));
+  expect(screen.getByText('Enter the 6-digit code from your authenticator app, or one of your recovery codes.')).toBeTruthy();
+  expect(screen.queryByLabelText('Password', { selector: 'input' })).toBeNull();
+  await seeButton(wholePage, { idle: 'Verify', busy: 'Verifying...' }, busy);
+  await seeMessages(wholePage, { alert });
+}
+
+async function submitCode(code: string) {
+  await fill('Authentication code', code);
+  await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+}
+
 describe('authSession: the spec model replayed against the app', () => {
+  // The Log In page is a lazy chunk: loaded once here, so the first replay's screens do not wait on its first transform.
+  beforeAll(() => import('../../src/features/auth/LogInPage'), 30_000);
+
   afterEach(() => {
     vi.unstubAllGlobals();
   });
@@ -201,6 +222,15 @@ describe('authSession: the spec model replayed against the app', () => {
       },
       'server.refusedLogIn': (page) => page.loginCalls.last().settle.reject(new ApiError(LOG_IN_REFUSAL, 400)),
       'server.failedLogIn': (page) => page.loginCalls.last().settle.reject(new ApiError('', 500)),
+      'server.askedForCode': (page) => page.loginCalls.last().settle.resolve({ twoFactorRequired: true, ticket: 'ticket-from-server' }),
+      'code.submitted': () => submitCode(' 123456 '),
+      'server.acceptedCode': (page) => {
+        page.loginCalls.last().settle.resolve(SECOND_STEP_ANSWER);
+        page.session = { jwt: SECOND_STEP_ANSWER.jwt, userId: String(SECOND_STEP_ANSWER.user.id) };
+      },
+      'server.refusedCode': (page) => page.loginCalls.last().settle.reject(new ApiError(WRONG_CODE, 400)),
+      'server.ticketVoid': (page) => page.loginCalls.last().settle.reject(new ApiError(TICKET_VOID, 401)),
+      'secondStep.back': () => userEvent.click(screen.getByRole('button', { name: 'Back' })),
       'google.signedIn': async (page) => {
         await userEvent.click(screen.getByRole('button', { name: 'Continue with Google' }));
         page.authorizations.last().settle.resolve('google-id-token');
@@ -281,6 +311,13 @@ describe('authSession: the spec model replayed against the app', () => {
       loggingInForProfile: (page) => expectForm(page, { pathname: '/login', busy: true }),
       logInRefused: (page) => expectForm(page, { pathname: '/login', alert: LOG_IN_REFUSAL }),
       logInFailed: (page) => expectForm(page, { pathname: '/login', alert: 'Login failed' }),
+      codeForm: (page) => expectCodeForm(page),
+      verifyingCode: async (page) => {
+        await expectCodeForm(page, { busy: true });
+        expect(page.loginCalls.last().input).toEqual({ ticket: 'ticket-from-server', code: '123456' });
+      },
+      codeRefused: (page) => expectCodeForm(page, { alert: WRONG_CODE }),
+      logInExpired: (page) => expectCodeForm(page, { alert: TICKET_VOID }),
       confirmEmailNotice: (page) =>
         expectNotice(page, 'Your account has been created. Please confirm your email address using the link we sent you, then log in.'),
       sessionExpiredNotice: (page) => expectNotice(page, 'Your session has expired. Please log in again.'),

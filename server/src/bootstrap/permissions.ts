@@ -54,6 +54,12 @@ export const ROLE_PERMISSIONS: Record<'public' | 'authenticated', readonly strin
     'api::subscription.subscription.card',
     'api::payment.payment.sandboxCard',
     'api::account.account.export',
+    // The member's own two-factor authentication (api/two-factor).
+    'api::two-factor.two-factor.status',
+    'api::two-factor.two-factor.setup',
+    'api::two-factor.two-factor.enable',
+    'api::two-factor.two-factor.regenerate',
+    'api::two-factor.two-factor.disable',
     // Own entries only (api/weight-entry).
     'api::weight-entry.weight-entry.find',
     'api::weight-entry.weight-entry.create',

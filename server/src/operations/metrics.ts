@@ -35,6 +35,7 @@ export type RefusingLimit =
   | 'auth-address-day'
   | 'login-lock-member'
   | 'login-lock-admin'
+  | 'two-factor-lock'
   | 'profile-picture-uploads'
   | 'account-exports';
 

@@ -11,6 +11,7 @@ import { SocialButtons } from './social/SocialButtons';
 import { PasskeySignIn } from './PasskeySignIn';
 import { usePageHead } from '../../hooks/usePageHead';
 import { useHydrated } from '../../hooks/useHydrated';
+import { SecondFactorStep } from './SecondFactorStep';
 
 const logInRoute = getRouteApi('/login');
 
@@ -21,6 +22,11 @@ export function LogInPage() {
   const auth = useAuthActor();
   const { from } = logInRoute.useSearch();
   const loggingIn = useSelector(auth, (snapshot) => snapshot.matches({ loggedOut: 'loggingIn' }));
+  const secondStep = useSelector(
+    auth,
+    (snapshot) =>
+      snapshot.context.ticket !== null && (snapshot.matches({ loggedOut: 'secondFactor' }) || snapshot.matches({ loggedOut: 'loggingIn' })),
+  );
   const identifierId = useId();
   const rememberId = useId();
 
@@ -29,6 +35,9 @@ export function LogInPage() {
     const { identifier, password } = formValues(event.currentTarget, ['identifier', 'password'] as const);
     auth.send({ type: 'login.submitted', identifier, password, returnTo: from ?? '/' });
   };
+
+  // The password was right and two-factor is on: the code comes next, on this page.
+  if (secondStep) return <SecondFactorStep auth={auth} />;
 
   return (
     <section className="auth-page">

@@ -1,9 +1,10 @@
 import { PasskeysPanel } from './PasskeysPanel';
 import { DevicesPanel } from './DevicesPanel';
+import { TwoFactorPanel } from './TwoFactorPanel';
 
 /**
  * The profile's Security tab: how the member signs in and where. Each part is a panel of this
- * feature with its own machine (docs/security.md#account-security).
+ * feature with its own machine (docs/security.md: Passkeys, Two-factor authentication, Signed-in devices).
  */
 export function SecurityTab() {
   return (
@@ -11,6 +12,7 @@ export function SecurityTab() {
       <h2 id="security-heading">Security</h2>
       <p>Manage how you sign in to Carnivo and where you are signed in.</p>
       <PasskeysPanel />
+      <TwoFactorPanel />
       <DevicesPanel />
     </section>
   );

@@ -2,6 +2,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback } from 'xstate';
 import type { AuthResponse, RegisterResponse } from '../../../server/src/contract/auth';
 import { login, register } from '../../../machines/services/auth';
+import { ApiError } from '../../../machines/services/errors';
+import type { LoginResponse } from '../../../server/src/contract/twoFactor';
 import type { Session } from '../../../machines/services/session';
 import { safeReturnPath } from '../../../machines/rules/returnPath';
 import { authSessionMachine, type AuthEvent } from '../../../machines/authSession.machine';
@@ -16,11 +18,13 @@ vi.mock('../../../machines/services/auth', async (importOriginal) => ({
 }));
 
 let registration: Deferred<RegisterResponse>;
-let loginRequest: Deferred<AuthResponse>;
+let loginRequest: Deferred<LoginResponse>;
+let secondStep: Deferred<LoginResponse>;
 
 beforeEach(() => {
   registration = deferred<RegisterResponse>();
-  loginRequest = deferred<AuthResponse>();
+  loginRequest = deferred<LoginResponse>();
+  secondStep = deferred<LoginResponse>();
   vi.mocked(register).mockReset().mockReturnValue(registration.promise);
   vi.mocked(login).mockReset().mockReturnValue(loginRequest.promise);
 });
@@ -55,7 +59,7 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
     it('is logged in with a stored session and touches nothing', () => {
       const { actor, browser, context } = start(member);
       expect(actor.getSnapshot().matches('loggedIn')).toBe(true);
-      expect(context()).toEqual({ session: member, returnTo: '/', error: null, notice: null });
+      expect(context()).toEqual({ session: member, returnTo: '/', error: null, notice: null, ticket: null });
       expect(browser).toEqual([]);
     });
 
@@ -222,7 +226,13 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
       loginRequest.resolve(answer('new-token', new Date().toISOString()));
       await nextTick();
       expect(actor.getSnapshot().matches('loggedIn')).toBe(true);
-      expect(context()).toEqual({ session: { jwt: 'new-token', userId: '12' }, returnTo: '/profile', error: null, notice: null });
+      expect(context()).toEqual({
+        session: { jwt: 'new-token', userId: '12' },
+        returnTo: '/profile',
+        error: null,
+        notice: null,
+        ticket: null,
+      });
       // A local login goes back to 'from' even for a new account: only social users start at /bmi.
       expect(browser).toEqual([
         ['persist', { jwt: 'new-token', userId: '12' }],
@@ -260,6 +270,92 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
       actor.send({ type: 'location.changed', pathname: '/signup' });
       expect(actor.getSnapshot().matches({ loggedOut: 'idle' })).toBe(true);
       expect(context().error).toBeNull();
+    });
+  });
+
+  describe('Log In with two-factor on (issue 23)', () => {
+    const CHALLENGE: LoginResponse = { twoFactorRequired: true, ticket: 'ticket-1' };
+
+    async function atSecondStep() {
+      const started = start();
+      started.actor.send(logIn);
+      loginRequest.resolve(CHALLENGE);
+      await nextTick();
+      // The second step goes through the same call, with the ticket and the code.
+      vi.mocked(login).mockReset().mockReturnValue(secondStep.promise);
+      return started;
+    }
+
+    it('a right password asks for the code: nothing stored yet, the ticket held', async () => {
+      const { actor, browser, context } = await atSecondStep();
+      expect(actor.getSnapshot().matches({ loggedOut: 'secondFactor' })).toBe(true);
+      expect(actor.getSnapshot().hasTag('busy')).toBe(false);
+      expect(context()).toEqual({ session: null, returnTo: '/profile', error: null, notice: null, ticket: 'ticket-1' });
+      expect(browser).toEqual([]);
+    });
+
+    it("sends the ticket and the trimmed code ('busy'), then stores the session and returns to 'from'", async () => {
+      const { actor, browser, context } = await atSecondStep();
+      actor.send({ type: 'twoFactor.submitted', code: ' 123456 ' });
+      expect(actor.getSnapshot().matches({ loggedOut: 'loggingIn' })).toBe(true);
+      expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+      await nextTick();
+      expect(login).toHaveBeenCalledWith({ ticket: 'ticket-1', code: '123456' }, { signal: expect.any(AbortSignal) });
+      actor.send({ type: 'twoFactor.submitted', code: '1' });
+      expect(login).toHaveBeenCalledTimes(1);
+      secondStep.resolve(answer('two-factor-token'));
+      await nextTick();
+      expect(actor.getSnapshot().matches('loggedIn')).toBe(true);
+      expect(context()).toMatchObject({
+        session: { jwt: 'two-factor-token', userId: '12' },
+        returnTo: '/profile',
+        error: null,
+        notice: null,
+      });
+      expect(browser).toEqual([
+        ['persist', { jwt: 'two-factor-token', userId: '12' }],
+        ['navigate', { href: '/profile' }],
+      ]);
+    });
+
+    it("a wrong code or a void ticket stays on the second step with the server's message, or 'Login failed'; a new code clears it", async () => {
+      const { actor, context } = await atSecondStep();
+      actor.send({ type: 'twoFactor.submitted', code: '000000' });
+      secondStep.reject(new ApiError('That code is not right. Try again.', 400));
+      await nextTick();
+      expect(actor.getSnapshot().matches({ loggedOut: 'secondFactor' })).toBe(true);
+      expect(context()).toMatchObject({ error: 'That code is not right. Try again.', ticket: 'ticket-1', session: null });
+      vi.mocked(login).mockRejectedValue(new ApiError('', 429));
+      actor.send({ type: 'twoFactor.submitted', code: '111111' });
+      expect(context().error).toBeNull();
+      await nextTick();
+      expect(context()).toMatchObject({ error: 'Login failed', ticket: 'ticket-1' });
+      vi.mocked(login).mockRejectedValue(new ApiError('Your log-in has expired. Please log in again.', 401));
+      actor.send({ type: 'twoFactor.submitted', code: '222222' });
+      await nextTick();
+      expect(actor.getSnapshot().matches({ loggedOut: 'secondFactor' })).toBe(true);
+      expect(context().error).toBe('Your log-in has expired. Please log in again.');
+    });
+
+    it('Back, or another page, returns to the password form; the next log-in starts without the old ticket', async () => {
+      const { actor, context } = await atSecondStep();
+      actor.send({ type: 'twoFactor.cancelled' });
+      expect(actor.getSnapshot().matches({ loggedOut: 'idle' })).toBe(true);
+
+      vi.mocked(login).mockReset().mockReturnValue(loginRequest.promise);
+      const other = await atSecondStep();
+      expect(other.actor.getSnapshot().matches({ loggedOut: 'secondFactor' })).toBe(true);
+      other.actor.send({ type: 'location.changed', pathname: '/signup' });
+      expect(other.actor.getSnapshot().matches({ loggedOut: 'idle' })).toBe(true);
+
+      // A wrong password now is a password failure, not a refused code.
+      vi.mocked(login).mockReset().mockRejectedValue(new Error('Invalid identifier or password'));
+      actor.send(logIn);
+      expect(context().ticket).toBeNull();
+      await nextTick();
+      expect(login).toHaveBeenCalledWith({ identifier: 'eater@example.com', password: ' secret1 ' }, { signal: expect.any(AbortSignal) });
+      expect(actor.getSnapshot().matches({ loggedOut: 'failure' })).toBe(true);
+      expect(context().error).toBe('Invalid identifier or password');
     });
   });
 
@@ -395,7 +491,7 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
     const { actor, browser, context } = start();
     actor.send(event);
     expect(actor.getSnapshot().matches({ loggedOut: 'idle' })).toBe(true);
-    expect(context()).toEqual({ session: null, returnTo: '/', error: null, notice: null });
+    expect(context()).toEqual({ session: null, returnTo: '/', error: null, notice: null, ticket: null });
     expect(browser).toEqual([]);
   });
 

@@ -11,6 +11,8 @@ import { withSocialSignIn } from './social/controller';
 import { UID } from '../../content-types';
 import { FORGOT_PASSWORD_MIN_MS } from '../../api/account/services/password-reset';
 import { mailKindContext } from '../../api/email-message/services/mail-queue';
+import type { TwoFactorService } from '../../api/two-factor/services/two-factor';
+import type { TwoFactorChallenge } from '../../contract/twoFactor';
 
 type Handler = (ctx: any, next?: any) => unknown;
 type ControllerFactory = (deps: { strapi: Core.Strapi }) => Record<string, Handler>;
@@ -41,6 +43,21 @@ function withTransactionalConfirmation(createUserService: ServiceFactory): Servi
   };
 }
 
+/**
+ * The one gate every sign-in answer passes: an answer carrying a session for a member with two-factor
+ * authentication on is replaced by the second step's ticket (api/two-factor). A password log-in gets
+ * here; so would a confirmation link or any provider that ever returned a password account's session.
+ */
+async function askSecondFactor(strapi: Core.Strapi, ctx: Ctx): Promise<void> {
+  const body: unknown = ctx.body;
+  if (!isPlainObject(body) || typeof body.jwt !== 'string' || !isPlainObject(body.user) || typeof body.user.id !== 'number') return;
+  const twoFactor = strapi.service('api::two-factor.two-factor') as unknown as TwoFactorService;
+  if (!(await twoFactor.isEnabled(body.user.id))) return;
+  const challenge: TwoFactorChallenge = { twoFactorRequired: true, ticket: await twoFactor.issueTicket(body.user.id) };
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = challenge;
+}
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -52,7 +69,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  *   identifier alike where no account has it (src/security/login-throttle.ts);
  * - the auth routes' rate limit is shared by every instance (src/security/auth-rate-limit.ts);
  * - send-email-confirmation answers the same whether or not the address has an account;
- * - the confirmation token and its e-mail are committed together (the mail queue, docs/operations.md#mail-queue).
+ * - the confirmation token and its e-mail are committed together (the mail queue, docs/operations.md#mail-queue);
+ * - no answer carries a session of a member with two-factor on: the second step comes first (askSecondFactor).
  * The plugin's routes stay as they are.
  */
 export default (plugin: UsersPermissionsPlugin) => {
@@ -67,58 +85,82 @@ export default (plugin: UsersPermissionsPlugin) => {
     const base = createAuthController({ strapi });
     const users = () => strapi.db.query(UID.user);
 
+    const passwordOrProviderLogIn = async (ctx: Ctx, next: Next) => {
+      const body: unknown = ctx.request.body;
+      const isLocal = (ctx.params.provider ?? 'local') === 'local';
+      if (!isLocal || !isPlainObject(body) || typeof body.identifier !== 'string' || !body.identifier.trim()) {
+        return base.callback(ctx, next);
+      }
+      const identifier = body.identifier.trim();
+      const user = (await users().findOne({
+        where: { provider: 'local', ...identifierWhere(identifier) },
+        select: ['id', 'email', 'username'],
+      })) as { id: number; email: string; username: string } | null;
+      // An identifier no account has is counted and locked the same way: the answers never tell.
+      return throttledLogIn(strapi, ctx, {
+        realm: 'member',
+        accountId: user ? user.id : null,
+        identifier,
+        password: body.password,
+        comparePassword: (password, hash) => strapi.plugin('users-permissions').service('user').validatePassword(password, hash),
+        isInvalidCredentials: (error) => error instanceof errors.ValidationError && error.message === INVALID_LOGIN,
+        signedIn: () => true,
+        logIn: () => {
+          // Hand Strapi the exact stored value, so its own lookup finds this user and no other.
+          if (user) body.identifier = identifier.includes('@') ? user.email : user.username;
+          return base.callback(ctx, next);
+        },
+      });
+    };
+
+    const registerChecked = async (ctx: Ctx, next: Next) => {
+      const body: unknown = ctx.request.body;
+      if (!isPlainObject(body)) throw new errors.ValidationError('The registration must be a JSON object');
+      if (typeof body.username === 'string') {
+        const username = body.username.trim();
+        const broken = usernameError(username);
+        if (broken) throw new errors.ValidationError(broken);
+        if (await usernameTaken(strapi, username)) throw new errors.ApplicationError(TAKEN_MESSAGES.username);
+        body.username = username;
+      }
+      try {
+        return await base.register(ctx, next);
+      } catch (error) {
+        // Say which identifier is taken. A sign-up that lost a race to the database's unique index
+        // arrives here as an IdentifierTakenError (already worded), never as a 500.
+        if (error instanceof errors.ApplicationError && error.message === STRAPI_TAKEN) {
+          const username = typeof body.username === 'string' ? body.username : '';
+          throw new errors.ApplicationError(TAKEN_MESSAGES[username && (await usernameTaken(strapi, username)) ? 'username' : 'email']);
+        }
+        throw error;
+      }
+    };
+
     return {
       ...base,
 
       async callback(ctx: Ctx, next: Next) {
-        const body: unknown = ctx.request.body;
-        const isLocal = (ctx.params.provider ?? 'local') === 'local';
-        if (!isLocal || !isPlainObject(body) || typeof body.identifier !== 'string' || !body.identifier.trim()) {
-          return base.callback(ctx, next);
-        }
-        const identifier = body.identifier.trim();
-        const user = (await users().findOne({
-          where: { provider: 'local', ...identifierWhere(identifier) },
-          select: ['id', 'email', 'username'],
-        })) as { id: number; email: string; username: string } | null;
-        // An identifier no account has is counted and locked the same way: the answers never tell.
-        return throttledLogIn(strapi, ctx, {
-          realm: 'member',
-          accountId: user ? user.id : null,
-          identifier,
-          password: body.password,
-          comparePassword: (password, hash) => strapi.plugin('users-permissions').service('user').validatePassword(password, hash),
-          isInvalidCredentials: (error) => error instanceof errors.ValidationError && error.message === INVALID_LOGIN,
-          signedIn: () => true,
-          logIn: () => {
-            // Hand Strapi the exact stored value, so its own lookup finds this user and no other.
-            if (user) body.identifier = identifier.includes('@') ? user.email : user.username;
-            return base.callback(ctx, next);
-          },
-        });
+        const result = await passwordOrProviderLogIn(ctx, next);
+        await askSecondFactor(strapi, ctx);
+        return result;
+      },
+
+      async emailConfirmation(ctx: Ctx, next: Next) {
+        const result = await base.emailConfirmation(ctx, next);
+        await askSecondFactor(strapi, ctx);
+        return result;
       },
 
       async register(ctx: Ctx, next: Next) {
-        const body: unknown = ctx.request.body;
-        if (!isPlainObject(body)) throw new errors.ValidationError('The registration must be a JSON object');
-        if (typeof body.username === 'string') {
-          const username = body.username.trim();
-          const broken = usernameError(username);
-          if (broken) throw new errors.ValidationError(broken);
-          if (await usernameTaken(strapi, username)) throw new errors.ApplicationError(TAKEN_MESSAGES.username);
-          body.username = username;
-        }
-        try {
-          return await base.register(ctx, next);
-        } catch (error) {
-          // Say which identifier is taken. A sign-up that lost a race to the database's unique index
-          // arrives here as an IdentifierTakenError (already worded), never as a 500.
-          if (error instanceof errors.ApplicationError && error.message === STRAPI_TAKEN) {
-            const username = typeof body.username === 'string' ? body.username : '';
-            throw new errors.ApplicationError(TAKEN_MESSAGES[username && (await usernameTaken(strapi, username)) ? 'username' : 'email']);
-          }
-          throw error;
-        }
+        const result = await registerChecked(ctx, next);
+        await askSecondFactor(strapi, ctx);
+        return result;
+      },
+
+      async connect(ctx: Ctx, next: Next) {
+        const result = await base.connect(ctx, next);
+        await askSecondFactor(strapi, ctx);
+        return result;
       },
 
       async forgotPassword(ctx: Ctx) {

@@ -1,0 +1,300 @@
+import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
+import { Secret, TOTP } from 'otpauth';
+import QRCode from 'qrcode';
+import { UID } from '../../../content-types';
+import {
+  RECOVERY_CODE_COUNT,
+  TOTP_DIGITS,
+  RECOVERY_CODE_PATTERN,
+  TOTP_CODE_PATTERN,
+  normaliseCode,
+  twoFactorMessages as messages,
+  type TwoFactorSetupResponse,
+  type TwoFactorStatus,
+} from '../../../contract/twoFactor';
+import { lockedFor, recordFailure, recordSuccess, type Subject } from '../../../security/login-throttle';
+import { sessionsValidAfter } from '../../../security/sessions';
+import {
+  decryptSecret,
+  encryptSecret,
+  keyedHash,
+  keyedHashes,
+  newRecoveryCode,
+  newTicket,
+  serverKeys,
+} from '../../../security/two-factor-crypto';
+import { recordRateLimitRefusal } from '../../../operations/metrics';
+
+/** How long a password log-in waits for its code. */
+export const TICKET_TTL_MS = 5 * 60 * 1000;
+/** Wrong codes one ticket takes before it is void, whatever the shared throttle says (it fails open without Redis). */
+export const TICKET_MAX_FAILURES = 5;
+/** Steps either side of now a code may come from: a phone's clock a little off still works. */
+const WINDOW = 1;
+const ISSUER = 'Carnivo';
+
+interface EnrolmentRow {
+  id: number;
+  user_id: number;
+  secret: string | null;
+  pending_secret: string | null;
+  enabled_at: string | number | null;
+  last_step: string | number | null;
+}
+
+interface TicketRow {
+  id: number;
+  user_id: number;
+  expires_at: string | number;
+  used_at: string | number | null;
+  failures: number | null;
+}
+
+/**
+ * Wrong codes count per account under the log-in throttle's rules (src/security/login-throttle.ts:
+ * shared through Redis, locked after 10 within 15 minutes, the lock doubling), in a key of their own:
+ * a password reset clears the password's count, never this one.
+ */
+export const codeSubject = (userId: number): Subject => ({ key: `two-factor:${userId}`, known: true });
+
+const totpOf = (secret: string, label = '') =>
+  new TOTP({ issuer: ISSUER, label, secret: Secret.fromBase32(secret), digits: TOTP_DIGITS, period: 30 });
+
+/** The ticket is unknown, used, expired, burnt or revoked: answered 401 (the member logs in again). */
+export class TicketVoid extends Error {
+  constructor() {
+    super(messages.ticketExpired);
+  }
+}
+
+type RefusableCtx = { set(name: string, value: string): void };
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const enrolments = () => strapi.db.query(UID.twoFactor);
+  const recoveryCodes = () => strapi.db.query(UID.twoFactorRecoveryCode);
+  const tickets = () => strapi.db.query(UID.twoFactorTicket);
+  const keys = () => serverKeys(process.env.ENCRYPTION_KEY, (strapi.config.get('server.app.keys') as string[] | undefined) ?? []);
+
+  const enrolmentOf = (userId: number) => enrolments().findOne({ where: { user_id: userId } }) as Promise<EnrolmentRow | null>;
+  const isOn = (row: EnrolmentRow | null): row is EnrolmentRow & { secret: string } => Boolean(row?.enabled_at && row.secret);
+
+  async function refuseWhileLocked(ctx: RefusableCtx, userId: number) {
+    const locked = await lockedFor(codeSubject(userId));
+    if (locked > 0) {
+      recordRateLimitRefusal('two-factor-lock');
+      ctx.set('Retry-After', String(locked));
+      throw new errors.RateLimitError(messages.locked(locked), { retryAfter: locked });
+    }
+  }
+
+  async function wrongCode(userId: number): Promise<never> {
+    const lockedNow = await recordFailure(codeSubject(userId));
+    if (lockedNow > 0) strapi.log.warn(`[two-factor] user ${userId}: codes locked for ${lockedNow} s after repeated wrong codes`);
+    throw new errors.ValidationError(messages.wrongCode);
+  }
+
+  /** The step a code from this secret is for, or null; the step is not yet spent. */
+  const matchingStep = (secret: string, code: string): number | null => {
+    const delta = totpOf(secret).validate({ token: code, window: WINDOW });
+    return delta === null ? null : TOTP.counter() + delta;
+  };
+
+  /** Spends the step: a code is good once, and no earlier code is good after it (replay). */
+  async function spendStep(rowId: number, step: number): Promise<boolean> {
+    const { count } = await enrolments().updateMany({
+      where: { id: rowId, $or: [{ last_step: { $null: true } }, { last_step: { $lt: step } }] },
+      data: { last_step: step },
+    });
+    return count === 1;
+  }
+
+  async function spendRecoveryCode(userId: number, code: string): Promise<boolean> {
+    const { count } = await recoveryCodes().updateMany({
+      where: { user_id: userId, code_hash: { $in: keyedHashes(code, keys()) }, used_at: { $null: true } },
+      data: { used_at: Date.now() },
+    });
+    return count === 1;
+  }
+
+  /** Checks the member's second factor (an app code, or a recovery code where allowed), under the throttle. */
+  async function verify(ctx: RefusableCtx, userId: number, given: unknown, { recovery }: { recovery: boolean }): Promise<void> {
+    await refuseWhileLocked(ctx, userId);
+    if (typeof given !== 'string' || !given.trim()) throw new errors.ValidationError(messages.codeMissing);
+    const code = normaliseCode(given);
+    const row = await enrolmentOf(userId);
+    let good = false;
+    if (isOn(row) && TOTP_CODE_PATTERN.test(given.trim())) {
+      const secret = decryptSecret(row.secret, userId, keys());
+      const step = secret === null ? null : matchingStep(secret, code);
+      good = step !== null && (await spendStep(row.id, step));
+    } else if (isOn(row) && recovery && RECOVERY_CODE_PATTERN.test(given.trim())) {
+      good = await spendRecoveryCode(userId, code);
+    }
+    if (!good) return wrongCode(userId);
+    await recordSuccess(codeSubject(userId));
+  }
+
+  async function newRecoveryCodes(userId: number): Promise<string[]> {
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    const [key] = keys();
+    await recoveryCodes().deleteMany({ where: { user_id: userId } });
+    for (const code of codes) await recoveryCodes().create({ data: { user_id: userId, code_hash: keyedHash(normaliseCode(code), key) } });
+    return codes;
+  }
+
+  const isEnabled = async (userId: number) => isOn(await enrolmentOf(userId));
+
+  /** One more wrong code on the ticket; compared and set, so concurrent wrong codes all count. */
+  async function countTicketFailure(ticketId: number): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const row = (await tickets().findOne({ where: { id: ticketId }, select: ['id', 'failures'] })) as Pick<TicketRow, 'failures'> | null;
+      if (!row) return;
+      const failures = row.failures ?? 0;
+      const { count } = await tickets().updateMany({ where: { id: ticketId, failures }, data: { failures: failures + 1 } });
+      if (count === 1) return;
+    }
+  }
+
+  async function removeEverything(userId: number): Promise<void> {
+    await recoveryCodes().deleteMany({ where: { user_id: userId } });
+    await tickets().deleteMany({ where: { user_id: userId } });
+    await enrolments().deleteMany({ where: { user_id: userId } });
+  }
+
+  return {
+    async status(userId: number): Promise<TwoFactorStatus> {
+      const enabled = isOn(await enrolmentOf(userId));
+      const recoveryCodesLeft = enabled ? await recoveryCodes().count({ where: { user_id: userId, used_at: { $null: true } } }) : 0;
+      return { enabled, recoveryCodesLeft };
+    },
+
+    isEnabled,
+
+    /** A new pending secret (replacing any earlier pending one); the current state is unchanged until enable. */
+    async setup(userId: number): Promise<TwoFactorSetupResponse> {
+      const user = (await strapi.db
+        .query(UID.user)
+        .findOne({ where: { id: userId }, select: ['id', 'email', 'password', 'provider'] })) as {
+        email: string;
+        password: string | null;
+        provider: string | null;
+      } | null;
+      if (!user) throw new errors.NotFoundError('Account not found');
+      // Turning it off needs the password: an account without one could never turn it off.
+      if (!user.password || (user.provider ?? 'local') !== 'local') throw new errors.ApplicationError(messages.passwordNeeded);
+      const row = await enrolmentOf(userId);
+      if (isOn(row)) throw new errors.ApplicationError(messages.alreadyEnabled);
+
+      const secret = new Secret({ size: 20 }).base32;
+      const uri = totpOf(secret, user.email).toString();
+      const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+      const pending_secret = encryptSecret(secret, userId, keys());
+      if (row) await enrolments().update({ where: { id: row.id }, data: { pending_secret } });
+      else {
+        await enrolments()
+          .create({ data: { user_id: userId, pending_secret } })
+          // Two set-ups at once: the other made the row; the later secret wins, as if sent one after the other.
+          .catch(() => enrolments().update({ where: { user_id: userId }, data: { pending_secret } }));
+      }
+      return { secret, uri, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
+    },
+
+    /** Confirms the pending secret with a first code: on, with ten new recovery codes. */
+    async enable(ctx: RefusableCtx, userId: number, given: unknown): Promise<string[]> {
+      await refuseWhileLocked(ctx, userId);
+      if (typeof given !== 'string' || !TOTP_CODE_PATTERN.test(given.trim())) throw new errors.ValidationError(messages.codeMissing);
+      const row = await enrolmentOf(userId);
+      if (isOn(row)) throw new errors.ApplicationError(messages.alreadyEnabled);
+      const pending = row?.pending_secret ? decryptSecret(row.pending_secret, userId, keys()) : null;
+      if (!row || !pending) throw new errors.ApplicationError(messages.noSetup);
+      const step = matchingStep(pending, normaliseCode(given));
+      if (step === null) return wrongCode(userId);
+      await recordSuccess(codeSubject(userId));
+      return strapi.db.transaction(async () => {
+        // Only the request that moves this exact pending secret in turns it on.
+        const { count } = await enrolments().updateMany({
+          where: { id: row.id, pending_secret: row.pending_secret, enabled_at: { $null: true } },
+          data: { secret: row.pending_secret, pending_secret: null, enabled_at: Date.now(), last_step: step },
+        });
+        if (count !== 1) throw new errors.ApplicationError(messages.alreadyEnabled);
+        return newRecoveryCodes(userId);
+      });
+    },
+
+    /** New recovery codes for a code (an app code or a recovery code); the old ones stop working. */
+    async regenerate(ctx: RefusableCtx, userId: number, given: unknown): Promise<string[]> {
+      if (!(await isEnabled(userId))) throw new errors.ApplicationError(messages.notEnabled);
+      await verify(ctx, userId, given, { recovery: true });
+      return strapi.db.transaction(() => newRecoveryCodes(userId));
+    },
+
+    /** Off, with the password and a code (an app code or a recovery code): the secret, codes and tickets go. */
+    async disable(ctx: RefusableCtx, userId: number, password: unknown, given: unknown): Promise<void> {
+      if (!(await isEnabled(userId))) throw new errors.ApplicationError(messages.notEnabled);
+      await refuseWhileLocked(ctx, userId);
+      if (typeof password !== 'string' || !password) throw new errors.ValidationError(messages.wrongPassword);
+      const user = (await strapi.db.query(UID.user).findOne({ where: { id: userId }, select: ['id', 'password'] })) as {
+        password: string | null;
+      } | null;
+      const passwordGood =
+        !!user?.password && (await strapi.plugin('users-permissions').service('user').validatePassword(password, user.password));
+      if (!passwordGood) {
+        // A stolen session guessing the password counts against the same lock.
+        await recordFailure(codeSubject(userId));
+        throw new errors.ValidationError(messages.wrongPassword);
+      }
+      await verify(ctx, userId, given, { recovery: true });
+      await strapi.db.transaction(() => removeEverything(userId));
+      strapi.log.info(`[two-factor] user ${userId}: two-factor authentication turned off`);
+    },
+
+    /** After the password: a ticket for the second step, bound to the member, good once within TICKET_TTL_MS. */
+    async issueTicket(userId: number): Promise<string> {
+      const ticket = newTicket();
+      const now = Date.now();
+      // Expired tickets of anyone go now and then; nothing else reads them.
+      await tickets().deleteMany({ where: { expires_at: { $lt: now - TICKET_TTL_MS } } });
+      await tickets().create({
+        data: { ticket_hash: keyedHash(ticket, keys()[0]), user_id: userId, expires_at: now + TICKET_TTL_MS, failures: 0 },
+      });
+      return ticket;
+    },
+
+    /**
+     * The second step of a password log-in: the member whose ticket it is, once the code is right.
+     * A ticket is void once used, expired, after TICKET_MAX_FAILURES wrong codes, or when the
+     * member's sessions were revoked after it was issued (a password reset or change).
+     */
+    async completeLogIn(ctx: RefusableCtx, ticket: unknown, code: unknown): Promise<number> {
+      if (typeof ticket !== 'string' || ticket.length < 20 || ticket.length > 100) throw new TicketVoid();
+      const row = (await tickets().findOne({ where: { ticket_hash: { $in: keyedHashes(ticket, keys()) } } })) as TicketRow | null;
+      const now = Date.now();
+      const issuedAt = row ? Number(row.expires_at) - TICKET_TTL_MS : 0;
+      const validAfter = row ? await sessionsValidAfter(strapi, row.user_id) : null;
+      if (
+        !row ||
+        row.used_at ||
+        Number(row.expires_at) <= now ||
+        (row.failures ?? 0) >= TICKET_MAX_FAILURES ||
+        validAfter === null ||
+        issuedAt < validAfter
+      ) {
+        throw new TicketVoid();
+      }
+      try {
+        await verify(ctx, row.user_id, code, { recovery: true });
+      } catch (error) {
+        if (error instanceof errors.ValidationError && error.message === messages.wrongCode) await countTicketFailure(row.id);
+        throw error;
+      }
+      const { count } = await tickets().updateMany({ where: { id: row.id, used_at: { $null: true } }, data: { used_at: now } });
+      if (count !== 1) throw new TicketVoid();
+      return row.user_id;
+    },
+
+    removeEverything,
+  };
+};
+
+export type TwoFactorService = ReturnType<typeof import('./two-factor').default>;

@@ -1,0 +1,59 @@
+import type { AuthResponse } from './auth';
+
+/** Digits of an authenticator app's code (RFC 6238, 30-second steps, SHA-1: what every app shows). */
+export const TOTP_DIGITS = 6;
+/** Recovery codes handed out at enrolment and on each regeneration. */
+export const RECOVERY_CODE_COUNT = 10;
+
+/** A 6-digit code, spaces allowed ("123 456" as apps show it). */
+export const TOTP_CODE_PATTERN = /^\d{3}\s?\d{3}$/;
+/** A recovery code as handed out: ten letters or digits in two groups of five ("k7m2p-9xq4r"). */
+export const RECOVERY_CODE_PATTERN = /^[a-z0-9]{5}-?[a-z0-9]{5}$/i;
+
+/** What the member types: a code without its spaces, a recovery code lower-cased without its dash. */
+export const normaliseCode = (code: string) => code.replace(/[\s-]/g, '').toLowerCase();
+
+/** GET /api/two-factor */
+export type TwoFactorStatus = { enabled: boolean; recoveryCodesLeft: number };
+
+/** POST /api/two-factor/setup: a new secret, not in force until confirmed with a first code. */
+export type TwoFactorSetupResponse = {
+  /** The secret as text (base32), for apps without a camera. */
+  secret: string;
+  /** The otpauth:// URI the QR code holds. */
+  uri: string;
+  /** The QR code, rendered by the server (no third party sees the secret): an SVG data URL. */
+  qrCode: string;
+};
+
+/** POST /api/two-factor/enable */
+export type TwoFactorEnablePayload = { code: string };
+/** POST /api/two-factor/recovery-codes */
+export type TwoFactorRegeneratePayload = { code: string };
+/** The answer of enable and recovery-codes: the codes, shown once (the server keeps only their hashes). */
+export type RecoveryCodesResponse = { recoveryCodes: string[] };
+/** POST /api/two-factor/disable */
+export type TwoFactorDisablePayload = { password: string; code: string };
+
+/** POST /api/auth/local for a member with two-factor: no session yet, a ticket for the second step. */
+export type TwoFactorChallenge = { twoFactorRequired: true; ticket: string };
+/** The answer of POST /api/auth/local: a session, or the second step. */
+export type LoginResponse = AuthResponse | TwoFactorChallenge;
+/** POST /api/auth/two-factor: the ticket and a code from the app, or a recovery code. Answered with AuthResponse. */
+export type TwoFactorLoginPayload = { ticket: string; code: string };
+
+/** Every message of two-factor, server and SPA alike (SPEC §8's voice). */
+export const twoFactorMessages = {
+  wrongCode: 'That code is not right. Try again.',
+  codeMissing: 'Enter the 6-digit code from your authenticator app, or a recovery code.',
+  noSetup: 'Start the set-up again: scan the new QR code, then enter its code.',
+  alreadyEnabled: 'Two-factor authentication is already on.',
+  notEnabled: 'Two-factor authentication is not on.',
+  passwordNeeded: 'Two-factor authentication needs an account with a password.',
+  wrongPassword: 'The password is not right.',
+  ticketExpired: 'Your log-in has expired. Please log in again.',
+  locked: (retryAfterSec: number) => {
+    const minutes = Math.max(1, Math.ceil(retryAfterSec / 60));
+    return `Too many wrong codes. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
+  },
+} as const;

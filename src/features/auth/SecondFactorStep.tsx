@@ -1,0 +1,51 @@
+import { useId, type FormEvent } from 'react';
+import { useSelector } from '@xstate/react';
+import type { AuthActorRef } from '../../../machines/authSession.machine';
+import { FormMessages } from '../../components/form/FormMessages';
+import { formValues } from '../../components/form/formValues';
+import { AuthMessages } from './AuthMessages';
+
+/** The second step of a log-in with two-factor on: a code from the authenticator app, or a recovery code. */
+export function SecondFactorStep({ auth }: { auth: AuthActorRef }) {
+  const verifying = useSelector(auth, (snapshot) => snapshot.matches({ loggedOut: 'loggingIn' }));
+  const error = useSelector(auth, (snapshot) => (snapshot.matches({ loggedOut: 'secondFactor' }) ? snapshot.context.error : null));
+  const codeId = useId();
+  const hintId = useId();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const { code } = formValues(event.currentTarget, ['code'] as const);
+    auth.send({ type: 'twoFactor.submitted', code });
+  };
+
+  return (
+    <section className="auth-page">
+      <div className="auth-card">
+        <h1>Log In</h1>
+        <p className="auth-card__lead">One more step: two-factor authentication is on for this account.</p>
+        <AuthMessages auth={auth} />
+        <form method="post" onSubmit={submit} aria-busy={verifying} aria-label="Two-factor authentication">
+          <FormMessages error={error} />
+          <div className="field">
+            <label htmlFor={codeId}>Authentication code</label>
+            <input id={codeId} name="code" autoComplete="one-time-code" spellCheck={false} required autoFocus aria-describedby={hintId} />
+            <p id={hintId} className="muted">
+              Enter the 6-digit code from your authenticator app, or one of your recovery codes.
+            </p>
+          </div>
+          <button type="submit" className="button button--primary button--block" disabled={verifying}>
+            {verifying ? 'Verifying...' : 'Verify'}
+          </button>
+          <button
+            type="button"
+            className="button button--block"
+            disabled={verifying}
+            onClick={() => auth.send({ type: 'twoFactor.cancelled' })}
+          >
+            Back
+          </button>
+        </form>
+      </div>
+    </section>
+  );
+}

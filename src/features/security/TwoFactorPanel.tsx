@@ -1,0 +1,145 @@
+import { useSelector } from '@xstate/react';
+import { useId, type FormEvent } from 'react';
+import { twoFactorSetupMachine } from '../../../machines/twoFactorSetup.machine';
+import { useFlows } from '../../hooks/appContext';
+import { useFlowActor } from '../../hooks/useFlowActor';
+import { FormMessages } from '../../components/form/FormMessages';
+import { formValues } from '../../components/form/formValues';
+import { PasswordField } from '../../components/form/PasswordField';
+
+type Flow = ReturnType<typeof useFlowActor<typeof twoFactorSetupMachine>>;
+
+/** Two-factor authentication with an authenticator app (docs/security.md#two-factor-authentication). */
+export function TwoFactorPanel() {
+  const flow = useFlowActor(useFlows().twoFactorSetup ?? twoFactorSetupMachine);
+  const state = useSelector(flow, (snapshot) => snapshot.value);
+  const busy = useSelector(flow, (snapshot) => snapshot.hasTag('busy'));
+  const error = useSelector(flow, (snapshot) => snapshot.context.error);
+  const notice = useSelector(flow, (snapshot) => snapshot.context.notice);
+  const headingId = useId();
+
+  return (
+    <section className="profile-card" aria-labelledby={headingId} aria-busy={busy}>
+      <h2 id={headingId}>Two-factor authentication</h2>
+      <FormMessages error={error} notice={notice} />
+      {state === 'loading' && <p className="muted">Loading...</p>}
+      {state === 'loadFailed' && (
+        <button type="button" className="button" onClick={() => flow.send({ type: 'status.retried' })}>
+          Try again
+        </button>
+      )}
+      {(state === 'disabled' || state === 'startingSetup') && <Off flow={flow} busy={busy} />}
+      {(state === 'confirming' || state === 'enabling') && <Confirm flow={flow} busy={busy} />}
+      {state === 'showingRecoveryCodes' && <RecoveryCodes flow={flow} />}
+      {(state === 'enabled' || state === 'regenerating' || state === 'disabling') && <On flow={flow} busy={busy} state={state} />}
+    </section>
+  );
+}
+
+function Off({ flow, busy }: { flow: Flow; busy: boolean }) {
+  return (
+    <>
+      <p>Add a second step to your log-in: a code from an authenticator app on your phone, as well as your password.</p>
+      <button type="button" className="button button--primary" disabled={busy} onClick={() => flow.send({ type: 'setup.requested' })}>
+        {busy ? 'Setting up...' : 'Set up two-factor authentication'}
+      </button>
+    </>
+  );
+}
+
+function CodeField({ label }: { label: string }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} name="code" autoComplete="one-time-code" spellCheck={false} required />
+    </div>
+  );
+}
+
+function Confirm({ flow, busy }: { flow: Flow; busy: boolean }) {
+  const setup = useSelector(flow, (snapshot) => snapshot.context.setup);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    flow.send({ type: 'code.submitted', code: formValues(event.currentTarget, ['code'] as const).code });
+  };
+  return (
+    <>
+      <p>Scan this QR code with your authenticator app, then enter the 6-digit code it shows.</p>
+      {setup && (
+        <>
+          <img src={setup.qrCode} alt="QR code for your authenticator app" width={200} height={200} />
+          <p>
+            No camera? Enter this key in the app instead: <code aria-label="Secret key">{setup.secret}</code>
+          </p>
+        </>
+      )}
+      <form className="profile-form" onSubmit={submit} noValidate aria-label="Turn on two-factor authentication" aria-busy={busy}>
+        <CodeField label="6-digit code" />
+        <div className="profile-card__actions">
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {busy ? 'Turning on...' : 'Turn on'}
+          </button>
+          <button type="button" className="button" disabled={busy} onClick={() => flow.send({ type: 'setup.cancelled' })}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}
+
+function RecoveryCodes({ flow }: { flow: Flow }) {
+  const codes = useSelector(flow, (snapshot) => snapshot.context.recoveryCodes);
+  return (
+    <>
+      <p>
+        Two-factor authentication is on. Save these recovery codes somewhere safe: each one signs you in once if you lose your phone. They
+        will not be shown again.
+      </p>
+      <ul aria-label="Recovery codes">
+        {codes?.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="button button--primary" onClick={() => flow.send({ type: 'codes.saved' })}>
+        I have saved them
+      </button>
+    </>
+  );
+}
+
+function On({ flow, busy, state }: { flow: Flow; busy: boolean; state: string }) {
+  const left = useSelector(flow, (snapshot) => snapshot.context.recoveryCodesLeft);
+  const regenerate = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    flow.send({ type: 'regenerate.submitted', code: formValues(event.currentTarget, ['code'] as const).code });
+  };
+  const disable = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const { password, code } = formValues(event.currentTarget, ['password', 'code'] as const);
+    flow.send({ type: 'disable.submitted', password, code });
+  };
+  return (
+    <>
+      <p>
+        Two-factor authentication is on. {left} recovery {left === 1 ? 'code' : 'codes'} left.
+      </p>
+      <form className="profile-form" onSubmit={regenerate} noValidate aria-label="New recovery codes">
+        <CodeField label="Code from your app or a recovery code" />
+        <button type="submit" className="button" disabled={busy}>
+          {state === 'regenerating' ? 'Generating...' : 'Get new recovery codes'}
+        </button>
+      </form>
+      <form className="profile-form" onSubmit={disable} noValidate aria-label="Turn off two-factor authentication">
+        <PasswordField label="Password" name="password" autoComplete="current-password" />
+        <CodeField label="Code from your app or a recovery code" />
+        <button type="submit" className="button" disabled={busy}>
+          {state === 'disabling' ? 'Turning off...' : 'Turn off two-factor authentication'}
+        </button>
+      </form>
+    </>
+  );
+}
