@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
-const ENTRY_BUDGET_KB = 110;
+// 110 until two-factor: the first paint's auth machine now holds the log-in's second step (docs/testing.md#bundle-budget).
+const ENTRY_BUDGET_KB = 111;
 // The profile shell (src/entry-profile-shell.ts): inline in /profile's HTML, read before that page's first paint.
 const PROFILE_SHELL = 'profile-shell.js';
 const PROFILE_SHELL_BUDGET_KB = 4;
