@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { WAIT_MS, browserPerTest, createUser, newContext, storedSession, waitForPath, type BrowserSession } from './support/browser';
+import { emailsTo, waitForEmail } from './support/outbox';
 
 /**
  * Security → Signed-in devices in Chromium: two browser contexts signed in as one member; the first
- * lists both and signs the second out; the second's next request sends it to /login.
+ * lists both and signs the second out; the second's next request sends it to /login. And the sign-in
+ * alert: a device the account has not seen gets one e-mail, whose link opens that list.
  */
 
 const poll = { timeout: WAIT_MS, interval: 50 };
@@ -73,5 +75,45 @@ describe('Signed-in devices', () => {
     await expect.poll(() => storedSession(here), poll).toEqual({ jwt: null, userId: null });
     // The old token is refused by the server too.
     expect((await fetch(new URL('/api/users/me', here.url()), { headers: { Authorization: `Bearer ${jwt}` } })).status).toBe(401);
+  });
+
+  it('a sign-in from a new device e-mails an alert whose link opens Security; the same device again does not', async () => {
+    const user = await createUser();
+    const here = session.page;
+    await logIn(here, user.username, user.password);
+    const alerts = () => emailsTo(user.email).filter((email) => email.subject === 'New sign-in to your Carnivo account');
+    // The account was registered through the API (another client): this browser is new to it too.
+    await expect.poll(() => alerts().length, poll).toBe(1);
+    const before = 1;
+
+    const phoneContext = await newContext(session.browser, { userAgent: IPHONE_SAFARI });
+    try {
+      const phone = await phoneContext.newPage();
+      await logIn(phone, user.email, user.password);
+      await expect.poll(() => alerts().length, poll).toBe(before + 1);
+      const alert = alerts().at(-1)!;
+      expect(alert.raw).toContain('Safari on iPhone');
+      const link = /(https?:\/\/\S+\/profile\?tab=security)/.exec(alert.raw)?.[1];
+      expect(link, alert.raw).toBeDefined();
+
+      // The member follows the link where they are signed in, and sees the phone to sign out.
+      await here.goto(new URL(link!).pathname + new URL(link!).search);
+      await expect.poll(() => deviceNames(here), poll).toContain('Safari on iPhone');
+
+      // The same phone signing in again is a device the account has seen: no second alert.
+      await phone.evaluate(() => window.localStorage.clear());
+      await logIn(phone, user.email, user.password);
+      // Something mailed after the second sign-in shows the queue has caught up: a reset code.
+      const mailed = emailsTo(user.email).length;
+      await fetch(new URL('/api/auth/forgot-password', here.url()), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: user.email }),
+      });
+      await waitForEmail(user.email, mailed);
+      expect(alerts().length).toBe(before + 1);
+    } finally {
+      await phoneContext.close();
+    }
   });
 });
