@@ -483,7 +483,8 @@ describe('Log out of all devices', () => {
 
 // --- layout ---------------------------------------------------------------------------------
 
-const TAB_NAMES = ['Information', 'Diet', 'Interests', 'Goals', 'FAQs', 'Support', 'Subscriptions'];
+// The spec's seven, then Security (passkeys, two-factor, signed-in devices).
+const TAB_NAMES = ['Information', 'Diet', 'Interests', 'Goals', 'FAQs', 'Support', 'Subscriptions', 'Security'];
 
 describe('Profile layout', () => {
   it('desktop: the sidebar lists every section and there is no bottom bar', async () => {
