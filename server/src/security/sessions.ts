@@ -79,10 +79,17 @@ export function currentSessionId(authorization: string | undefined): string | nu
   return isSessionId(sid) ? sid : null;
 }
 
-/** users-permissions' jwt service, with the issue instant stamped in and checked on every request. */
-export function withSessionRevocation(createJwtService: (deps: { strapi: Core.Strapi }) => JwtService) {
-  return ({ strapi }: { strapi: Core.Strapi }): JwtService => {
-    const base = createJwtService({ strapi });
+type JwtServiceFactory = ((deps: { strapi: Core.Strapi }) => JwtService) & { plainFactory?: (deps: { strapi: Core.Strapi }) => JwtService };
+
+/**
+ * users-permissions' jwt service, with the issue instant stamped in and checked on every request.
+ * Wraps the plugin's own factory once: a second Strapi in one process (tests) extends the same cached
+ * plugin object again, and a wrapper around a wrapper would get a pending session back from `issue`.
+ */
+export function withSessionRevocation(createJwtService: JwtServiceFactory): JwtServiceFactory {
+  const plainFactory = createJwtService.plainFactory ?? createJwtService;
+  const factory = ({ strapi }: { strapi: Core.Strapi }): JwtService => {
+    const base = plainFactory({ strapi });
     return {
       ...base,
       // Synchronous like the plugin's own: its controllers put the result straight into the answer.
@@ -117,6 +124,7 @@ export function withSessionRevocation(createJwtService: (deps: { strapi: Core.St
       },
     };
   };
+  return Object.assign(factory, { plainFactory });
 }
 
 /**
