@@ -36,6 +36,9 @@ const USER_FIELDS = [
   // Issue 12: the member's units and goal reminder settings.
   'unit_system',
   'reminders_enabled',
+  // Issue 23: an e-mail change waiting for its confirmation link (the tokens stay private).
+  'pending_email',
+  'pending_email_expires_at',
 ];
 
 beforeAll(async () => {
@@ -185,6 +188,8 @@ describe('GET /api/users/me', () => {
       stripeCustomerId: null,
       personal_goal_note: null,
       profile_picture: null,
+      pending_email: null,
+      pending_email_expires_at: null,
       bmi: { currentWeight: 90, height: 180, idealBmiWeight: '72.9', Gender: 'Male', date_of_birth: '1990-05-01' },
     });
     expect((me.bmi as Record<string, unknown>).id).toEqual(expect.any(Number));
