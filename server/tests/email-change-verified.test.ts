@@ -186,6 +186,29 @@ describe('confirming', () => {
     expect((await stored(erin.id)).email).toBe(`erin-a${counter}@example.com`);
   });
 
+  it('a password change voids a pending change: someone who knew the old password cannot complete it', async () => {
+    const gail = await member();
+    const attacker = `gail-thief${counter}@example.com`;
+    const { confirmToken } = await requestChange(gail, attacker);
+    // The owner reads the notice and changes the password instead of cancelling.
+    const newPassword = `${gail.password}-new`;
+    const changed = await call('POST', '/api/auth/change-password', {
+      token: gail.jwt,
+      body: { currentPassword: gail.password, password: newPassword, passwordConfirmation: newPassword },
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(await stored(gail.id)).toEqual({
+      email: gail.email,
+      pending_email: null,
+      email_change_token: null,
+      email_change_cancel_token: null,
+    });
+    const late = await confirm(confirmToken);
+    expect(late.status).toBe(400);
+    expect((await stored(gail.id)).email).toBe(gail.email);
+    expect((await login(gail.email, newPassword)).status).toBe(200);
+  });
+
   it("another member's token, or a victim's id with the attacker's secret, changes nobody", async () => {
     const victim = await member();
     const attacker = await member();

@@ -129,8 +129,9 @@ export function withSessionRevocation(createJwtService: JwtServiceFactory): JwtS
 
 /**
  * Whenever a user's password hash or e-mail address changes, whatever changed it (change-password,
- * reset, profile, admin panel): every earlier token is revoked (sessions_valid_after moves), and a
- * reset code already mailed stops working (it was sent to the old address, or for the old password).
+ * reset, profile, admin panel): every earlier token is revoked (sessions_valid_after moves), a
+ * reset code already mailed stops working (it was sent to the old address, or for the old password),
+ * and so does a pending e-mail change (asked for by whoever knew the old password).
  */
 export function revokeSessionsOnCredentialChange(strapi: Core.Strapi): void {
   strapi.db.lifecycles.subscribe({
@@ -143,6 +144,10 @@ export function revokeSessionsOnCredentialChange(strapi: Core.Strapi): void {
         data.sessions_valid_after = Date.now();
         data.resetPasswordToken = null;
         data.resetPasswordTokenExpiresAt = null;
+        data.pending_email = null;
+        data.pending_email_expires_at = null;
+        data.email_change_token = null;
+        data.email_change_cancel_token = null;
       }
     },
   });
