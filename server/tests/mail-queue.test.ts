@@ -260,7 +260,17 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
       expect(await messages().findOne({ where: { id: last } })).toMatchObject({
         status: 'failed',
         last_error: expect.stringContaining('lease expired'),
+        text: 'Hello',
       });
+
+      // A reset code abandoned so does not stay in the table: its body goes, as on any final failure.
+      const secret = await queue().enqueue({ kind: 'reset', to: `hal${label}@example.com`, subject: 'Code', text: 'Your reset code: ABC' });
+      await messages().update({
+        where: { id: secret },
+        data: { status: 'sending', attempts: 3, claimed_by: 'dead-instance', claimed_until: new Date(now) },
+      });
+      await queue().worker.deliverDue({ now: new Date(now + 1_000) });
+      expect(await messages().findOne({ where: { id: secret } })).toMatchObject({ status: 'failed', text: null, html: null });
     });
 
     it('delivers each message exactly once when three workers race', async () => {

@@ -183,13 +183,17 @@ export default ({ strapi }: { strapi: Core.Strapi }): MailQueueService => {
       return claimed;
     }
 
-    /** A message whose instance died while sending it for the last allowed time is not tried again. */
+    /** A message whose instance died while sending it for the last allowed time is not tried again; a secret in it goes, as on any final failure. */
     async function failAbandoned(now: Date): Promise<void> {
-      await table()
-        .where('status', 'sending')
-        .andWhere('claimed_until', '<', now)
-        .andWhere('attempts', '>=', config.maxAttempts)
-        .update({ status: 'failed', last_error: 'the instance sending it stopped (lease expired)', claimed_by: null, claimed_until: null });
+      const abandoned = () =>
+        table().where('status', 'sending').andWhere('claimed_until', '<', now).andWhere('attempts', '>=', config.maxAttempts);
+      await abandoned().andWhere('sensitive', true).update({ text: null, html: null });
+      await abandoned().update({
+        status: 'failed',
+        last_error: 'the instance sending it stopped (lease expired)',
+        claimed_by: null,
+        claimed_until: null,
+      });
     }
 
     async function deliver(row: ClaimedRow, now: Date): Promise<'sent' | 'retrying' | 'failed'> {
