@@ -178,7 +178,12 @@ describe.skipIf(missing !== null)('two-factor authentication on two instances', 
 
   it('a password log-in gives no session, only a ticket; the ticket and a code give one, once; the code is not good twice', async () => {
     const member = await enrolled();
+    const sessionRows = async () =>
+      (await rows<{ count: string }>('SELECT count(*) AS count FROM member_sessions WHERE member_id = $1', [member.id]))[0].count;
+    const rowsBefore = await sessionRows();
     const ticket = await ticketOf(member, a);
+    // The password alone signed nobody in: no session row (no signed-in device, no sign-in alert).
+    expect(await sessionRows()).toBe(rowsBefore);
     const code = codeAt(member.secret, 1);
     const signedIn = await secondStep(b, ticket, code);
     expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);

@@ -59,6 +59,14 @@ const issuedInRequest = new AsyncLocalStorage<IssuedSession[]>();
 export const collectIssuedSessions = <T>(collected: IssuedSession[], work: () => Promise<T>): Promise<T> =>
   issuedInRequest.run(collected, work);
 
+/**
+ * Drops the sessions issued so far in this request: their tokens are not handed out (a password
+ * log-in that must take its second step first), so no row is written and those tokens never work.
+ */
+export function discardIssuedSessions(): void {
+  issuedInRequest.getStore()?.splice(0);
+}
+
 /** Queues the session for the request's middleware; false outside a request (the caller writes it). */
 export function deferToRequest(session: IssuedSession): boolean {
   const collected = issuedInRequest.getStore();

@@ -6,6 +6,7 @@ import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, usernameError } from '../../contract/f
 import { TAKEN_MESSAGES, identifierWhere, usernameTaken } from '../../security/identifiers';
 import { accountSubject, clearThrottle, throttledLogIn } from '../../security/login-throttle';
 import { withSessionRevocation } from '../../security/sessions';
+import { discardIssuedSessions } from '../../security/member-sessions';
 import { applyProfileGuards } from './profile-guard';
 import { withSocialSignIn } from './social/controller';
 import { UID } from '../../content-types';
@@ -54,6 +55,8 @@ async function askSecondFactor(strapi: Core.Strapi, ctx: Ctx): Promise<void> {
   const twoFactor = strapi.service('api::two-factor.two-factor') as unknown as TwoFactorService;
   if (!(await twoFactor.isEnabled(body.user.id))) return;
   const challenge: TwoFactorChallenge = { twoFactorRequired: true, ticket: await twoFactor.issueTicket(body.user.id) };
+  // The session users-permissions just issued is not handed out: no row, no signed-in device, no alert.
+  discardIssuedSessions();
   ctx.set('Cache-Control', 'no-store');
   ctx.body = challenge;
 }
