@@ -234,6 +234,13 @@ describe.skipIf(missing !== null)('on PostgreSQL, two instances', () => {
   }, 60_000);
 
   raceScenarios(target);
+
+  it('an e-mail-change link naming an id past the integer column is refused like any other, not a 500', async () => {
+    for (const path of ['/api/auth/email-change/confirm', '/api/auth/email-change/cancel']) {
+      const res = await target().send(0, 'POST', path, { body: { token: `99999999999.${'A'.repeat(43)}` } });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+    }
+  });
 });
 
 describe.skipIf(missing !== null)('start-up resolution on PostgreSQL (in-process, restarted on the same schema)', () => {

@@ -7,6 +7,9 @@ import { escapeHtml } from '../../../escape-html';
 import { EMAIL_CHANGE_TTL_MS, emailChangeMessages, emailChangeToken, type PendingEmailChange } from '../../../contract/emailChange';
 import type { MailQueueService } from '../../email-message/services/mail-queue';
 
+/** The largest id an `integer` column holds (PostgreSQL). */
+const MAX_ROW_ID = 2_147_483_647;
+
 /** Only this hash of a link's secret is stored. */
 export function hashEmailChangeSecret(secret: string): string {
   return crypto.createHash('sha256').update(secret, 'utf8').digest('hex');
@@ -60,6 +63,8 @@ const createEmailChangeService = ({ strapi }: { strapi: Core.Strapi }) => {
     const token = emailChangeToken(rawToken);
     if (!token) return null;
     const [id, secret] = token.split('.');
+    // No row has an id past PostgreSQL's integer: asking would fail the query (a 500), not find nobody.
+    if (Number(id) > MAX_ROW_ID) return null;
     const row = (await users().findOne({ where: { id: Number(id) }, select: PENDING_FIELDS })) as PendingRow | null;
     if (!row || !sameHash(row[field], hashEmailChangeSecret(secret))) return null;
     return row;
