@@ -13,6 +13,7 @@
 const fs = require('fs');
 const path = require('path');
 const common = require('./backup-common');
+const { runCli } = require('./cli');
 
 const USAGE = 'Usage: npm run backup [-- <directory>]   (default: $BACKUP_DIR/carnivo-<UTC timestamp>, BACKUP_DIR default server/backups)';
 
@@ -107,19 +108,7 @@ async function backupPostgres(db, staging) {
   }
 }
 
-async function main() {
-  let options;
-  try {
-    options = parseArgs(process.argv.slice(2));
-  } catch (error) {
-    console.error(error.message);
-    return 2;
-  }
-  if (options.help) {
-    console.log(USAGE);
-    return 0;
-  }
-
+async function main(options) {
   common.loadServerEnv();
   const started = Date.now();
   const createdAt = new Date();
@@ -194,10 +183,9 @@ async function main() {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error instanceof common.BackupError ? `Backup failed: ${error.message}` : error);
-    process.exit(1);
-  },
-);
+runCli({
+  parseArgs,
+  usage: USAGE,
+  run: main,
+  describe: (error) => (error instanceof common.BackupError ? `Backup failed: ${error.message}` : error),
+});

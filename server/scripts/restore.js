@@ -18,6 +18,7 @@
 const fs = require('fs');
 const path = require('path');
 const common = require('./backup-common');
+const { runCli } = require('./cli');
 
 const USAGE = 'Usage: npm run restore -- <backup directory> [--ignore-connections]';
 
@@ -261,19 +262,7 @@ async function preparePostgres(db, manifest, databaseFile, options) {
   }
 }
 
-async function main() {
-  let options;
-  try {
-    options = parseArgs(process.argv.slice(2));
-  } catch (error) {
-    console.error(error.message);
-    return 2;
-  }
-  if (options.help) {
-    console.log(USAGE);
-    return 0;
-  }
-
+async function main(options) {
   common.loadServerEnv();
   const started = Date.now();
   const stamp = common.fileStamp();
@@ -346,10 +335,9 @@ async function main() {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error instanceof common.BackupError ? `Restore refused: ${error.message}` : error);
-    process.exit(1);
-  },
-);
+runCli({
+  parseArgs,
+  usage: USAGE,
+  run: main,
+  describe: (error) => (error instanceof common.BackupError ? `Restore refused: ${error.message}` : error),
+});

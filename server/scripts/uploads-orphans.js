@@ -10,6 +10,7 @@
  * Exit code 0 when everything reported was removed (or --dry-run), 1 otherwise, 2 on bad arguments.
  */
 const path = require('path');
+const { runCli } = require('./cli');
 
 const USAGE = 'Usage: npm run uploads:orphans -- [--dry-run] [--grace-minutes=N]';
 
@@ -24,19 +25,7 @@ function parseArgs(argv) {
   return options;
 }
 
-async function main() {
-  let options;
-  try {
-    options = parseArgs(process.argv.slice(2));
-  } catch (error) {
-    console.error(error.message);
-    return 2;
-  }
-  if (options.help) {
-    console.log(USAGE);
-    return 0;
-  }
-
+async function main(options) {
   const appDir = path.resolve(__dirname, '..');
   process.chdir(appDir);
   const { compileStrapi, createStrapi } = require('@strapi/strapi');
@@ -63,10 +52,4 @@ async function main() {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runCli({ parseArgs, usage: USAGE, run: main });

@@ -77,7 +77,8 @@ function runScript(script: 'backup.js' | 'restore.js', args: string[], env: Reco
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.on('error', reject);
-    child.on('exit', (code) => {
+    // 'close', not 'exit': the process can end before its output is read (a busy machine), and the refusals are read from it.
+    child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr, ms: Date.now() - started });
     });

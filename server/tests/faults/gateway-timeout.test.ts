@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
-import { request } from '../helpers/strapi';
+import { monthlyPriceId, request } from '../helpers/strapi';
 import { startStripeDouble, type AfterWorkFault, type StripeDouble } from '../helpers/stripe-double';
 import type { AuthResponse } from '../helpers/types';
 
@@ -107,12 +107,7 @@ describe.skipIf(missing !== null)('the payment gateway times out or fails mid-pu
       AUTH_ADDRESS_LIMIT_PER_DAY: '10000',
     });
     [server] = cluster.instances;
-    const plans = await request<{ data: { stripe_price_id: string; is_active: boolean; duration: string }[] }>(
-      server.baseUrl,
-      'GET',
-      '/api/subscription-plans',
-    );
-    priceId = plans.body.data.find((plan) => plan.is_active && plan.duration === 'month')!.stripe_price_id;
+    priceId = await monthlyPriceId(server.baseUrl);
   }, 240_000);
 
   afterAll(async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
-import { request } from '../helpers/strapi';
+import { monthlyPriceId, request } from '../helpers/strapi';
 import type { AuthResponse } from '../helpers/types';
 
 const require = createRequire(import.meta.url);
@@ -184,12 +184,7 @@ describe.skipIf(missing !== null)('kill -9 of an instance during concurrent writ
       AUTH_ADDRESS_LIMIT_PER_DAY: '10000',
     });
     [server] = cluster.instances;
-    const plans = await request<{ data: { stripe_price_id: string; is_active: boolean; duration: string }[] }>(
-      server.baseUrl,
-      'GET',
-      '/api/subscription-plans',
-    );
-    priceId = plans.body.data.find((plan) => plan.is_active && plan.duration === 'month')!.stripe_price_id;
+    priceId = await monthlyPriceId(server.baseUrl);
   }, 240_000);
 
   afterAll(async () => {

@@ -115,6 +115,16 @@ export async function request<T = unknown>(
   return { status: res.status, body: body as T, headers: res.headers };
 }
 
+/** The Stripe price id of the active monthly plan, as GET /api/subscription-plans lists it. */
+export async function monthlyPriceId(baseUrl: string): Promise<string> {
+  const plans = await request<{ data: { stripe_price_id: string; is_active: boolean; duration: string }[] }>(
+    baseUrl,
+    'GET',
+    '/api/subscription-plans',
+  );
+  return plans.body.data.find((plan) => plan.is_active && plan.duration === 'month')!.stripe_price_id;
+}
+
 /**
  * Like request(), but from another client address on the loopback range (e.g. '127.0.0.23'), so
  * per-address limits see distinct clients without trusting a proxy header.
