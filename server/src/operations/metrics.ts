@@ -36,6 +36,7 @@ export type RefusingLimit =
   | 'login-lock-member'
   | 'login-lock-admin'
   | 'two-factor-lock'
+  | 'guess-budget-unavailable'
   | 'profile-picture-uploads'
   | 'account-exports';
 

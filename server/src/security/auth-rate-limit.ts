@@ -38,7 +38,12 @@ type Next = () => Promise<unknown>;
 export const normalisePath = (requestPath: string) => path.posix.normalize(String(requestPath)).toLowerCase().replace(/\/+$/, '') || '/';
 
 /** Throws 429 with Retry-After when `limit` refuses, counted in the metrics. */
-export function refuse(ctx: Ctx, limit: RefusingLimit, retryAfterSec: number, message = RATE_LIMIT_MESSAGE(retryAfterSec)): never {
+export function refuse(
+  ctx: Pick<Ctx, 'set'>,
+  limit: RefusingLimit,
+  retryAfterSec: number,
+  message = RATE_LIMIT_MESSAGE(retryAfterSec),
+): never {
   recordRateLimitRefusal(limit);
   ctx.set('Retry-After', String(retryAfterSec));
   throw new RateLimitError(message, { retryAfter: retryAfterSec });

@@ -49,11 +49,11 @@ const log = (): Logger => (globalThis as { strapi?: { log?: Logger } }).strapi?.
 let redisClient: Redis | null | undefined;
 let lastOutageLog = 0;
 
-function logOutage(error: unknown): void {
+export function logOutage(error: unknown): void {
   if (Date.now() - lastOutageLog < 10_000) return;
   lastOutageLog = Date.now();
   log().error(
-    `[limits] REDIS UNAVAILABLE: rate limits and log-in throttling are NOT enforced until it is back (${error instanceof Error ? error.message : String(error)})`,
+    `[limits] REDIS UNAVAILABLE: rate limits and password log-in throttling are NOT enforced, second factors and current passwords are refused, until it is back (${error instanceof Error ? error.message : String(error)})`,
   );
 }
 
@@ -101,7 +101,7 @@ const firstConnection = new WeakMap<Redis, Promise<void>>();
  * Waits (briefly, once per connection) for the first connect, so the first requests after a start
  * are counted; during a later outage requests are not held up.
  */
-function connected(client: Redis, timeoutMs = 1_000): Promise<void> {
+export function whenConnected(client: Redis, timeoutMs = 1_000): Promise<void> {
   let waiting = firstConnection.get(client);
   if (!waiting) {
     waiting =
@@ -188,7 +188,7 @@ function boundedMemoryLimiter(points: number, durationSec: number, maxKeys: numb
 function redisLimiter(client: Redis, keyPrefix: string, points: number, durationSec: number): Limiter {
   const limiter = new RateLimiterRedis({ storeClient: client, keyPrefix, points, duration: durationSec, rejectIfRedisNotReady: true });
   const store = async () => {
-    await connected(client);
+    await whenConnected(client);
     return limiter;
   };
   return {

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { createLimiter, type Limiter } from './limits';
+import { guessStore, type GuessRules } from './guess-store';
 import { refuse } from './auth-rate-limit';
 
 /**
@@ -10,8 +10,13 @@ import { refuse } from './auth-rate-limit';
  * maximum (MAX_LOCK_SEC). A successful log-in clears the failures; a password reset clears
  * everything. Counters are shared by all instances through Redis when REDIS_URL is set.
  *
+ * Every attempt is counted BEFORE its secret is checked (countedGuess, src/security/guess-store.ts),
+ * so a burst of concurrent guesses gets no more checks than the budget. The same budget counts the
+ * member's current password on every route that asks for it (src/security/guess-budget.ts); the
+ * second factor has a budget of its own under the same rules (api/two-factor).
+ *
  * The answers must not tell whether an account exists, so an identifier no account has is
- * throttled exactly like an account, under its normalised form. Its counters live in limiters of
+ * throttled exactly like an account, under its normalised form. Its counters live in a memory store of
  * their own: made-up identifiers cannot push real accounts' counts out of the bounded in-memory store.
  */
 
@@ -62,64 +67,79 @@ function settings(): Settings {
   return { lockSec, maxLockSec: Math.max(lockSec, configured?.maxLockSec ?? MAX_LOCK_SEC) };
 }
 
-interface Limiters {
-  failures: Limiter;
-  lock: Limiter;
-  lockouts: Limiter;
+const rules = (): GuessRules => ({ allowed: FAILURES_ALLOWED, windowSec: FAILURE_WINDOW_SEC, ...settings() });
+const storeOf = (subject: Subject) => guessStore(subject.known ? 'accounts' : 'unknown-identifiers');
+
+/** What checking a secret found: right, wrong, or nothing checked (a malformed request): the attempt is given back. */
+export type GuessVerdict = 'right' | 'wrong' | 'unchecked';
+
+/** How a budget refuses, and what it does when its store (Redis) cannot be reached. */
+export interface GuessPolicy {
+  /** Throws the refusal while the subject is locked. */
+  refuseLocked: (retryAfterSec: number) => never;
+  /** 'open': checked uncounted (password log-in); 'closed': refused by `refuseUncountable`. */
+  whenUncountable: 'open' | 'closed';
+  refuseUncountable?: () => never;
+  /** Called when this attempt used the last failure allowed and locked the subject. */
+  onLock?: (seconds: number) => void;
 }
-const limiterSets = new Map<string, Limiters>();
-function limiters(subject: Subject, maxLockSec: number): Limiters {
-  const suffix = subject.known ? '' : '-unknown';
-  const id = `${suffix}/${maxLockSec}`;
-  let found = limiterSets.get(id);
-  if (!found) {
-    found = {
-      failures: createLimiter(`login-failures${suffix}`, { points: FAILURES_ALLOWED, durationSec: FAILURE_WINDOW_SEC }),
-      lock: createLimiter(`login-lock${suffix}`, { points: 1, durationSec: maxLockSec }),
-      lockouts: createLimiter(`login-lockouts${suffix}`, { points: 1_000_000, durationSec: 24 * 60 * 60 }),
-    };
-    limiterSets.set(id, found);
+
+/**
+ * Count first, then check: one attempt is taken from the subject's budget atomically (refused while
+ * locked), then `check` runs; its outcome (`judge`, from its value or the error it threw) settles the
+ * attempt: a right guess clears the failures, a wrong one stays counted, an unchecked one is given back.
+ */
+export async function countedGuess<T>(
+  subject: Subject,
+  policy: GuessPolicy,
+  check: () => Promise<T>,
+  judge: (outcome: { ok: true; value: T } | { ok: false; error: unknown }) => GuessVerdict,
+): Promise<T> {
+  const store = storeOf(subject);
+  const reserved = await store.reserve(subject.key, rules());
+  if (reserved.kind === 'locked') policy.refuseLocked(reserved.retryAfterSec);
+  if (reserved.kind === 'unavailable' && policy.whenUncountable === 'closed') {
+    policy.refuseUncountable?.();
+    throw new Error('guess budget unavailable');
   }
-  return found;
+  const lockedSec = reserved.kind === 'counted' ? reserved.lockedSec : 0;
+  const settle = async (verdict: GuessVerdict) => {
+    if (reserved.kind !== 'counted') return;
+    if (verdict === 'right') await store.right(subject.key, lockedSec);
+    else if (verdict === 'unchecked') await store.giveBack(subject.key, lockedSec, rules());
+    else if (lockedSec > 0) policy.onLock?.(lockedSec);
+  };
+  let value: T;
+  try {
+    value = await check();
+  } catch (error) {
+    await settle(judge({ ok: false, error }));
+    throw error;
+  }
+  await settle(judge({ ok: true, value }));
+  return value;
 }
 
-/** Seconds the subject's log-in stays locked, 0 when it is not. */
-export async function lockedFor(subject: Subject): Promise<number> {
-  const verdict = await limiters(subject, settings().maxLockSec).lock.peek(subject.key);
-  return verdict.allowed ? 0 : verdict.retryAfterSec;
-}
+/** Seconds the subject stays locked, 0 when it is not. */
+export const lockedFor = (subject: Subject): Promise<number> => storeOf(subject).lockedFor(subject.key);
 
-/** Counts a failed log-in; returns the lock's length in seconds when this failure locked the subject. */
+/** Counts one failure (as a wrong guess does); returns the lock's length when it locked the subject. Store down: 0. */
 export async function recordFailure(subject: Subject): Promise<number> {
-  const { lockSec, maxLockSec } = settings();
-  const { failures, lock, lockouts } = limiters(subject, maxLockSec);
-  const verdict = await failures.consume(subject.key);
-  if (verdict.allowed && verdict.consumed < FAILURES_ALLOWED) return 0;
-  // verdict.consumed is 0 when the store is down: fail open, nothing is locked.
-  if (verdict.consumed === 0) return 0;
-  const { consumed: nth } = await lockouts.consume(subject.key);
-  const seconds = Math.min(lockSec * 2 ** Math.max(0, nth - 1), maxLockSec);
-  await lock.block(subject.key, seconds);
-  await failures.reset(subject.key);
-  return seconds;
+  const reserved = await storeOf(subject).reserve(subject.key, rules());
+  return reserved.kind === 'counted' ? reserved.lockedSec : 0;
 }
 
 export async function recordSuccess(subject: Subject): Promise<void> {
-  await limiters(subject, settings().maxLockSec).failures.reset(subject.key);
+  await storeOf(subject).right(subject.key, 0);
 }
 
 /** After a password reset: the account's owner gets straight back in. */
 export async function clearThrottle(subject: Subject): Promise<void> {
-  const { failures, lock, lockouts } = limiters(subject, settings().maxLockSec);
-  await Promise.all([failures.reset(subject.key), lock.reset(subject.key), lockouts.reset(subject.key)]);
+  await storeOf(subject).clear(subject.key);
 }
 
-/** Keys held in memory for identifiers no account has (null with Redis): at most MEMORY_MAX_KEYS per limiter. */
-export const unknownIdentifierKeys = (): number | null => {
-  const { failures, lock, lockouts } = limiters({ key: '', known: false }, settings().maxLockSec);
-  const sizes = [failures.storedKeys(), lock.storedKeys(), lockouts.storedKeys()];
-  return sizes.includes(null) ? null : (sizes as number[]).reduce((sum, size) => sum + size, 0);
-};
+/** Keys held in memory for identifiers no account has (null with Redis): at most MEMORY_MAX_KEYS per counter. */
+export const unknownIdentifierKeys = (): number | null => storeOf({ key: '', known: false }).storedKeys();
 
 // A bcrypt hash (cost 10, as both user stores hash) of a random password nobody kept.
 const NO_ACCOUNT_HASH = '$2a$10$QhjTjZ9bWXgjqUudOUk3O.R4YqsvQ/wkfMQX5UwiRIEb5UqhwX0Li';
@@ -152,28 +172,44 @@ export interface PasswordLogIn<T> {
 const ACCOUNT_NOUN: Record<Realm, string> = { member: 'user', admin: 'administrator' };
 
 /**
- * Runs a password log-in under its account's throttle: refused with 429 while locked, a failure
- * counted (and timed like one of an account when none has the identifier), a success clearing the count.
+ * Runs a password log-in under its account's throttle: the attempt is counted before the password is
+ * checked (refused with 429 while locked), a failure stays counted (and is timed like one of an
+ * account when none has the identifier), a success clears the count. While Redis cannot be reached
+ * the log-in fails open (checked, uncounted, logged): members can still sign in.
  */
 export async function throttledLogIn<T>(strapi: Core.Strapi, ctx: Parameters<typeof refuse>[0], attempt: PasswordLogIn<T>): Promise<T> {
   const { realm, accountId } = attempt;
   const subject = accountId !== null ? accountSubject(realm, accountId) : unknownSubject(realm, attempt.identifier);
-  const locked = await lockedFor(subject);
-  if (locked > 0) refuse(ctx, realm === 'admin' ? 'login-lock-admin' : 'login-lock-member', locked, lockedMessage(locked));
-
-  let result: T;
-  try {
-    result = await attempt.logIn();
-  } catch (error) {
-    if (attempt.isInvalidCredentials(error)) {
-      if (accountId === null) await checkPasswordInVain(attempt.comparePassword, attempt.password);
-      const lockedNow = await recordFailure(subject);
-      if (lockedNow > 0 && accountId !== null) {
-        strapi.log.warn(`[auth] ${ACCOUNT_NOUN[realm]} ${accountId}: log-in locked for ${lockedNow} s after repeated failures`);
+  const policy: GuessPolicy = {
+    refuseLocked: (seconds) => refuse(ctx, realm === 'admin' ? 'login-lock-admin' : 'login-lock-member', seconds, lockedMessage(seconds)),
+    whenUncountable: 'open',
+    onLock: (seconds) => {
+      if (accountId !== null)
+        strapi.log.warn(`[auth] ${ACCOUNT_NOUN[realm]} ${accountId}: log-in locked for ${seconds} s after repeated failures`);
+    },
+  };
+  return countedGuess(
+    subject,
+    policy,
+    async () => {
+      try {
+        return await attempt.logIn();
+      } catch (error) {
+        if (accountId === null && attempt.isInvalidCredentials(error)) await checkPasswordInVain(attempt.comparePassword, attempt.password);
+        throw error;
       }
-    }
-    throw error;
-  }
-  if (attempt.signedIn(result)) await recordSuccess(subject);
-  return result;
+    },
+    (outcome) => {
+      if (!outcome.ok) return attempt.isInvalidCredentials(outcome.error) ? 'wrong' : 'unchecked';
+      return attempt.signedIn(outcome.value) ? 'right' : 'unchecked';
+    },
+  );
 }
+
+/** The answer while a budget that fails closed cannot count (Redis unreachable). */
+export const UNCOUNTABLE_MESSAGE = 'Your password or code cannot be checked right now. Please try again in a minute.';
+const UNCOUNTABLE_RETRY_SEC = 60;
+
+/** 429 with UNCOUNTABLE_MESSAGE: a second factor or a current password is not checked uncounted. */
+export const refuseUncountable = (ctx: Parameters<typeof refuse>[0]): never =>
+  refuse(ctx, 'guess-budget-unavailable', UNCOUNTABLE_RETRY_SEC, UNCOUNTABLE_MESSAGE);

@@ -8,6 +8,7 @@ import { utcDate } from '../../contract/progress';
 import type { WeightEntryService } from '../../api/weight-entry/services/weight-entry';
 import type { PendingEmailChange } from '../../contract/emailChange';
 import type { EmailChangeService } from '../../api/account/services/email-change';
+import { passwordGuess } from '../../security/guess-budget';
 
 /**
  * Route wiring of the guards of the member-facing users-permissions routes (see docs/profile.md);
@@ -22,8 +23,9 @@ import type { EmailChangeService } from '../../api/account/services/email-change
  *   racing duplicate username is refused by the database's unique index, src/security/identifiers.ts).
  *   A changed bmi.currentWeight also records today's (UTC) weight entry, in the same transaction; a bmi
  *   sent without height and weight keeps the saved ones.
- * - POST /api/auth/change-password: the new password needs at least 6 characters (SPEC §5, §9);
- *   Strapi itself only checks the current password and the confirmation.
+ * - POST /api/auth/change-password: the new password needs at least 6 characters (SPEC §5, §9), and
+ *   the current password is counted before it is checked (src/security/guess-budget.ts); Strapi itself
+ *   then checks the current password and the confirmation.
  *
  * Everything else about these routes stays Strapi's: auth, role permission, rate limit, controller.
  */
@@ -71,7 +73,7 @@ export const profileUpdateGuard = async (ctx: RequestContext, next: NextMiddlewa
   }
 
   // A new address waits for its link (docs/security.md#verified-e-mail-change): the rest saves at once.
-  const newEmail = await checkEmailChange(user.id, changes.email, currentPassword);
+  const newEmail = await checkEmailChange(ctx, user.id, changes.email, currentPassword);
   delete changes.email;
 
   ctx.request.body = changes;
@@ -132,7 +134,12 @@ interface StoredCredentials {
  * A new e-mail address needs the member's current password in the same request, and must be free.
  * Returns the new address when the e-mail changes, null otherwise.
  */
-async function checkEmailChange(userId: number | string, email: unknown, currentPassword: unknown): Promise<string | null> {
+async function checkEmailChange(
+  ctx: RequestContext,
+  userId: number | string,
+  email: unknown,
+  currentPassword: unknown,
+): Promise<string | null> {
   if (typeof email !== 'string') return null;
   const stored = (await strapi.db
     .query(UID.user)
@@ -140,18 +147,31 @@ async function checkEmailChange(userId: number | string, email: unknown, current
   if (!stored || stored.email.toLowerCase() === email) return null;
   if (!stored.password) throw new ValidationError(profileMessages.emailFixedForSocial);
   if (typeof currentPassword !== 'string' || currentPassword === '') throw new ValidationError(profileMessages.currentPasswordRequired);
-  const valid = await strapi.plugin('users-permissions').service('user').validatePassword(currentPassword, stored.password);
-  if (!valid) throw new ValidationError(profileMessages.currentPasswordInvalid);
+  // Counted before it is checked, under the account's one password budget (src/security/guess-budget.ts).
+  if (!(await passwordGuess(strapi, ctx, Number(userId), currentPassword)))
+    throw new ValidationError(profileMessages.currentPasswordInvalid);
   // Before users-permissions' own check, so the answer is the same as when the index refuses a race.
   const holder = await strapi.db.query(UID.user).findOne({ where: { email: { $eqi: email } }, select: ['id'] });
   if (holder && holder.id !== Number(userId)) throw new ApplicationError(TAKEN_MESSAGES.email);
   return email;
 }
 
-/** Route middleware of POST /api/auth/change-password: SPEC §5 minimum length of the new password. */
+/**
+ * Route middleware of POST /api/auth/change-password: SPEC §5 minimum length of the new password, and
+ * the current password counted before it is checked, under the account's one password budget
+ * (src/security/guess-budget.ts); Strapi's controller then checks it again (only a right one gets there).
+ */
 export const changePasswordGuard = async (ctx: RequestContext, next: NextMiddleware) => {
-  const broken = changePasswordBodyError(ctx.request.body);
+  const body: unknown = ctx.request.body;
+  const broken = changePasswordBodyError(body);
   if (broken) throw new ValidationError(broken);
+  const currentPassword = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).currentPassword : undefined;
+  // Anything but a text is Strapi's validation error: nothing to compare.
+  if (ctx.state.user && typeof currentPassword === 'string' && currentPassword !== '') {
+    if (!(await passwordGuess(strapi, ctx, Number(ctx.state.user.id), currentPassword))) {
+      throw new ValidationError(profileMessages.currentPasswordInvalid);
+    }
+  }
   return next();
 };
 

@@ -4,6 +4,7 @@ import type { MemberContext, RequestContext } from '../../../request-context';
 import { UID } from '../../../content-types';
 import { TicketVoid, type TwoFactorService } from '../services/two-factor';
 import { sendError } from '../../../payments/http';
+import { createAuthRateLimit } from '../../../security/auth-rate-limit';
 
 const service = (strapi: Core.Strapi) => strapi.service('api::two-factor.two-factor') as unknown as TwoFactorService;
 
@@ -18,53 +19,58 @@ const secretAnswer = (ctx: RequestContext, body: unknown) => {
   ctx.body = body;
 };
 
-export default ({ strapi }: { strapi: Core.Strapi }) => ({
-  /** GET /api/two-factor */
-  async status(ctx: MemberContext) {
-    ctx.body = await service(strapi).status(ctx.state.user.id);
-  },
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  // The second log-in step is limited per route and client address like users-permissions' auth routes.
+  const perAddress = createAuthRateLimit(strapi);
+  return {
+    /** GET /api/two-factor */
+    async status(ctx: MemberContext) {
+      ctx.body = await service(strapi).status(ctx.state.user.id);
+    },
 
-  /** POST /api/two-factor/setup */
-  async setup(ctx: MemberContext) {
-    secretAnswer(ctx, await service(strapi).setup(ctx.state.user.id));
-  },
+    /** POST /api/two-factor/setup */
+    async setup(ctx: MemberContext) {
+      secretAnswer(ctx, await service(strapi).setup(ctx.state.user.id));
+    },
 
-  /** POST /api/two-factor/enable { code } */
-  async enable(ctx: MemberContext) {
-    const recoveryCodes = await service(strapi).enable(ctx, ctx.state.user.id, bodyOf(ctx).code);
-    secretAnswer(ctx, { recoveryCodes });
-  },
+    /** POST /api/two-factor/enable { code } */
+    async enable(ctx: MemberContext) {
+      const recoveryCodes = await service(strapi).enable(ctx, ctx.state.user.id, bodyOf(ctx).code);
+      secretAnswer(ctx, { recoveryCodes });
+    },
 
-  /** POST /api/two-factor/recovery-codes { code } */
-  async regenerate(ctx: MemberContext) {
-    const recoveryCodes = await service(strapi).regenerate(ctx, ctx.state.user.id, bodyOf(ctx).code);
-    secretAnswer(ctx, { recoveryCodes });
-  },
+    /** POST /api/two-factor/recovery-codes { code } */
+    async regenerate(ctx: MemberContext) {
+      const recoveryCodes = await service(strapi).regenerate(ctx, ctx.state.user.id, bodyOf(ctx).code);
+      secretAnswer(ctx, { recoveryCodes });
+    },
 
-  /** POST /api/two-factor/disable { password, code } */
-  async disable(ctx: MemberContext) {
-    const body = bodyOf(ctx);
-    await service(strapi).disable(ctx, ctx.state.user.id, body.password, body.code);
-    ctx.body = { ok: true };
-  },
+    /** POST /api/two-factor/disable { password, code } */
+    async disable(ctx: MemberContext) {
+      const body = bodyOf(ctx);
+      await service(strapi).disable(ctx, ctx.state.user.id, body.password, body.code);
+      ctx.body = { ok: true };
+    },
 
-  /** POST /api/auth/two-factor { ticket, code }: the session of a password log-in, once the code is right. */
-  async logIn(ctx: RequestContext) {
-    const body = bodyOf(ctx);
-    let userId: number;
-    try {
-      userId = await service(strapi).completeLogIn(ctx, body.ticket, body.code);
-    } catch (error) {
-      // Not Strapi's UnauthorizedError: its authorize middleware would replace the message with a bare "Unauthorized".
-      if (error instanceof TicketVoid) return sendError(ctx, 401, 'UnauthorizedError', error.message);
-      throw error;
-    }
-    const user = await strapi.db.query(UID.user).findOne({ where: { id: userId }, populate: ['role'] });
-    if (!user) throw new errors.UnauthorizedError('Invalid credentials');
-    if (user.blocked === true) throw new errors.ApplicationError('Your account has been blocked by an administrator');
-    // users-permissions' own jwt service: the token carries the issue instant that revocation checks (src/security/sessions.ts).
-    const jwt = strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
-    const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(UID.user), { auth: ctx.state.auth });
-    ctx.body = { jwt, user: sanitized };
-  },
-});
+    /** POST /api/auth/two-factor { ticket, code }: the session of a password log-in, once the code is right. */
+    async logIn(ctx: RequestContext) {
+      await perAddress(ctx, async () => undefined);
+      const body = bodyOf(ctx);
+      let userId: number;
+      try {
+        userId = await service(strapi).completeLogIn(ctx, body.ticket, body.code);
+      } catch (error) {
+        // Not Strapi's UnauthorizedError: its authorize middleware would replace the message with a bare "Unauthorized".
+        if (error instanceof TicketVoid) return sendError(ctx, 401, 'UnauthorizedError', error.message);
+        throw error;
+      }
+      const user = await strapi.db.query(UID.user).findOne({ where: { id: userId }, populate: ['role'] });
+      if (!user) throw new errors.UnauthorizedError('Invalid credentials');
+      if (user.blocked === true) throw new errors.ApplicationError('Your account has been blocked by an administrator');
+      // users-permissions' own jwt service: the token carries the issue instant that revocation checks (src/security/sessions.ts).
+      const jwt = strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
+      const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(UID.user), { auth: ctx.state.auth });
+      ctx.body = { jwt, user: sanitized };
+    },
+  };
+};

@@ -13,7 +13,8 @@ import {
   type TwoFactorSetupResponse,
   type TwoFactorStatus,
 } from '../../../contract/twoFactor';
-import { lockedFor, recordFailure, recordSuccess, type Subject } from '../../../security/login-throttle';
+import { countedGuess, refuseUncountable, type GuessPolicy, type Subject } from '../../../security/login-throttle';
+import { passwordGuess } from '../../../security/guess-budget';
 import { sessionsValidAfter } from '../../../security/sessions';
 import {
   decryptSecret,
@@ -28,7 +29,7 @@ import { recordRateLimitRefusal } from '../../../operations/metrics';
 
 /** How long a password log-in waits for its code. */
 export const TICKET_TTL_MS = 5 * 60 * 1000;
-/** Wrong codes one ticket takes before it is void, whatever the shared throttle says (it fails open without Redis). */
+/** Wrong codes one ticket takes before it is void, counted per ticket in its row before each code is checked. */
 export const TICKET_MAX_FAILURES = 5;
 /** Steps either side of now a code may come from: a phone's clock a little off still works. */
 const WINDOW = 1;
@@ -52,9 +53,10 @@ interface TicketRow {
 }
 
 /**
- * Wrong codes count per account under the log-in throttle's rules (src/security/login-throttle.ts:
- * shared through Redis, locked after 10 within 15 minutes, the lock doubling), in a key of their own:
- * a password reset clears the password's count, never this one.
+ * Codes count per account under the log-in throttle's rules (src/security/login-throttle.ts: counted
+ * before each check, shared through Redis, locked after 10 wrong within 15 minutes, the lock doubling),
+ * in a key of their own, on every route that takes a code: a password reset clears the password's
+ * count, never this one. While Redis cannot be reached no code is checked (fails closed, 429).
  */
 export const codeSubject = (userId: number): Subject => ({ key: `two-factor:${userId}`, known: true });
 
@@ -79,20 +81,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const enrolmentOf = (userId: number) => enrolments().findOne({ where: { user_id: userId } }) as Promise<EnrolmentRow | null>;
   const isOn = (row: EnrolmentRow | null): row is EnrolmentRow & { secret: string } => Boolean(row?.enabled_at && row.secret);
 
-  async function refuseWhileLocked(ctx: RefusableCtx, userId: number) {
-    const locked = await lockedFor(codeSubject(userId));
-    if (locked > 0) {
+  const codePolicy = (ctx: RefusableCtx, userId: number): GuessPolicy => ({
+    refuseLocked: (locked) => {
       recordRateLimitRefusal('two-factor-lock');
       ctx.set('Retry-After', String(locked));
       throw new errors.RateLimitError(messages.locked(locked), { retryAfter: locked });
-    }
-  }
+    },
+    whenUncountable: 'closed',
+    refuseUncountable: () => refuseUncountable(ctx),
+    onLock: (seconds) => strapi.log.warn(`[two-factor] user ${userId}: codes locked for ${seconds} s after repeated wrong codes`),
+  });
 
-  async function wrongCode(userId: number): Promise<never> {
-    const lockedNow = await recordFailure(codeSubject(userId));
-    if (lockedNow > 0) strapi.log.warn(`[two-factor] user ${userId}: codes locked for ${lockedNow} s after repeated wrong codes`);
-    throw new errors.ValidationError(messages.wrongCode);
-  }
+  /** Runs `check` (true: the code is right) as one attempt of the member's code budget, counted first. */
+  const countedCode = (ctx: RefusableCtx, userId: number, check: () => Promise<boolean>) =>
+    countedGuess(codeSubject(userId), codePolicy(ctx, userId), check, (outcome) =>
+      outcome.ok ? (outcome.value ? 'right' : 'wrong') : 'unchecked',
+    );
 
   /** The step a code from this secret is for, or null; the step is not yet spent. */
   const matchingStep = (secret: string, code: string): number | null => {
@@ -117,22 +121,27 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return count === 1;
   }
 
-  /** Checks the member's second factor (an app code, or a recovery code where allowed), under the throttle. */
-  async function verify(ctx: RefusableCtx, userId: number, given: unknown, { recovery }: { recovery: boolean }): Promise<void> {
-    await refuseWhileLocked(ctx, userId);
-    if (typeof given !== 'string' || !given.trim()) throw new errors.ValidationError(messages.codeMissing);
-    const code = normaliseCode(given);
-    const row = await enrolmentOf(userId);
-    let good = false;
-    if (isOn(row) && TOTP_CODE_PATTERN.test(given.trim())) {
-      const secret = decryptSecret(row.secret, userId, keys());
-      const step = secret === null ? null : matchingStep(secret, code);
-      good = step !== null && (await spendStep(row.id, step));
-    } else if (isOn(row) && recovery && RECOVERY_CODE_PATTERN.test(given.trim())) {
-      good = await spendRecoveryCode(userId, code);
-    }
-    if (!good) return wrongCode(userId);
-    await recordSuccess(codeSubject(userId));
+  const codeGiven = (given: unknown): given is string => typeof given === 'string' && given.trim() !== '';
+
+  /** Whether `given` is the member's second factor (an app code, or a recovery code where allowed, spent if right); counted first. */
+  async function checkCode(ctx: RefusableCtx, userId: number, given: string, { recovery }: { recovery: boolean }): Promise<boolean> {
+    return countedCode(ctx, userId, async () => {
+      const code = normaliseCode(given);
+      const row = await enrolmentOf(userId);
+      if (isOn(row) && TOTP_CODE_PATTERN.test(given.trim())) {
+        const secret = decryptSecret(row.secret, userId, keys());
+        const step = secret === null ? null : matchingStep(secret, code);
+        return step !== null && (await spendStep(row.id, step));
+      }
+      if (isOn(row) && recovery && RECOVERY_CODE_PATTERN.test(given.trim())) return spendRecoveryCode(userId, code);
+      return false;
+    });
+  }
+
+  /** Checks the member's second factor under its budget: a missing code is refused uncounted, a wrong one answered wrongCode. */
+  async function verify(ctx: RefusableCtx, userId: number, given: unknown, options: { recovery: boolean }): Promise<void> {
+    if (!codeGiven(given)) throw new errors.ValidationError(messages.codeMissing);
+    if (!(await checkCode(ctx, userId, given, options))) throw new errors.ValidationError(messages.wrongCode);
   }
 
   async function newRecoveryCodes(userId: number): Promise<string[]> {
@@ -145,15 +154,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   const isEnabled = async (userId: number) => isOn(await enrolmentOf(userId));
 
-  /** One more wrong code on the ticket; compared and set, so concurrent wrong codes all count. */
-  async function countTicketFailure(ticketId: number): Promise<void> {
-    for (let attempt = 0; attempt < 5; attempt += 1) {
-      const row = (await tickets().findOne({ where: { id: ticketId }, select: ['id', 'failures'] })) as Pick<TicketRow, 'failures'> | null;
-      if (!row) return;
-      const failures = row.failures ?? 0;
-      const { count } = await tickets().updateMany({ where: { id: ticketId, failures }, data: { failures: failures + 1 } });
-      if (count === 1) return;
-    }
+  /**
+   * Takes one of the ticket's TICKET_MAX_FAILURES attempts before its code is checked: one conditional
+   * UPDATE, so concurrent codes on one ticket (on any instance) get at most that many checks. False: none left.
+   */
+  async function reserveTicketAttempt(ticketId: number, now: number): Promise<boolean> {
+    const { tableName } = strapi.db.metadata.get(UID.twoFactorTicket);
+    const knex = strapi.db.connection;
+    const changed = await knex(tableName)
+      .where('id', ticketId)
+      .whereNull('used_at')
+      .where('expires_at', '>', now)
+      .where(knex.raw('COALESCE(failures, 0)'), '<', TICKET_MAX_FAILURES)
+      .update({ failures: knex.raw('COALESCE(failures, 0) + 1') });
+    return Number(changed) === 1;
   }
 
   async function removeEverything(userId: number): Promise<void> {
@@ -202,15 +216,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Confirms the pending secret with a first code: on, with ten new recovery codes. */
     async enable(ctx: RefusableCtx, userId: number, given: unknown): Promise<string[]> {
-      await refuseWhileLocked(ctx, userId);
       if (typeof given !== 'string' || !TOTP_CODE_PATTERN.test(given.trim())) throw new errors.ValidationError(messages.codeMissing);
       const row = await enrolmentOf(userId);
       if (isOn(row)) throw new errors.ApplicationError(messages.alreadyEnabled);
       const pending = row?.pending_secret ? decryptSecret(row.pending_secret, userId, keys()) : null;
       if (!row || !pending) throw new errors.ApplicationError(messages.noSetup);
-      const step = matchingStep(pending, normaliseCode(given));
-      if (step === null) return wrongCode(userId);
-      await recordSuccess(codeSubject(userId));
+      let step: number | null = null;
+      const right = await countedCode(ctx, userId, async () => (step = matchingStep(pending, normaliseCode(given))) !== null);
+      if (!right || step === null) throw new errors.ValidationError(messages.wrongCode);
       return strapi.db.transaction(async () => {
         // Only the request that moves this exact pending secret in turns it on.
         const { count } = await enrolments().updateMany({
@@ -232,18 +245,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Off, with the password and a code (an app code or a recovery code): the secret, codes and tickets go. */
     async disable(ctx: RefusableCtx, userId: number, password: unknown, given: unknown): Promise<void> {
       if (!(await isEnabled(userId))) throw new errors.ApplicationError(messages.notEnabled);
-      await refuseWhileLocked(ctx, userId);
       if (typeof password !== 'string' || !password) throw new errors.ValidationError(messages.wrongPassword);
-      const user = (await strapi.db.query(UID.user).findOne({ where: { id: userId }, select: ['id', 'password'] })) as {
-        password: string | null;
-      } | null;
-      const passwordGood =
-        !!user?.password && (await strapi.plugin('users-permissions').service('user').validatePassword(password, user.password));
-      if (!passwordGood) {
-        // A stolen session guessing the password counts against the same lock.
-        await recordFailure(codeSubject(userId));
-        throw new errors.ValidationError(messages.wrongPassword);
-      }
+      // A stolen session guessing the password draws on the account's one password budget, the log-in's.
+      if (!(await passwordGuess(strapi, ctx, userId, password))) throw new errors.ValidationError(messages.wrongPassword);
       await verify(ctx, userId, given, { recovery: true });
       await strapi.db.transaction(() => removeEverything(userId));
       strapi.log.info(`[two-factor] user ${userId}: two-factor authentication turned off`);
@@ -282,15 +286,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       ) {
         throw new TicketVoid();
       }
-      try {
-        await verify(ctx, row.user_id, code, { recovery: true });
-      } catch (error) {
-        if (error instanceof errors.ValidationError && error.message === messages.wrongCode) await countTicketFailure(row.id);
-        throw error;
-      }
+      if (!codeGiven(code)) throw new errors.ValidationError(messages.codeMissing);
+      // Counted on the ticket, then on the account, before the code is checked; a right code uses the ticket.
+      if (!(await reserveTicketAttempt(row.id, now))) throw new TicketVoid();
+      if (!(await checkCode(ctx, row.user_id, code, { recovery: true }))) throw new errors.ValidationError(messages.wrongCode);
       const { count } = await tickets().updateMany({ where: { id: row.id, used_at: { $null: true } }, data: { used_at: now } });
       if (count !== 1) throw new TicketVoid();
       return row.user_id;
+    },
+
+    /** For guardedGuess (src/security/guess-budget.ts): an app code or a recovery code, counted first; false when two-factor is off. */
+    async checkCode(ctx: RefusableCtx, userId: number, given: unknown): Promise<boolean> {
+      if (!codeGiven(given) || !(await isEnabled(userId))) return false;
+      return checkCode(ctx, userId, given, { recovery: true });
     },
 
     removeEverything,
