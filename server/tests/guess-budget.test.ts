@@ -1,0 +1,176 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { SERVER_DIR, bootStrapi, requestFrom, type TestStrapi } from './helpers/strapi';
+import { ACCOUNT_BUDGET, BURST, LOCKED_CODES, LOCKED_LOG_IN, PASSWORD, TICKET_BUDGET, bursts } from './helpers/guess-bursts';
+import { profileMessages } from '../src/contract/profileRules';
+
+/**
+ * Count first, then check (docs/security.md#rate-limits), on one server on SQLite: 60 concurrent wrong
+ * guesses of a member's password (log-in, change-password, e-mail change, two-factor disable) or
+ * two-factor code (per account, per ticket) get no more checks than the budget. "Checked" is counted
+ * twice: in the answers that say "wrong", and in the comparisons the server made (users-permissions'
+ * password check and otpauth's code check, watched in this process). Then the right secret is refused,
+ * and the victim's rows are re-read unchanged.
+ */
+
+let app: TestStrapi;
+let outboxDir: string;
+let nextAddress = 1;
+const client = () => `127.0.${60 + Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 1}`;
+
+let recording = false;
+/** The password hashes compared during bursts, one entry per comparison. */
+const passwordChecks: string[] = [];
+/** The two-factor secrets (base32) a code was checked against during bursts. */
+const codeChecks: string[] = [];
+const restore: (() => void)[] = [];
+
+const row = async <T>(sql: string, values: unknown[]): Promise<T | undefined> =>
+  ((await app.strapi.db.connection.raw(sql, values)) as T[])[0];
+const urls: string[] = [];
+const scenarios = bursts({
+  urls,
+  row,
+  client,
+  recording: (on) => {
+    recording = on;
+  },
+});
+const hashOf = async (id: number) => (await row<{ password: string }>('SELECT password FROM up_users WHERE id = ?', [id]))!.password;
+const passwordChecksOf = (hash: string) => passwordChecks.filter((checked) => checked === hash).length;
+
+beforeAll(async () => {
+  outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-guess-budget-outbox-'));
+  app = await bootStrapi({ env: { EMAIL_OUTBOX_DIR: outboxDir, SMTP_HOST: '' } });
+  urls.push(app.baseUrl);
+
+  const users = app.strapi.plugin('users-permissions').service('user') as {
+    validatePassword(password: string, hash: string): Promise<boolean>;
+  };
+  const validatePassword = users.validatePassword;
+  users.validatePassword = function (password: string, hash: string) {
+    if (recording) passwordChecks.push(hash);
+    return validatePassword.call(this, password, hash);
+  };
+  restore.push(() => (users.validatePassword = validatePassword));
+  // The server's own otpauth (the CommonJS build Strapi's compiled code requires).
+  const { TOTP } = createRequire(path.join(SERVER_DIR, 'package.json'))('otpauth') as typeof import('otpauth');
+  const validate = TOTP.prototype.validate;
+  TOTP.prototype.validate = function (this: InstanceType<typeof TOTP>, ...args: Parameters<typeof validate>) {
+    if (recording) codeChecks.push(this.secret.base32);
+    return validate.apply(this, args);
+  };
+  restore.push(() => (TOTP.prototype.validate = validate));
+});
+
+afterAll(async () => {
+  for (const undo of restore) undo();
+  await app?.stop();
+  if (outboxDir) fs.rmSync(outboxDir, { recursive: true, force: true });
+});
+
+describe(`${BURST} concurrent wrong guesses on one server (SQLite)`, () => {
+  it('password log-in: at most the budget is checked, an unknown identifier is answered alike, the right password is refused', async () => {
+    const result = await scenarios.logIn();
+    const checks = passwordChecksOf(await hashOf(result.victim.id));
+    console.log(
+      `[guess-budget] log-in: ${checks} passwords compared, ${result.known.checked} answered wrong, ${result.known.refused} locked`,
+    );
+    expect(checks).toBeLessThanOrEqual(ACCOUNT_BUDGET);
+    expect(result.known).toEqual({ checked: ACCOUNT_BUDGET, refused: BURST - ACCOUNT_BUDGET, other: [] });
+    expect(result.unknown).toEqual(result.known);
+    expect(result.right.status).toBe(429);
+    expect(result.right.body.error?.message).toMatch(LOCKED_LOG_IN);
+    expect(result.right.body.jwt).toBeUndefined();
+    expect(result.sessionsAfter).toBe(result.sessionsBefore);
+  });
+
+  it('change-password: the current password is counted before it is checked; the password is unchanged', async () => {
+    const result = await scenarios.changePassword();
+    const checks = passwordChecksOf(result.before!.password);
+    console.log(`[guess-budget] change-password: ${checks} passwords compared, ${result.checked} answered wrong, ${result.refused} locked`);
+    expect(checks).toBeLessThanOrEqual(ACCOUNT_BUDGET);
+    expect(result).toMatchObject({ checked: ACCOUNT_BUDGET, refused: BURST - ACCOUNT_BUDGET, other: [] });
+    expect(result.right.status).toBe(429);
+    expect(result.right.body.error?.message).toMatch(LOCKED_LOG_IN);
+    expect(result.after).toEqual(result.before);
+  });
+
+  it('e-mail change: the current password is counted before it is checked; nothing is pending, the address is unchanged', async () => {
+    const result = await scenarios.emailChange();
+    const checks = passwordChecksOf(result.before!.password);
+    console.log(`[guess-budget] e-mail change: ${checks} passwords compared, ${result.checked} answered wrong, ${result.refused} locked`);
+    expect(checks).toBeLessThanOrEqual(ACCOUNT_BUDGET);
+    expect(result).toMatchObject({ checked: ACCOUNT_BUDGET, refused: BURST - ACCOUNT_BUDGET, other: [] });
+    expect(result.right.status).toBe(429);
+    expect(result.after).toEqual(result.before);
+    expect(result.after!.pending_email).toBeNull();
+  });
+
+  it('two-factor disable: the password is counted before it is checked; two-factor stays on', async () => {
+    const result = await scenarios.disable();
+    const checks = passwordChecksOf(await hashOf(result.victim.id));
+    console.log(
+      `[guess-budget] two-factor disable: ${checks} passwords compared, ${result.checked} answered wrong, ${result.refused} locked`,
+    );
+    expect(checks).toBeLessThanOrEqual(ACCOUNT_BUDGET);
+    expect(result).toMatchObject({ checked: ACCOUNT_BUDGET, refused: BURST - ACCOUNT_BUDGET, other: [] });
+    expect(result.right.status).toBe(429);
+    expect(result.right.body.error?.message).toMatch(LOCKED_LOG_IN);
+    expect(result.after).toEqual(result.before);
+    expect(result.after!.enabled_at).not.toBeNull();
+    expect(result.recoveryCodes).toBe(10);
+  });
+
+  it('two-factor codes over twelve tickets: at most the account budget is checked; the right code is refused, no session', async () => {
+    const result = await scenarios.codesPerAccount();
+    const checks = codeChecks.filter((secret) => secret === result.victim.secret).length;
+    console.log(`[guess-budget] codes per account: ${checks} codes checked, ${result.checked} answered wrong, ${result.refused} locked`);
+    expect(checks).toBeLessThanOrEqual(ACCOUNT_BUDGET);
+    expect(result).toMatchObject({ checked: ACCOUNT_BUDGET, refused: BURST - ACCOUNT_BUDGET, other: [] });
+    expect(result.right.status).toBe(429);
+    expect(result.right.body.error?.message).toMatch(LOCKED_CODES);
+    expect(result.right.body.jwt).toBeUndefined();
+    expect(result.sessionsAfter).toBe(result.sessionsBefore);
+    expect(result.recoveryCodes).toBe(10);
+  });
+
+  it('two-factor codes on one ticket: at most the ticket budget is checked; the ticket is void for the right code', async () => {
+    const result = await scenarios.codesPerTicket();
+    const checks = codeChecks.filter((secret) => secret === result.victim.secret).length;
+    console.log(`[guess-budget] codes per ticket: ${checks} codes checked, ${result.checked} answered wrong, ${result.voided} void`);
+    expect(checks).toBeLessThanOrEqual(TICKET_BUDGET);
+    expect(result.checked).toBe(TICKET_BUDGET);
+    expect(result.voided).toBe(BURST - TICKET_BUDGET);
+    expect(result.right.status).toBe(401);
+    expect(result.right.body.jwt).toBeUndefined();
+    expect(result.sessionsAfter).toBe(result.sessionsBefore);
+  });
+});
+
+describe('one password budget per account, whatever the route', () => {
+  it('wrong log-ins and wrong current passwords add up: the tenth locks the log-in and the settings alike', async () => {
+    const victim = await scenarios.register('sharedbudget');
+    const post = (urlPath: string, body: unknown, token?: string) =>
+      requestFrom<{ jwt?: string; error?: { message: string } }>(client(), app.baseUrl, 'POST', urlPath, { body, token });
+    const change = (currentPassword: string) =>
+      post(
+        '/api/auth/change-password',
+        { currentPassword, password: 'Other-Passw0rd-2', passwordConfirmation: 'Other-Passw0rd-2' },
+        victim.jwt,
+      );
+    for (let i = 0; i < 5; i += 1)
+      expect((await post('/api/auth/local', { identifier: victim.email, password: `Wrong-${i}` })).status).toBe(400);
+    for (let i = 0; i < 4; i += 1) expect((await change(`Wrong-${i}`)).body.error?.message).toBe(profileMessages.currentPasswordInvalid);
+    // The tenth failure, on the settings: it locks the log-in too.
+    expect((await change('Wrong-last')).body.error?.message).toBe(profileMessages.currentPasswordInvalid);
+    const logIn = await post('/api/auth/local', { identifier: victim.email, password: PASSWORD });
+    expect(logIn.status).toBe(429);
+    expect(logIn.body.error?.message).toMatch(LOCKED_LOG_IN);
+    expect(logIn.body.jwt).toBeUndefined();
+    expect((await change(PASSWORD)).status).toBe(429);
+  });
+});
