@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startCluster, type Cluster, type Instance } from '../helpers/instances';
+import { startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
+import { PASSWORD, bursts } from '../helpers/guess-bursts';
+import { UNCOUNTABLE_MESSAGE } from '../../src/security/login-throttle';
+import { TOTP } from 'otpauth';
 import {
   ownPostgresMissing,
   ownRedisMissing,
@@ -18,6 +21,8 @@ import { requestFrom } from '../helpers/strapi';
  * while it is away the limits fail open, logged as REDIS UNAVAILABLE, and requests are served without
  * delay; once it is back the limits count again across both instances, and a legal page edited on one
  * instance is served anew by the other at once (publish/subscribe), not after its 30 s cache.
+ * Guesses that fail closed (a second factor, a current password) are refused while it is away, and
+ * checked again once it is back.
  */
 
 const missing = ownPostgresMissing() ?? ownRedisMissing();
@@ -199,4 +204,77 @@ describe.skipIf(missing !== null)('Redis stopped, then started again', () => {
     // And the edit reached B through Redis, long before B's cached copy would have expired.
     expect(seenOnB).not.toBeNull();
   });
+
+  it('while it is away a second factor and a current password are refused (fail closed), a password log-in is not; back, the code works', async () => {
+    const urls = [a.baseUrl, b.baseUrl];
+    const row = <T>(sql: string, values: unknown[]) =>
+      withPostgres(async (pg) => {
+        await pg.query(`SET search_path TO "${cluster!.schema}"`);
+        let n = 0;
+        return (
+          await pg.query(
+            sql.replace(/\?/g, () => `$${++n}`),
+            values,
+          )
+        ).rows[0] as T | undefined;
+      }, postgres.target);
+    const scenarios = bursts({ urls, row, client });
+    const victim = await scenarios.enrolled('outage');
+    const plain = await scenarios.register('outageplain');
+    const codeNow = () => TOTP.generate({ secret: new TOTP({ secret: victim.secret }).secret, timestamp: Date.now() + 30_000 });
+    const post = (instance: Instance, urlPath: string, body: unknown, token?: string) =>
+      requestFrom<{ jwt?: string; ticket?: string; error?: { message: string } }>(client(), instance.baseUrl, 'POST', urlPath, {
+        body,
+        token,
+      });
+    const ticket = (await post(a, '/api/auth/local', { identifier: victim.email, password: PASSWORD })).body.ticket;
+    expect(ticket).toEqual(expect.any(String));
+    const stored = () =>
+      row<{ password: string; enabled_at: unknown; sessions: string }>(
+        'SELECT u.password, t.enabled_at, (SELECT count(*) FROM member_sessions WHERE member_id = u.id) AS sessions FROM up_users u JOIN two_factors t ON t.user_id = u.id WHERE u.id = ?',
+        [victim.id],
+      );
+    const before = await stored();
+
+    await redis.stop();
+    const noticed = await until(
+      async () => (await Promise.all([a, b].map(ready))).every((r) => r.body.redis === 'failing'),
+      RECOVERY_BOUND_MS,
+    );
+    expect(noticed).not.toBeNull();
+    const refusals = [
+      await within(post(b, '/api/auth/two-factor', { ticket, code: codeNow() }), 'the second step while Redis is away'),
+      await within(post(a, '/api/two-factor/disable', { password: PASSWORD, code: codeNow() }, victim.jwt), 'turning two-factor off'),
+      await within(
+        post(
+          b,
+          '/api/auth/change-password',
+          { currentPassword: PASSWORD, password: 'Outage-Passw0rd-2', passwordConfirmation: 'Outage-Passw0rd-2' },
+          victim.jwt,
+        ),
+        'a password change',
+      ),
+    ];
+    const plainLogIn = await within(post(a, '/api/auth/local', { identifier: plain.email, password: PASSWORD }), 'a password log-in');
+    const during = await stored();
+    await redis.start();
+    const back = await until(async () => (await Promise.all([a, b].map(ready))).every((r) => r.body.redis === 'ok'), RECOVERY_BOUND_MS);
+
+    for (const { value } of refusals) {
+      expect(value.status).toBe(429);
+      expect(value.body.error?.message).toBe(UNCOUNTABLE_MESSAGE);
+      expect(value.headers['retry-after']).toBe('60');
+      expect(value.body.jwt).toBeUndefined();
+    }
+    // Nothing changed: the same password hash, two-factor still on, no session.
+    expect(during).toEqual(before);
+    // The password log-in fails open, as documented: a member can still sign in.
+    expect(plainLogIn.value.status).toBe(200);
+    expect(plainLogIn.value.body.jwt).toEqual(expect.any(String));
+
+    expect(back).not.toBeNull();
+    const signedIn = await post(a, '/api/auth/two-factor', { ticket, code: codeNow() });
+    expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+    expect(signedIn.body.jwt).toEqual(expect.any(String));
+  }, 90_000);
 });
