@@ -174,3 +174,22 @@ describe('one password budget per account, whatever the route', () => {
     expect((await change(PASSWORD)).status).toBe(429);
   });
 });
+
+describe('the log-in second step per client address', () => {
+  it('one address gets AUTH_RATELIMIT_MAX (10) second steps a minute, whatever the tickets; another address is not held up', async () => {
+    const from = client();
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const res = await requestFrom<{ error?: { message: string } }>(from, app.baseUrl, 'POST', '/api/auth/two-factor', {
+        body: { ticket: `made-up-ticket-${i}-${'x'.repeat(30)}`, code: '123456' },
+      });
+      statuses.push(res.status);
+      if (res.status === 429) expect(res.body.error?.message).toMatch(/^Too many requests from your network\. Please try again in /);
+    }
+    expect(statuses).toEqual([...Array(10).fill(401), 429, 429]);
+    const other = await requestFrom(client(), app.baseUrl, 'POST', '/api/auth/two-factor', {
+      body: { ticket: 'y'.repeat(43), code: '123456' },
+    });
+    expect(other.status).toBe(401);
+  });
+});
