@@ -8,7 +8,7 @@ import { utcDate } from '../../contract/progress';
 import type { WeightEntryService } from '../../api/weight-entry/services/weight-entry';
 import type { PendingEmailChange } from '../../contract/emailChange';
 import type { EmailChangeService } from '../../api/account/services/email-change';
-import { passwordGuess } from '../../security/guess-budget';
+import { guardedGuess } from '../../security/guess-budget';
 
 /**
  * Route wiring of the guards of the member-facing users-permissions routes (see docs/profile.md);
@@ -148,7 +148,7 @@ async function checkEmailChange(
   if (!stored.password) throw new ValidationError(profileMessages.emailFixedForSocial);
   if (typeof currentPassword !== 'string' || currentPassword === '') throw new ValidationError(profileMessages.currentPasswordRequired);
   // Counted before it is checked, under the account's one password budget (src/security/guess-budget.ts).
-  if (!(await passwordGuess(strapi, ctx, Number(userId), currentPassword)))
+  if (!(await guardedGuess(strapi, ctx, Number(userId), { password: currentPassword })))
     throw new ValidationError(profileMessages.currentPasswordInvalid);
   // Before users-permissions' own check, so the answer is the same as when the index refuses a race.
   const holder = await strapi.db.query(UID.user).findOne({ where: { email: { $eqi: email } }, select: ['id'] });
@@ -168,7 +168,7 @@ export const changePasswordGuard = async (ctx: RequestContext, next: NextMiddlew
   const currentPassword = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).currentPassword : undefined;
   // Anything but a text is Strapi's validation error: nothing to compare.
   if (ctx.state.user && typeof currentPassword === 'string' && currentPassword !== '') {
-    if (!(await passwordGuess(strapi, ctx, Number(ctx.state.user.id), currentPassword))) {
+    if (!(await guardedGuess(strapi, ctx, Number(ctx.state.user.id), { password: currentPassword }))) {
       throw new ValidationError(profileMessages.currentPasswordInvalid);
     }
   }
