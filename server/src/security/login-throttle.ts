@@ -74,15 +74,15 @@ const storeOf = (subject: Subject) => guessStore(subject.known ? 'accounts' : 'u
 export type GuessVerdict = 'right' | 'wrong' | 'unchecked';
 
 /** How a budget refuses, and what it does when its store (Redis) cannot be reached. */
-export interface GuessPolicy {
+export type GuessPolicy = {
   /** Throws the refusal while the subject is locked. */
   refuseLocked: (retryAfterSec: number) => never;
-  /** 'open': checked uncounted (password log-in); 'closed': refused by `refuseUncountable`. */
-  whenUncountable: 'open' | 'closed';
-  refuseUncountable?: () => never;
   /** Called when this attempt used the last failure allowed and locked the subject. */
   onLock?: (seconds: number) => void;
-}
+} & (
+  | /** Checked uncounted (the password log-in: members can still sign in). */ { whenUncountable: 'open' }
+  | /** Refused unchecked (second factors, current passwords). */ { whenUncountable: 'closed'; refuseUncountable: () => never }
+);
 
 /**
  * Count first, then check: one attempt is taken from the subject's budget atomically (refused while
@@ -98,10 +98,7 @@ export async function countedGuess<T>(
   const store = storeOf(subject);
   const reserved = await store.reserve(subject.key, rules());
   if (reserved.kind === 'locked') policy.refuseLocked(reserved.retryAfterSec);
-  if (reserved.kind === 'unavailable' && policy.whenUncountable === 'closed') {
-    policy.refuseUncountable?.();
-    throw new Error('guess budget unavailable');
-  }
+  if (reserved.kind === 'unavailable' && policy.whenUncountable === 'closed') policy.refuseUncountable();
   const lockedSec = reserved.kind === 'counted' ? reserved.lockedSec : 0;
   const settle = async (verdict: GuessVerdict) => {
     if (reserved.kind !== 'counted') return;
