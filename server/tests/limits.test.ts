@@ -10,6 +10,7 @@ import {
   lockedMessage,
   recordFailure,
   recordSuccess,
+  countedGuess,
   unknownIdentifierKeys,
   unknownSubject,
 } from '../src/security/login-throttle';
@@ -203,6 +204,72 @@ describe('when Redis is down', () => {
     for (let i = 0; i < 3; i += 1) expect((await limiter.consume('k')).allowed).toBe(true);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(errors.some((message) => /REDIS UNAVAILABLE/.test(message))).toBe(true);
+    spy.mockRestore();
+  });
+});
+
+/** 60 attempts at once, each checking for 20 ms and wrong: how many were checked, how many refused as locked. */
+async function burstOfGuesses(subject: ReturnType<typeof accountSubject>, whenUncountable: 'open' | 'closed' = 'open') {
+  let checked = 0;
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: 60 }, () =>
+      countedGuess(
+        subject,
+        whenUncountable === 'open'
+          ? {
+              refuseLocked: () => {
+                throw new Error('locked');
+              },
+              whenUncountable,
+            }
+          : {
+              refuseLocked: () => {
+                throw new Error('locked');
+              },
+              whenUncountable,
+              refuseUncountable: () => {
+                throw new Error('uncountable');
+              },
+            },
+        async () => {
+          checked += 1;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return false;
+        },
+        () => 'wrong',
+      ),
+    ),
+  );
+  const reasons = outcomes.map((outcome) => (outcome.status === 'rejected' ? (outcome.reason as Error).message : 'checked'));
+  return {
+    checked,
+    locked: reasons.filter((reason) => reason === 'locked').length,
+    uncountable: reasons.filter((reason) => reason === 'uncountable').length,
+  };
+}
+
+describe('count first, then check', () => {
+  it('in memory: 60 concurrent guesses get 10 checks, then the lock', async () => {
+    const subject = accountSubject('member', `burst-memory-${Date.now()}`);
+    expect(await burstOfGuesses(subject)).toEqual({ checked: 10, locked: 50, uncountable: 0 });
+    expect(await lockedFor(subject)).toBe(BASE_LOCK_SEC);
+  });
+
+  it.skipIf(!hasRedis)('on Redis (as on any number of instances): 60 concurrent guesses get 10 checks, then the lock', async () => {
+    process.env.REDIS_URL = `${REDIS_URL}/${process.env.TEST_REDIS_DB ?? 9}`;
+    const subject = accountSubject('member', `burst-redis-${Date.now()}`);
+    expect(await burstOfGuesses(subject)).toEqual({ checked: 10, locked: 50, uncountable: 0 });
+    expect(await lockedFor(subject)).toBe(BASE_LOCK_SEC);
+    await clearThrottle(subject);
+    expect(await lockedFor(subject)).toBe(0);
+  });
+
+  it('Redis down: a budget that fails closed checks nothing, one that fails open checks uncounted', async () => {
+    process.env.REDIS_URL = 'redis://127.0.0.1:1';
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const subject = accountSubject('member', `burst-down-${Date.now()}`);
+    expect(await burstOfGuesses(subject, 'closed')).toEqual({ checked: 0, locked: 0, uncountable: 60 });
+    expect(await burstOfGuesses(subject, 'open')).toEqual({ checked: 60, locked: 0, uncountable: 0 });
     spy.mockRestore();
   });
 });
