@@ -37,7 +37,9 @@ export type RefusingLimit =
   | 'login-lock-admin'
   | 'two-factor-lock'
   | 'profile-picture-uploads'
-  | 'account-exports';
+  | 'account-exports'
+  | 'email-change-member'
+  | 'email-change-address';
 
 const refusals = new Counter({
   name: 'carnivo_rate_limit_refusals_total',
