@@ -12,7 +12,7 @@ import {
   twoMembersShareTheAddressBudget,
   type AttackSurface,
 } from './helpers/email-change-attacks';
-import { HOSTILE_ADDRESSES } from '../../tests/support/addresses';
+import { HOSTILE_ADDRESSES } from './helpers/addresses';
 import { emailMessages } from '../src/contract/fieldRules';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMAIL_MAX_LENGTH, isValidEmail } from '../../server/src/contract/fieldRules';
-import { GOOD_ADDRESSES, HOSTILE_ADDRESSES } from '../support/addresses';
+import { GOOD_ADDRESSES, HOSTILE_ADDRESSES } from '../../server/tests/helpers/addresses';
 
 describe('the one e-mail address rule (forms, routes and the mail queue)', () => {
   it.each(HOSTILE_ADDRESSES.map((address) => [JSON.stringify(address), address]))('refuses %s', (_shown, address) => {
