@@ -1,4 +1,4 @@
-import { isValidEmail, usernameError } from '../../server/src/contract/fieldRules';
+import { emailMessages, isValidEmail, usernameError } from '../../server/src/contract/fieldRules';
 
 export function isBlank(value: string): boolean {
   return value.trim().length === 0;
@@ -8,7 +8,7 @@ export type SignUpFields = { username: string; email: string; password: string }
 
 export const signUpMessages = {
   missingFields: 'Please fill in all required fields.',
-  invalidEmail: 'Please enter a valid email address.',
+  invalidEmail: emailMessages.invalid,
 } as const;
 
 /** The SPEC §5 sign-up rules, then the server's username rules (on the trimmed name, as the server reads it), so the reason shows before a round trip. */
@@ -22,7 +22,7 @@ export function signUpError(fields: SignUpFields): string | null {
 
 export const resetMessages = {
   missingEmail: 'Please enter your email.',
-  invalidEmail: 'Please enter a valid email address.',
+  invalidEmail: emailMessages.invalid,
   missingCode: 'Please enter the reset code.',
   missingPasswords: 'Please fill in both password fields.',
   mismatch: 'Passwords do not match.',

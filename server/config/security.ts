@@ -24,6 +24,14 @@ export default ({ env }: Core.Config.Shared.ConfigParams) => ({
     lockSec: env.int('LOGIN_LOCK_SEC', 15 * 60),
     maxLockSec: env.int('LOGIN_MAX_LOCK_SEC', 60 * 60),
   },
+  /**
+   * E-mail change requests (each mails the new address and the old one), counted before anything is
+   * queued: per member an hour, and per target address a day whoever asks (src/api/account/services/email-change.ts).
+   */
+  emailChangeLimit: {
+    perMemberPerHour: env.int('EMAIL_CHANGE_LIMIT_PER_HOUR', 3),
+    perAddressPerDay: env.int('EMAIL_CHANGE_LIMIT_PER_ADDRESS_PER_DAY', 3),
+  },
   /** Profile pictures a member may upload an hour. */
   uploadsPerHour: env.int('UPLOAD_LIMIT_PER_HOUR', 10),
   /** Origins besides the site's own (PUBLIC_URL) that may call the API from a browser. */

@@ -13,7 +13,8 @@ import {
   PLANS_FALLBACK,
 } from '../../machines/services/subscriptions';
 import { TOKEN_MISSING_MESSAGE, deleteAccount } from '../../machines/services/account';
-import { getCurrentUser } from '../../machines/services/users';
+import { getCurrentUser, updateProfile } from '../../machines/services/users';
+import { emailChangeMessages } from '../../server/src/contract/emailChange';
 
 function stubFetch(respond: (request: Request) => Response | Promise<Response>) {
   const requests: Request[] = [];
@@ -161,5 +162,23 @@ describe('API client', () => {
     const call = getCurrentUser({ signal: new AbortController().signal });
     await expect(call).rejects.toBeInstanceOf(DOMException);
     await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it("shows the e-mail change limit in the server's words, with when to try again, and asks once (no retry)", async () => {
+    configureApiClient({ getToken: () => 'stored-jwt', onUnauthorized: () => {} });
+    const message = emailChangeMessages.tooManyRequests(42 * 60);
+    const requests = stubFetch(() =>
+      Response.json(
+        { data: null, error: { status: 429, name: 'RateLimitError', message } },
+        { status: 429, headers: { 'Retry-After': '2520' } },
+      ),
+    );
+    const update = updateProfile('7', {
+      section: 'information',
+      values: { username: 'ribeye', email: 'new@example.com', bmi: { Gender: 'Male', date_of_birth: '1990-01-01' }, currentPassword: 'pw' },
+    });
+    await expect(update).rejects.toMatchObject({ message, status: 429 });
+    expect(message).toBe('You asked to change your email too many times. Please try again in 42 minutes.');
+    expect(requests).toHaveLength(1);
   });
 });

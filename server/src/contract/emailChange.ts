@@ -15,7 +15,21 @@ export const emailChangeMessages = {
   invalidCancelLink: 'This link is no longer valid: the change was already confirmed, cancelled or replaced by a newer one.',
   taken: 'This email address is now used by another account, so your email was not changed.',
   missingToken: 'This link is incomplete. Please open the link from the email again.',
+  /** 429: the member asked too often (EMAIL_CHANGE_LIMIT_PER_HOUR). */
+  tooManyRequests: (retryAfterSec: number) =>
+    `You asked to change your email too many times. Please try again in ${waitText(retryAfterSec)}.`,
+  /** 429: the address got too many confirmation emails, whoever asked (EMAIL_CHANGE_LIMIT_PER_ADDRESS_PER_DAY). */
+  tooManyToAddress: (retryAfterSec: number) =>
+    `Too many confirmation emails were sent to this address. Please try again in ${waitText(retryAfterSec)}.`,
 } as const;
+
+/** "45 seconds", "1 minute", "12 minutes", "1 hour", "20 hours": rounded up. */
+function waitText(seconds: number): string {
+  const count = (amount: number, unit: string) => `${amount} ${unit}${amount === 1 ? '' : 's'}`;
+  if (seconds < 60) return count(Math.max(1, Math.ceil(seconds)), 'second');
+  if (seconds <= 90 * 60) return count(Math.ceil(seconds / 60), 'minute');
+  return count(Math.ceil(seconds / 3600), 'hour');
+}
 
 /** The body of POST /api/auth/email-change/confirm and /cancel. */
 export type EmailChangeTokenBody = { token: string };

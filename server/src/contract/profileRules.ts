@@ -1,4 +1,4 @@
-import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, USERNAME_LENGTH, isValidEmail, usernameError, usernameMessages } from './fieldRules';
+import { USERNAME_LENGTH, emailMessages, isValidEmail, usernameError, usernameMessages } from './fieldRules';
 import type { ProfileUpdate, User } from './users';
 
 /**
@@ -31,7 +31,7 @@ export const profileMessages = {
   currentPasswordRequired: 'Please enter your current password to change your email.',
   currentPasswordInvalid: 'The provided current password is invalid',
   emailFixedForSocial: 'Your email cannot be changed because this account signs in with Google, Apple or Facebook.',
-  invalidEmail: 'Invalid email format',
+  invalidEmail: emailMessages.invalidFormat,
   bmiNotAnObject: 'bmi must be an object with currentWeight, height, Gender, date_of_birth and idealBmiWeight',
   notPositive: 'Height and weight must be positive',
   heightRange: 'Height must be between 100-250 cm',
@@ -259,7 +259,7 @@ function normalize(body: unknown): Record<string, unknown> {
   }
   if ('email' in body) {
     const email = typeof body.email === 'string' ? body.email.trim() : '';
-    if (!EMAIL_PATTERN.test(email) || email.length > EMAIL_MAX_LENGTH) refuse(profileMessages.invalidEmail);
+    if (!isValidEmail(email)) refuse(profileMessages.invalidEmail);
     data.email = email.toLowerCase();
   }
   if ('bmi' in body) data.bmi = normalizeBmi(body.bmi);

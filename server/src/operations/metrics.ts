@@ -38,7 +38,9 @@ export type RefusingLimit =
   | 'two-factor-lock'
   | 'guess-budget-unavailable'
   | 'profile-picture-uploads'
-  | 'account-exports';
+  | 'account-exports'
+  | 'email-change-member'
+  | 'email-change-address';
 
 const refusals = new Counter({
   name: 'carnivo_rate_limit_refusals_total',

@@ -9,6 +9,7 @@ import type { WeightEntryService } from '../../api/weight-entry/services/weight-
 import type { PendingEmailChange } from '../../contract/emailChange';
 import type { EmailChangeService } from '../../api/account/services/email-change';
 import { guardedGuess } from '../../security/guess-budget';
+import { refuse } from '../../security/auth-rate-limit';
 
 /**
  * Route wiring of the guards of the member-facing users-permissions routes (see docs/profile.md);
@@ -75,6 +76,11 @@ export const profileUpdateGuard = async (ctx: RequestContext, next: NextMiddlewa
   // A new address waits for its link (docs/security.md#verified-e-mail-change): the rest saves at once.
   const newEmail = await checkEmailChange(ctx, user.id, changes.email, currentPassword);
   delete changes.email;
+  // Counted before anything is written or mailed: a member cannot make the site mail an address over and over.
+  const refusal = newEmail
+    ? await (strapi.service('api::account.email-change') as unknown as EmailChangeService).reserve(user.id, newEmail)
+    : null;
+  if (refusal) refuse(ctx, refusal.limit, refusal.retryAfterSec, refusal.message);
 
   ctx.request.body = changes;
   const bmi = changes.bmi as { height?: number; currentWeight?: number } | undefined;

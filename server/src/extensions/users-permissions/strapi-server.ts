@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { NextMiddleware as Next, RequestContext as Ctx } from '../../request-context';
 import { errors } from '@strapi/utils';
 import { createAuthRateLimit } from '../../security/auth-rate-limit';
-import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, usernameError } from '../../contract/fieldRules';
+import { emailMessages, isValidEmail, usernameError } from '../../contract/fieldRules';
 import { TAKEN_MESSAGES, identifierWhere, usernameTaken } from '../../security/identifiers';
 import { accountSubject, clearThrottle, throttledLogIn } from '../../security/login-throttle';
 import { withSessionRevocation } from '../../security/sessions';
@@ -126,6 +126,12 @@ export default (plugin: UsersPermissionsPlugin) => {
         if (await usernameTaken(strapi, username)) throw new errors.ApplicationError(TAKEN_MESSAGES.username);
         body.username = username;
       }
+      // The one address rule (the mail queue's too): an address it cannot send to is refused here, not as a 500 later.
+      if (typeof body.email === 'string') {
+        const email = body.email.trim();
+        if (!isValidEmail(email)) throw new errors.ValidationError(emailMessages.invalid);
+        body.email = email;
+      }
       try {
         return await base.register(ctx, next);
       } catch (error) {
@@ -181,8 +187,7 @@ export default (plugin: UsersPermissionsPlugin) => {
       async sendEmailConfirmation(ctx: Ctx) {
         const body: unknown = ctx.request.body;
         const email = isPlainObject(body) && typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
-        if (!EMAIL_PATTERN.test(email) || email.length > EMAIL_MAX_LENGTH)
-          throw new errors.ValidationError('Please enter a valid email address.');
+        if (!isValidEmail(email)) throw new errors.ValidationError(emailMessages.invalid);
         const user = (await users().findOne({ where: { email } })) as { id: number; confirmed?: boolean; blocked?: boolean } | null;
         const started = Date.now();
         if (user && !user.confirmed && !user.blocked) {

@@ -6,6 +6,8 @@ import { publicUrl } from '../../../public-url';
 import { escapeHtml } from '../../../escape-html';
 import { EMAIL_CHANGE_TTL_MS, emailChangeMessages, emailChangeToken, type PendingEmailChange } from '../../../contract/emailChange';
 import type { MailQueueService } from '../../email-message/services/mail-queue';
+import { createLimiter, type Limiter } from '../../../security/limits';
+import type { RefusingLimit } from '../../../operations/metrics';
 
 /** The largest id an `integer` column holds (PostgreSQL). */
 const MAX_ROW_ID = 2_147_483_647;
@@ -47,6 +49,28 @@ const PENDING_FIELDS = [
   'email_change_cancel_token',
 ];
 
+/**
+ * The budget key of a target address: lower-cased, without a "+tag" (one mailbox), hashed (no
+ * addresses in Redis).
+ */
+function targetKey(email: string): string {
+  const [local, domain] = email.trim().toLowerCase().split('@');
+  const mailbox = `${local.split('+')[0] || local}@${domain}`;
+  return crypto.createHash('sha256').update(mailbox, 'utf8').digest('hex');
+}
+
+interface EmailChangeLimitConfig {
+  perMemberPerHour: number;
+  perAddressPerDay: number;
+}
+
+/** Why a request was refused (429), and when to try again. */
+export interface EmailChangeRefusal {
+  limit: Extract<RefusingLimit, 'email-change-member' | 'email-change-address'>;
+  retryAfterSec: number;
+  message: string;
+}
+
 /** No pending change: what confirming or cancelling writes. */
 const CLEARED = { pending_email: null, pending_email_expires_at: null, email_change_token: null, email_change_cancel_token: null };
 
@@ -57,6 +81,16 @@ const CLEARED = { pending_email: null, pending_email_expires_at: null, email_cha
 const createEmailChangeService = ({ strapi }: { strapi: Core.Strapi }) => {
   const users = () => strapi.db.query(UID.user);
   const mailQueue = () => strapi.service('api::email-message.mail-queue') as unknown as MailQueueService;
+  // Made on first use, from the settings (config/security.ts); shared by every instance through Redis.
+  let limiters: { member: Limiter; address: Limiter } | undefined;
+  const limits = () => {
+    if (limiters) return limiters;
+    const { perMemberPerHour, perAddressPerDay } = strapi.config.get('security.emailChangeLimit') as EmailChangeLimitConfig;
+    return (limiters = {
+      member: createLimiter('email-change-member', { points: perMemberPerHour, durationSec: 60 * 60 }),
+      address: createLimiter('email-change-address', { points: perAddressPerDay, durationSec: 24 * 60 * 60 }),
+    });
+  };
 
   /** The member whose pending change the token names, when its secret matches `field`'s hash. */
   const findByToken = async (rawToken: unknown, field: 'email_change_token' | 'email_change_cancel_token'): Promise<PendingRow | null> => {
@@ -89,6 +123,25 @@ const createEmailChangeService = ({ strapi }: { strapi: Core.Strapi }) => {
   });
 
   return {
+    /**
+     * Counts one request (an atomic increment, before anything is written or queued) against the
+     * member's hourly budget, then the target address's daily one; the refusal, or null to go ahead.
+     * A member refused for their own budget spends none of the address's.
+     */
+    async reserve(userId: number, newEmail: string): Promise<EmailChangeRefusal | null> {
+      const byMember = await limits().member.consume(`user:${userId}`);
+      if (!byMember.allowed) {
+        const { retryAfterSec } = byMember;
+        return { limit: 'email-change-member', retryAfterSec, message: emailChangeMessages.tooManyRequests(retryAfterSec) };
+      }
+      const byAddress = await limits().address.consume(targetKey(newEmail));
+      if (!byAddress.allowed) {
+        const { retryAfterSec } = byAddress;
+        return { limit: 'email-change-address', retryAfterSec, message: emailChangeMessages.tooManyToAddress(retryAfterSec) };
+      }
+      return null;
+    },
+
     /**
      * Stores the member's pending change (replacing any earlier one) and queues both e-mails, in the
      * caller's transaction: the link to the new address, and the notice with a cancel link to the old one.

@@ -4,7 +4,7 @@ import { errors } from '@strapi/utils';
 import { UID } from '../../../content-types';
 import { publicUrl } from '../../../public-url';
 import { escapeHtml } from '../../../escape-html';
-import { EMAIL_PATTERN } from '../../../contract/fieldRules';
+import { emailMessages, isValidEmail } from '../../../contract/fieldRules';
 import type { MailQueueService } from '../../email-message/services/mail-queue';
 
 /** No 0/O, 1/I/L: easy to read from an e-mail and type in. */
@@ -15,7 +15,7 @@ export const RESET_CODE_TTL_MS = 60 * 60 * 1000;
 export const FORGOT_PASSWORD_MIN_MS = 150;
 
 export const MESSAGES = {
-  invalidEmail: 'Please enter a valid email address.',
+  invalidEmail: emailMessages.invalid,
   codeRequired: 'Please enter the reset code.',
   passwordsRequired: 'Please fill in both password fields.',
   passwordsMismatch: 'Passwords do not match.',
@@ -126,7 +126,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const email = asString((body as { email?: unknown } | null)?.email)
         .trim()
         .toLowerCase();
-      if (!EMAIL_PATTERN.test(email)) {
+      if (!isValidEmail(email)) {
         throw new errors.ValidationError(MESSAGES.invalidEmail);
       }
       const started = Date.now();

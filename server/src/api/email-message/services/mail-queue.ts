@@ -2,7 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
 import { UID } from '../../../content-types';
+import { emailMessages, isValidEmail } from '../../../contract/fieldRules';
 
 /**
  * The mail queue (docs/operations.md#mail-queue). Every e-mail is a row of `email_messages`, written in
@@ -123,8 +125,8 @@ export interface MailQueueService {
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
 
-const isAddress = (value: unknown): value is string =>
-  typeof value === 'string' && value.length <= 320 && /^[^\s@<>,]+@[^\s@<>,]+$/.test(value.trim());
+/** One address, by the rule every route checks first (docs/security.md#e-mail-addresses). */
+const isAddress = (value: unknown): value is string => typeof value === 'string' && isValidEmail(value);
 
 export default ({ strapi }: { strapi: Core.Strapi }): MailQueueService => {
   const settings = mailSettingsFrom(process.env);
@@ -337,7 +339,8 @@ export default ({ strapi }: { strapi: Core.Strapi }): MailQueueService => {
 
     async enqueue(email) {
       if (!EMAIL_KINDS.includes(email.kind)) throw new Error(`mail queue: unknown kind "${String(email.kind)}"`);
-      if (!isAddress(email.to)) throw new Error('mail queue: "to" must be one e-mail address');
+      // A 400, should a caller ever skip its own check: never a 500, and nothing queued.
+      if (!isAddress(email.to)) throw new errors.ValidationError(emailMessages.invalidFormat);
       if (typeof email.subject !== 'string' || email.subject.trim() === '') throw new Error('mail queue: a subject is required');
       if (!email.text && !email.html) throw new Error('mail queue: a text or html body is required');
       const now = new Date();

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { errors } from '@strapi/utils';
 import { ProviderUnavailableError } from './id-token';
 import type { SocialSettings } from './settings';
+import { emailMessages, isValidEmail } from '../../../contract/fieldRules';
 
 /**
  * Facebook Login, server side (authorization-code flow):
@@ -132,5 +133,6 @@ export async function facebookIdentity(
 
   const email = typeof me.email === 'string' ? me.email.trim().toLowerCase() : '';
   if (!email) throw new errors.ValidationError(FACEBOOK_MESSAGES.noEmail);
+  if (!isValidEmail(email)) throw new errors.ValidationError(emailMessages.invalidFormat);
   return { email, id: String(me.id ?? ''), name: String(me.name ?? '') };
 }

@@ -1,6 +1,7 @@
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { errors } from '@strapi/utils';
 import type { SocialSettings } from './settings';
+import { emailMessages, isValidEmail } from '../../../contract/fieldRules';
 
 /**
  * Verification of the ID tokens the browser gets from Google Identity Services and from
@@ -89,6 +90,7 @@ async function verify(provider: IdTokenProvider, token: unknown, key: { url: str
 
   const email = typeof payload.email === 'string' ? payload.email.trim().toLowerCase() : '';
   if (!email) throw new errors.ValidationError(messages.noEmail);
+  if (!isValidEmail(email)) throw new errors.ValidationError(emailMessages.invalidFormat);
   if (!isTrue(payload.email_verified)) throw new errors.ValidationError(messages.unverified);
   return { email, subject: String(payload.sub) };
 }
