@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { EMAIL_STATUSES, EMAIL_TABLE, type EmailStatus } from '../api/email-message/services/mail-queue';
+import { EMAIL_TABLE, type EmailStatus } from '../api/email-message/services/mail-queue';
 
 /**
  * The operators' view of the mail queue (npm run mail:queue, mail:retry; docs/operations.md#mail-queue):
@@ -64,8 +64,6 @@ export function formatQueue(lines: QueueLine[]): string {
     )
     .join('\n');
 }
-
-export const isEmailStatus = (value: string): value is EmailStatus => (EMAIL_STATUSES as readonly string[]).includes(value);
 
 export class RetryRefused extends Error {}
 
