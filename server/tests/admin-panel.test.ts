@@ -140,7 +140,7 @@ function adminPanelSuite(label: string, setup: { env: () => Record<string, strin
         await cm(role, 'GET', '/homepage/recent-documents?action=update');
         // Whatever else it may read (Super Admin: members, subscriptions...), no answer holds a body of the queue.
         for (const uid of Object.keys(app.strapi.contentTypes).filter((uid) => uid.startsWith('api::') || uid === USER)) {
-          const kind = (app.strapi.contentTypes as Record<string, { kind: string }>)[uid].kind;
+          const { kind } = (app.strapi.contentTypes as unknown as Record<string, { kind: string }>)[uid];
           await cm(role, 'GET', `/${kind === 'singleType' ? 'single-types' : 'collection-types'}/${uid}`);
         }
       }
