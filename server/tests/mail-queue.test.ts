@@ -8,6 +8,7 @@ import { PG, postgresEnv, withPostgres } from './helpers/instances';
 import { createOutboxReader, resetCodeOf } from './helpers/outbox';
 import { mailQueueOf } from './helpers/mail-queue';
 import type { AuthResponse } from './helpers/types';
+import { sealText } from '../src/security/at-rest';
 
 /**
  * The mail queue (docs/operations.md#mail-queue), driven by hand (EMAIL_WORKER=off): each e-mail is
@@ -139,6 +140,36 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
       expect(sent.sent_at).not.toBeNull();
       await queue().worker.drain();
       expect(outbox.take(alice.email)).toEqual([]);
+    });
+
+    it('sends a secret message queued before bodies were encrypted (an upgrade with mail waiting), and one no key opens fails', async () => {
+      const legacy = await queue().enqueue({
+        kind: 'reset',
+        to: `olga${label}@example.com`,
+        subject: 'Code',
+        text: 'Your reset code: LEGACY1',
+      });
+      await messages().update({ where: { id: legacy }, data: { text: 'Your reset code: LEGACY1', html: null } });
+      const foreign = await queue().enqueue({
+        kind: 'reset',
+        to: `pete${label}@example.com`,
+        subject: 'Code',
+        text: 'Your reset code: OTHER1',
+      });
+      // Sealed under a key this server does not have.
+      const { message_id: messageId } = (await messages().findOne({ where: { id: foreign } })) as MessageRow;
+      await messages().update({
+        where: { id: foreign },
+        data: { text: sealText('Your reset code: OTHER1', 'another server', messageId, ['another key']), html: null },
+      });
+      await queue().worker.drain();
+      expect(resetCodeOf(outbox.take(`olga${label}@example.com`)[0])).toBe('LEGACY1');
+      expect(outbox.take(`pete${label}@example.com`)).toEqual([]);
+      expect(await messages().findOne({ where: { id: foreign } })).toMatchObject({
+        status: 'queued',
+        last_error: expect.stringContaining('cannot be decrypted'),
+      });
+      await messages().delete({ where: { id: foreign } });
     });
 
     it('rolls back the reset code when its e-mail cannot be written (and answers the same)', async () => {
