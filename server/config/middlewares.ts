@@ -119,6 +119,9 @@ const config: Core.Config.Middlewares = [
   // Control characters (NUL...) in the path, query or body, and query shapes outside Strapi's grammar,
   // answer 400 before any route reads them (src/middlewares/input-rules.ts).
   'global::input-rules',
+  // The security and internal tables answer 404 on the admin content routes, for every role
+  // (src/middlewares/admin-content-guard.ts); after the body, which may name one.
+  'global::admin-content-guard',
   // The admin panel's auth routes: per address and per administrator, shared by every instance
   // (src/middlewares/admin-auth-throttle.ts); after the body, which holds the e-mail.
   'global::admin-auth-throttle',

@@ -129,11 +129,27 @@ function pgClientConfig(db) {
   };
 }
 
-/** Environment and connection arguments for pg_dump / pg_restore / psql reaching the same database. */
+/**
+ * Environment and connection arguments for pg_dump / pg_restore / psql reaching the same database.
+ * The password goes in PGPASSWORD, never in the arguments (any local user can read a process's
+ * command line): taken out of DATABASE_URL when it holds one.
+ */
 function pgToolConnection(db) {
   const env = { ...process.env };
   if (db.ssl && !env.PGSSLMODE) env.PGSSLMODE = 'require';
-  if (db.url) return { env, args: [`--dbname=${db.url}`] };
+  if (db.url) {
+    let url;
+    try {
+      url = new URL(db.url);
+    } catch {
+      throw new BackupError('DATABASE_URL is not a URL such as postgres://user:password@host:5432/database.');
+    }
+    if (url.password) {
+      env.PGPASSWORD = decodeURIComponent(url.password);
+      url.password = '';
+    }
+    return { env, args: [`--dbname=${url.toString()}`] };
+  }
   Object.assign(env, { PGHOST: db.host, PGPORT: String(db.port), PGDATABASE: db.database, PGUSER: db.user });
   if (db.password) env.PGPASSWORD = db.password;
   return { env, args: [`--dbname=${db.database}`] };

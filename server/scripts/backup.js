@@ -108,7 +108,19 @@ async function backupPostgres(db, staging) {
   }
 }
 
+/** 0700 directories and 0600 files throughout (a copied upload keeps its source's mode, whatever the mask). */
+function restrictTree(dir) {
+  fs.chmodSync(dir, 0o700);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const entryPath = path.join(dir, entry.name);
+    if (entry.isDirectory()) restrictTree(entryPath);
+    else fs.chmodSync(entryPath, 0o600);
+  }
+}
+
 async function main(options) {
+  // A backup holds every member's data: its files 0600, its directories 0700 (pg_dump inherits the mask).
+  process.umask(0o077);
   common.loadServerEnv();
   const started = Date.now();
   const createdAt = new Date();
@@ -121,7 +133,7 @@ async function main(options) {
   const staging = `${target}.partial`;
   fs.mkdirSync(path.dirname(target), { recursive: true });
   try {
-    fs.mkdirSync(staging);
+    fs.mkdirSync(staging, { mode: 0o700 });
   } catch (error) {
     if (error.code === 'EEXIST')
       throw new common.BackupError(`${staging} exists: another backup is running, or one was interrupted (remove it).`);
@@ -153,6 +165,7 @@ async function main(options) {
             },
     };
     fs.writeFileSync(path.join(staging, common.MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+    restrictTree(staging);
     fs.renameSync(staging, target);
 
     const bytes = manifest.database.bytes + uploadFiles.reduce((sum, file) => sum + file.bytes, 0);

@@ -4,6 +4,7 @@ import { seedIngredients } from './bootstrap/ingredients';
 import { seedLegalDocuments } from './bootstrap/legal';
 import { seedSubscriptionPlans, setupPayments } from './bootstrap/payments';
 import { syncRolePermissions } from './bootstrap/permissions';
+import { narrowContentRoles } from './bootstrap/admin-roles';
 import { setupProgress } from './bootstrap/progress';
 import { setupTwoFactor } from './bootstrap/two-factor';
 import { mirrorSocialProviders } from './bootstrap/social';
@@ -15,10 +16,12 @@ import { closeLegalEditWatchers } from './prerender/legal-edits';
 import { closeSharedRedis } from './security/limits';
 import { assertProductionSafety } from './security/production-safety';
 import { revokeSessionsOnCredentialChange } from './security/sessions';
-import { deleteSessionsWithAccount } from './security/member-sessions';
+import { deleteSessionsWithAccount, startSessionPruning } from './security/member-sessions';
 import { noteOwnersRecordedSince } from './uploads/member-files';
 import { sweepInterruptedUploads } from './uploads/interrupted-uploads';
 import type { MailQueueService } from './api/email-message/services/mail-queue';
+
+let stopSessionPruning: (() => void) | undefined;
 
 const mailQueue = (strapi: Core.Strapi) => strapi.service('api::email-message.mail-queue') as unknown as MailQueueService;
 
@@ -33,6 +36,7 @@ export default {
   },
 
   async destroy({ strapi }: { strapi: Core.Strapi }) {
+    stopSessionPruning?.();
     await mailQueue(strapi).worker.stop();
     await closeLegalEditWatchers();
     await closeSharedRedis();
@@ -47,12 +51,15 @@ export default {
     await seedIngredients(strapi);
     await seedLegalDocuments(strapi);
     await syncRolePermissions(strapi);
+    await narrowContentRoles(strapi);
     await configureAuthSettings(strapi);
     await mirrorSocialProviders(strapi);
     await seedSubscriptionPlans(strapi);
     await setupPayments(strapi);
     await setupProgress(strapi);
     deleteSessionsWithAccount(strapi);
+    // Session rows past the recognition window (docs/security.md#signed-in-devices-and-sign-in-alerts).
+    stopSessionPruning = startSessionPruning(strapi);
     setupTwoFactor(strapi);
     await noteOwnersRecordedSince(strapi);
     // Not in a maintenance run (npm run uploads:orphans), only when the app serves.

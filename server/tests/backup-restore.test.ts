@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, SERVER_DIR, type TestStrapi } from './helpers/strapi';
-import { postgresEnv, withPostgres } from './helpers/instances';
+import { PG, postgresEnv, withPostgres } from './helpers/instances';
 import type { AuthResponse } from './helpers/types';
 import type { WeightEntriesResponse } from '../src/contract/progress';
 import { utcDate } from '../src/contract/progress';
@@ -249,6 +249,12 @@ interface Manifest {
   uploads: { provider: string; files: { path: string; bytes: number; sha256: string }[]; missing: string[] };
 }
 const readManifest = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+/** Every directory and file of a backup that is not owner-only (0700 / 0600), as "mode path". */
+const looserThanOwner = (dir: string) =>
+  [dir, ...fs.readdirSync(dir, { recursive: true }).map((name) => path.join(dir, String(name)))]
+    .map((entry) => ({ entry, stat: fs.statSync(entry) }))
+    .filter(({ stat }) => (stat.mode & 0o777) !== (stat.isDirectory() ? 0o700 : 0o600))
+    .map(({ entry, stat }) => `${(stat.mode & 0o777).toString(8)} ${entry}`);
 const backupBytes = (dir: string) =>
   fs
     .readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -308,6 +314,8 @@ describe('SQLite: backup while the server runs, restore into a fresh instance', 
       [...population.picture.urls, UPLOADS_MARKER].sort(),
     );
     expect(fs.existsSync(`${backupDir}.partial`)).toBe(false);
+    // Members' data: owner-only, whatever the umask and the uploads' own modes.
+    expect(looserThanOwner(backupDir)).toEqual([]);
     // Still serving after the backup.
     expect((await request(source!.baseUrl, 'GET', '/api/users/me', { token: note.jwt })).status).toBe(200);
   });
@@ -427,6 +435,39 @@ describe.skipIf(pgMissing)('PostgreSQL: pg_dump of the schema, pg_restore into a
     expect(manifest.uploads.files).toHaveLength(population.picture.urls.length + 1);
     expect(manifest.uploads.files.map((file) => `/uploads/${file.path}`)).toContain(UPLOADS_MARKER);
     expect((await request(source!.baseUrl, 'GET', '/api/users/me', { token: population.members[0].jwt })).status).toBe(200);
+    expect(looserThanOwner(backupDir)).toEqual([]);
+  });
+
+  it('never puts the database password on pg_dump’s command line, even from DATABASE_URL; the backup is owner-only', async () => {
+    // A pg_dump in front of the real one that writes down its arguments and whether PGPASSWORD reached it.
+    const major = Math.floor(
+      Number((await withPostgres((client) => client.query('SHOW server_version_num'))).rows[0].server_version_num) / 10000,
+    );
+    const debian = `/usr/lib/postgresql/${major}/bin/pg_dump`;
+    const binDir = path.join(tmpDir, 'pg-bin-spy');
+    const argvLog = path.join(tmpDir, 'pg-dump-argv.log');
+    fs.mkdirSync(binDir, { recursive: true });
+    fs.writeFileSync(
+      path.join(binDir, 'pg_dump'),
+      `#!/bin/sh\nprintf 'ARG %s\\n' "$@" >> '${argvLog}'\nprintf 'PGPASSWORD=%s\\n' "$PGPASSWORD" >> '${argvLog}'\nexec ${fs.existsSync(debian) ? debian : 'pg_dump'} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const password = `Url-Secret-${crypto.randomBytes(4).toString('hex')}`;
+    const url = `postgres://${encodeURIComponent(PG.user)}:${password}@${PG.host}:${PG.port}/${PG.database}`;
+    const target = path.join(tmpDir, 'pg-backup-url');
+    const result = await runScript('backup.js', [target], {
+      ...postgresEnv(schema),
+      DATABASE_URL: url,
+      PG_BIN_DIR: binDir,
+      PUBLIC_DIR: sourcePublic,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const log = fs.readFileSync(argvLog, 'utf8');
+    const args = log.split('\n').filter((line) => line.startsWith('ARG '));
+    expect(args.some((line) => line.startsWith('ARG --dbname=postgres://'))).toBe(true);
+    expect(args.join('\n')).not.toContain(password);
+    expect(log).toContain(`PGPASSWORD=${password}`);
+    expect(looserThanOwner(target)).toEqual([]);
   });
 
   it('refuses a schema other than the backup’s', async () => {

@@ -8,6 +8,7 @@ import { PG, postgresEnv, withPostgres } from './helpers/instances';
 import { createOutboxReader, resetCodeOf } from './helpers/outbox';
 import { mailQueueOf } from './helpers/mail-queue';
 import type { AuthResponse } from './helpers/types';
+import { sealText } from '../src/security/at-rest';
 
 /**
  * The mail queue (docs/operations.md#mail-queue), driven by hand (EMAIL_WORKER=off): each e-mail is
@@ -119,21 +120,56 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
       const [queued, ...more] = await rowsTo(alice.email);
       expect(more).toEqual([]);
       expect(queued).toMatchObject({ kind: 'reset', status: 'queued', attempts: 0 });
-      const code = /Your reset code: ([A-Z0-9]+)/.exec(queued.text ?? '')?.[1];
-      expect(code).toBeDefined();
-      expect(await storedToken(alice.id)).toBe(crypto.createHash('sha256').update(code!).digest('hex'));
+      // The body holding the code is stored encrypted (docs/security.md#the-admin-panel): whoever reads the table reads no code.
+      expect(queued.text).toMatch(/^v1\./);
+      expect(queued.html ?? 'v1.').toMatch(/^v1\./);
+      expect(`${queued.text} ${queued.html}`).not.toMatch(/reset code/i);
+      expect(await storedToken(alice.id)).not.toBeNull();
       expect(outbox.take(alice.email)).toEqual([]);
 
       const run = await queue().worker.drain();
       expect(run.sent).toBeGreaterThanOrEqual(1);
       const [email, ...others] = outbox.take(alice.email);
       expect(others).toEqual([]);
-      expect(resetCodeOf(email)).toBe(code);
+      // Decrypted for the provider only: the member gets the code the account holds.
+      const code = resetCodeOf(email);
+      expect(await storedToken(alice.id)).toBe(crypto.createHash('sha256').update(code).digest('hex'));
+      expect(queued.text).not.toContain(code);
       const [sent] = await rowsTo(alice.email);
       expect(sent).toMatchObject({ status: 'sent', attempts: 1, text: null, html: null, claimed_by: null });
       expect(sent.sent_at).not.toBeNull();
       await queue().worker.drain();
       expect(outbox.take(alice.email)).toEqual([]);
+    });
+
+    it('sends a secret message queued before bodies were encrypted (an upgrade with mail waiting), and one no key opens fails', async () => {
+      const legacy = await queue().enqueue({
+        kind: 'reset',
+        to: `olga${label}@example.com`,
+        subject: 'Code',
+        text: 'Your reset code: LEGACY1',
+      });
+      await messages().update({ where: { id: legacy }, data: { text: 'Your reset code: LEGACY1', html: null } });
+      const foreign = await queue().enqueue({
+        kind: 'reset',
+        to: `pete${label}@example.com`,
+        subject: 'Code',
+        text: 'Your reset code: OTHER1',
+      });
+      // Sealed under a key this server does not have.
+      const { message_id: messageId } = (await messages().findOne({ where: { id: foreign } })) as MessageRow;
+      await messages().update({
+        where: { id: foreign },
+        data: { text: sealText('Your reset code: OTHER1', 'another server', messageId, ['another key']), html: null },
+      });
+      await queue().worker.drain();
+      expect(resetCodeOf(outbox.take(`olga${label}@example.com`)[0])).toBe('LEGACY1');
+      expect(outbox.take(`pete${label}@example.com`)).toEqual([]);
+      expect(await messages().findOne({ where: { id: foreign } })).toMatchObject({
+        status: 'queued',
+        last_error: expect.stringContaining('cannot be decrypted'),
+      });
+      await messages().delete({ where: { id: foreign } });
     });
 
     it('rolls back the reset code when its e-mail cannot be written (and answers the same)', async () => {
@@ -192,7 +228,11 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
         confirmationToken: string;
       };
       expect(confirmationToken).toMatch(/^[0-9a-f]{40}$/);
-      expect(row.text).toContain(confirmationToken);
+      // Stored encrypted; the member's e-mail has the token.
+      expect(row.text).not.toContain(confirmationToken);
+      await queue().worker.drain();
+      const [email] = outbox.take(dora.email);
+      expect(email.text).toContain(confirmationToken);
     });
 
     it('retries with exponential backoff and marks the message failed after EMAIL_MAX_ATTEMPTS, keeping the error', async () => {
@@ -211,7 +251,7 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
       try {
         const t0 = Date.now() + 1_000;
         const at = (ms: number) => ({ now: new Date(t0 + ms) });
-        expect(await queue().worker.deliverDue(at(0))).toEqual({ claimed: 2, sent: 0, retrying: 2, failed: 0 });
+        expect(await queue().worker.deliverDue(at(0))).toEqual({ claimed: 2, sent: 0, retrying: 2, failed: 0, lost: 0 });
         const first = await byId(reset);
         expect(first).toMatchObject({ status: 'queued', attempts: 1, last_error: 'connect ECONNREFUSED 127.0.0.1:25' });
         expect(new Date(first.next_attempt_at!).getTime()).toBe(t0 + 1_000);
@@ -271,6 +311,53 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
       });
       await queue().worker.deliverDue({ now: new Date(now + 1_000) });
       expect(await messages().findOne({ where: { id: secret } })).toMatchObject({ status: 'failed', text: null, html: null });
+    });
+
+    it('renews the lease before each send: a batch slower than the lease is not sent twice when another worker takes its tail', async () => {
+      await queue().worker.drain();
+      const ids: number[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        ids.push(
+          await queue().enqueue({ kind: 'reset', to: `slow${i}${label}@example.com`, subject: 'Code', text: `Your reset code: SLOW${i}` }),
+        );
+      }
+      const delivered: string[] = [];
+      const slow = queue().createWorker('slow-batch', { leaseMs: 1_000, batchSize: 3 });
+      const other = queue().createWorker('poller', { leaseMs: 1_000, batchSize: 3 });
+      // The other instance polls, as every instance does, from the moment the slow one has claimed the batch.
+      let polling = true;
+      let polls: Promise<number> | undefined;
+      const poll = async () => {
+        let sent = 0;
+        while (polling) {
+          sent += (await other.deliverDue()).sent;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return sent;
+      };
+      // A slow SMTP server: each send takes 60 % of the lease, so the third message's claim runs out during the second send.
+      provider.send = async (options) => {
+        polls ??= poll();
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        delivered.push(options.messageId ?? '');
+        return realSend.call(provider, options);
+      };
+      try {
+        const run = await slow.deliverDue();
+        polling = false;
+        const otherSent = await polls!;
+        expect(run.claimed).toBe(3);
+        // The poller took the third message when its lease ran out; the slow worker saw its renewal refused and left it.
+        expect(run.lost).toBeGreaterThanOrEqual(1);
+        expect(run.sent + otherSent).toBe(3);
+      } finally {
+        provider.send = realSend;
+      }
+      const rows = (await messages().findMany({ where: { id: { $in: ids } } })) as MessageRow[];
+      expect(delivered).toHaveLength(3);
+      expect(new Set(delivered)).toEqual(new Set(rows.map((row) => row.message_id)));
+      for (const row of rows) expect(outbox.take(row.to)).toHaveLength(1);
+      expect(rows.every((row) => row.status === 'sent' && row.text === null)).toBe(true);
     });
 
     it('delivers each message exactly once when three workers race', async () => {

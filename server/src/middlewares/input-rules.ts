@@ -11,7 +11,7 @@ import { apiRoute } from './body-errors';
  *   character that is not allowed". Refused, not stripped, so nothing is silently altered; PostgreSQL
  *   cannot store or even compare a NUL byte, which answered 500 wherever one reached a query.
  *   Stripe's webhook is left alone: its body is Stripe's, signed, and must reach the route as sent.
- * - Under the API prefix, the query's filters, sort, fields, populate and pagination must follow
+ * - Under the API prefix and on the admin panel's content routes, the query's filters, sort, fields, populate and pagination must follow
  *   Strapi's query grammar: a wrong shape (an operator given a scalar where it takes a list or an
  *   object, an operator nested in an operator, a list where an object goes...) answers 400 with the
  *   path of the part in error. Strapi checks names (unknown or private fields) but not shapes: these
@@ -32,6 +32,8 @@ export const CONTROL_CHARACTER =
 // oxlint-enable no-control-regex
 
 const WEBHOOK = '/payments/webhook';
+/** The admin panel's content routes take the same query grammar (a signed-in administrator's filters). */
+const ADMIN_CONTENT = /^\/content-manager\/(collection-types|single-types)\//;
 
 export class QueryShapeError extends Error {
   constructor(
@@ -352,7 +354,7 @@ const inputRules: Core.MiddlewareFactory = (_config, { strapi }) => {
       if (inBody !== '') return refuse(ctx, `The request body ${NOT_ALLOWED}`, { path: inBody.replace(/^body\[([^\]]*)\]/, '$1') });
     }
 
-    if (route !== null) {
+    if (route !== null || ADMIN_CONTENT.test(ctx.path)) {
       // Built on first use: the content types are all registered by then.
       grammar ??= new Grammar(fieldKinds(strapi));
       try {

@@ -263,3 +263,31 @@ export function deleteSessionsWithAccount(strapi: Core.Strapi): void {
     },
   });
 }
+
+/**
+ * Session rows outside the recognition window (KNOWN_DEVICE_DAYS from issue) whose token no longer
+ * works (revoked, or past its expiry) go: nothing reads them any more. A live session keeps its row
+ * however old (its token needs it). Run at start-up and daily (startSessionPruning); returns the count.
+ */
+export async function pruneSessions(strapi: Core.Strapi, now = Date.now()): Promise<number> {
+  const { count } = await sessions(strapi).deleteMany({
+    where: {
+      issued_at: { $lt: new Date(now - KNOWN_DEVICE_DAYS * DAY_MS) },
+      $or: [{ revoked_at: { $notNull: true } }, { expires_at: { $lt: new Date(now) } }],
+    },
+  });
+  if (count > 0) strapi.log.info(`[sessions] pruned ${count} session row(s) older than ${KNOWN_DEVICE_DAYS} days that no longer work`);
+  return count;
+}
+
+/** pruneSessions now and then daily, on every instance (the delete is idempotent); returns the stop. */
+export function startSessionPruning(strapi: Core.Strapi): () => void {
+  const run = () =>
+    void pruneSessions(strapi).catch((error: unknown) =>
+      strapi.log.warn(`[sessions] pruning old session rows failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  run();
+  const timer = setInterval(run, DAY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

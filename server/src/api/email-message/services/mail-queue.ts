@@ -5,6 +5,7 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { UID } from '../../../content-types';
 import { emailMessages, isValidEmail } from '../../../contract/fieldRules';
+import { openText, sealText, serverKeys } from '../../../security/at-rest';
 
 /**
  * The mail queue (docs/operations.md#mail-queue). Every e-mail is a row of `email_messages`, written in
@@ -17,8 +18,13 @@ export type EmailKind = (typeof EMAIL_KINDS)[number];
 export const EMAIL_STATUSES = ['queued', 'sending', 'sent', 'failed'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
-/** Their bodies hold a secret (a reset code, a confirmation token, an e-mail change's link): wiped once the message is sent or has failed. */
+/**
+ * Their bodies hold a secret (a reset code, a confirmation token, an e-mail change's link): stored
+ * encrypted (src/security/at-rest.ts, the message id as additional data), decrypted only to hand the
+ * message to the provider, and wiped once it is sent or has failed.
+ */
 const SECRET_KINDS: ReadonlySet<EmailKind> = new Set(['reset', 'confirmation', 'email-change']);
+const BODY_PURPOSE = 'carnivo mail queue: body at rest';
 
 export const EMAIL_TABLE = 'email_messages';
 
@@ -98,6 +104,8 @@ export interface DeliveryRun {
   sent: number;
   retrying: number;
   failed: number;
+  /** Claimed, then taken over by another worker (its lease ran out earlier in a slow batch) before this one sent it: not sent here. */
+  lost: number;
 }
 
 export interface MailWorker {
@@ -130,6 +138,8 @@ const isAddress = (value: unknown): value is string => typeof value === 'string'
 
 export default ({ strapi }: { strapi: Core.Strapi }): MailQueueService => {
   const settings = mailSettingsFrom(process.env);
+  const keys = () => serverKeys(process.env.ENCRYPTION_KEY, (strapi.config.get('server.app.keys') as string[] | undefined) ?? []);
+  const seal = (body: string | undefined, messageId: string) => (body ? sealText(body, BODY_PURPOSE, messageId, keys()) : null);
   const table = () => strapi.db.getConnection(EMAIL_TABLE);
   const isPostgres = () => strapi.db.dialect.client === 'postgres';
 
@@ -198,18 +208,32 @@ export default ({ strapi }: { strapi: Core.Strapi }): MailQueueService => {
       });
     }
 
-    async function deliver(row: ClaimedRow, now: Date): Promise<'sent' | 'retrying' | 'failed'> {
+    async function deliver(row: ClaimedRow, now: Date, clock: () => Date): Promise<keyof DeliveryRun> {
       const headers = typeof row.headers === 'string' ? (JSON.parse(row.headers) as Record<string, string>) : (row.headers ?? undefined);
       const mine = () => table().where({ id: row.id, claimed_by: instanceId, status: 'sending' });
       const wipe = { text: null, html: null };
+      // A full lease for this send: the earlier sends of the batch may have outlasted the claim's. Conditional,
+      // so a message another worker took meanwhile (and may be sending) is not sent a second time from here.
+      const renewed = await mine().update({ claimed_until: new Date(clock().getTime() + config.leaseMs), updated_at: new Date() });
+      if (renewed === 0) return 'lost';
       try {
+        const open = (body: string | null) => {
+          if (body === null || !row.sensitive) return body ?? undefined;
+          // Queued before bodies were encrypted (an upgrade with mail waiting): sent as it is, then wiped.
+          if (!body.startsWith('v1.')) return body;
+          const plain = openText(body, BODY_PURPOSE, row.message_id, keys());
+          if (plain === null) throw new Error('the body cannot be decrypted (ENCRYPTION_KEY or APP_KEYS changed since it was queued)');
+          return plain;
+        };
+        const text = open(row.text);
+        const html = open(row.html);
         await strapi.plugin('email').provider.send({
           to: row.to,
           ...(row.from_address ? { from: row.from_address } : {}),
           ...(row.reply_to ? { replyTo: row.reply_to } : {}),
           subject: row.subject,
-          text: row.text ?? undefined,
-          html: row.html ?? undefined,
+          text,
+          html,
           headers,
           messageId: row.message_id,
         });
@@ -254,16 +278,19 @@ export default ({ strapi }: { strapi: Core.Strapi }): MailQueueService => {
     }
 
     async function deliverDue({ now = new Date() }: { now?: Date } = {}): Promise<DeliveryRun> {
-      const run: DeliveryRun = { claimed: 0, sent: 0, retrying: 0, failed: 0 };
+      const run: DeliveryRun = { claimed: 0, sent: 0, retrying: 0, failed: 0, lost: 0 };
+      // The run's time as it goes on (from `now`, which tests set ahead).
+      const started = Date.now();
+      const clock = () => new Date(now.getTime() + (Date.now() - started));
       await failAbandoned(now);
       const rows = await claim(now);
       run.claimed = rows.length;
-      for (const row of rows) run[await deliver(row, now)] += 1;
+      for (const row of rows) run[await deliver(row, now, clock)] += 1;
       return run;
     }
 
     async function drain({ now, maxRounds = 100 }: { now?: Date; maxRounds?: number } = {}): Promise<DeliveryRun> {
-      const total: DeliveryRun = { claimed: 0, sent: 0, retrying: 0, failed: 0 };
+      const total: DeliveryRun = { claimed: 0, sent: 0, retrying: 0, failed: 0, lost: 0 };
       for (let round = 0; round < maxRounds; round += 1) {
         const run = await deliverDue({ now });
         for (const key of Object.keys(total) as (keyof DeliveryRun)[]) total[key] += run[key];
@@ -344,6 +371,8 @@ export default ({ strapi }: { strapi: Core.Strapi }): MailQueueService => {
       if (typeof email.subject !== 'string' || email.subject.trim() === '') throw new Error('mail queue: a subject is required');
       if (!email.text && !email.html) throw new Error('mail queue: a text or html body is required');
       const now = new Date();
+      const messageId = `<${crypto.randomUUID()}@carnivo.mail>`;
+      const sensitive = SECRET_KINDS.has(email.kind);
       // Joins the caller's transaction when there is one (Strapi's transaction context), so the message commits with the change.
       return strapi.db.transaction(async ({ onCommit }) => {
         const row = (await strapi.db.query(UID.emailMessage).create({
@@ -352,12 +381,12 @@ export default ({ strapi }: { strapi: Core.Strapi }): MailQueueService => {
             from_address: email.from ?? null,
             reply_to: email.replyTo ?? null,
             subject: email.subject,
-            text: email.text ?? null,
-            html: email.html ?? null,
+            text: sensitive ? seal(email.text, messageId) : (email.text ?? null),
+            html: sensitive ? seal(email.html, messageId) : (email.html ?? null),
             headers: email.headers ?? null,
-            message_id: `<${crypto.randomUUID()}@carnivo.mail>`,
+            message_id: messageId,
             kind: email.kind,
-            sensitive: SECRET_KINDS.has(email.kind),
+            sensitive,
             status: 'queued',
             attempts: 0,
             next_attempt_at: now,
