@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { UID } from '../content-types';
 import { publicUrl } from '../public-url';
-import { summarizeUserAgent } from '../security/user-agent';
+import { summarizeUserAgent, type DeviceSummary } from '../security/user-agent';
 import type { OwnerEvent } from './owner-notice';
 import { sendMail } from './send';
 
@@ -12,6 +12,12 @@ interface RequestLike {
   request?: { headers?: Record<string, string | string[] | undefined> };
 }
 
+/** The device of the request being answered, as the signed-in devices list names it (no request: unknown). */
+export function requestDevice(strapi: Core.Strapi): DeviceSummary {
+  const agent = (strapi.requestContext.get() as RequestLike | undefined)?.request?.headers?.['user-agent'];
+  return summarizeUserAgent(typeof agent === 'string' ? agent : undefined);
+}
+
 /**
  * Tells the account's owner what just happened to it (docs/email.md#owner-notices): when, from which
  * device (the request's User-Agent, as the signed-in devices list names it) and what to do if it was
@@ -20,8 +26,7 @@ interface RequestLike {
  */
 export async function notifyOwner(strapi: Core.Strapi, owner: Owner, event: OwnerEvent): Promise<void> {
   const at = new Date();
-  const agent = (strapi.requestContext.get() as RequestLike | undefined)?.request?.headers?.['user-agent'];
-  const device = summarizeUserAgent(typeof agent === 'string' ? agent : undefined);
+  const device = requestDevice(strapi);
 
   const queue = async () => {
     const member =

@@ -35,8 +35,22 @@ const samples: { [K in MailKind]: Sample<K>[] } = {
   ],
   'email-change-notice': [
     {
-      data: { username: HOSTILE, oldEmail: 'old&@example.com', newEmail: 'new<x>@example.com', cancelUrl: link('/email-change/cancel') },
-      carries: [HOSTILE, 'old&@example.com', 'new<x>@example.com', link('/email-change/cancel')],
+      data: {
+        username: HOSTILE,
+        oldEmail: 'old&@example.com',
+        newEmail: 'new<x>@example.com',
+        cancelUrl: link('/email-change/cancel'),
+        at,
+        device,
+      },
+      carries: [
+        HOSTILE,
+        'old&@example.com',
+        'new<x>@example.com',
+        link('/email-change/cancel'),
+        '2026-11-27 16:05 UTC',
+        'Firefox on Linux computer',
+      ],
     },
   ],
   'sign-in-alert': [

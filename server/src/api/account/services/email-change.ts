@@ -5,6 +5,7 @@ import { UID } from '../../../content-types';
 import { publicUrl } from '../../../public-url';
 import { EMAIL_CHANGE_TTL_MS, emailChangeMessages, emailChangeToken, type PendingEmailChange } from '../../../contract/emailChange';
 import { sendMail } from '../../../mail/send';
+import { requestDevice } from '../../../mail/notify-owner';
 
 /** The largest id an `integer` column holds (PostgreSQL). */
 const MAX_ROW_ID = 2_147_483_647;
@@ -106,6 +107,8 @@ const createEmailChangeService = ({ strapi }: { strapi: Core.Strapi }) => {
         oldEmail: row.email,
         newEmail,
         cancelUrl: link('cancel', cancel.token),
+        at: new Date(),
+        device: requestDevice(strapi),
       });
       return { pendingEmail: newEmail, expiresAt: expiresAt.toISOString() };
     },
