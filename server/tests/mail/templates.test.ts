@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { escapeHtml } from '../../src/escape-html';
 import { MAIL_TEMPLATES, renderMail, type MailData, type MailKind } from '../../src/mail/send';
@@ -130,5 +132,25 @@ describe('mail templates (src/mail)', () => {
   it('each owner notice has its own subject', () => {
     const subjects = Object.values(OWNER_EVENTS).map((event) => event.subject);
     expect(new Set(subjects).size).toBe(subjects.length);
+  });
+});
+
+describe('the one way out', () => {
+  const src = path.resolve(import.meta.dirname, '../../src');
+  /** Where mail may be queued or handed to the email plugin, and why. */
+  const ALLOWED = new Set([
+    // sendMail itself.
+    'mail/send.ts',
+    // The email plugin's `send`, replaced by a queue write: users-permissions' own confirmation e-mail takes it.
+    'extensions/email/strapi-server.ts',
+    // The queue's worker hands each message to the plugin's provider.
+    'api/email-message/services/mail-queue.ts',
+  ]);
+
+  it('nothing else in server/src queues mail or calls the email plugin', () => {
+    const offenders = (fs.readdirSync(src, { recursive: true }) as string[])
+      .filter((file) => file.endsWith('.ts') && !ALLOWED.has(file.split(path.sep).join('/')))
+      .filter((file) => /\.enqueue\(|plugin\(\s*['"]email['"]\s*\)/.test(fs.readFileSync(path.join(src, file), 'utf8')));
+    expect(offenders).toEqual([]);
   });
 });
