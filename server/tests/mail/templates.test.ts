@@ -69,7 +69,7 @@ const samples: { [K in MailKind]: Sample<K>[] } = {
         frequency: 'weekly',
         currentWeight: 90,
         goalWeight: 80,
-        latest: [{ date: '2026-11-20', weight: 90 }],
+        latest: [{ id: 1, date: '2026-11-20', weight: 90 }],
         profileUrl: link('/profile'),
         unsubscribeUrl: link('/api/reminders/unsubscribe'),
       },
