@@ -8,6 +8,7 @@ import { settleMail } from './helpers/mail-queue';
 import { createOutboxReader, resetCodeOf, type OutboxEmail } from './helpers/outbox';
 import { softwarePasskey } from './helpers/software-authenticator';
 import { OWNER_EVENTS, type OwnerEvent } from '../src/mail/owner-notice';
+import type { AccountDeletionService } from '../src/api/account/services/account-deletion';
 
 /**
  * Owner notices (docs/email.md#owner-notices): each change to an account's password, two-factor
@@ -185,6 +186,28 @@ describe('owner notices', () => {
     since = Date.now();
     expect((await call('DELETE', `/api/passkeys/${added.body.data!.id}`, { token: dave.jwt })).status).toBe(200);
     await expectOneNotice(dave.email, 'passkey-removed', since, dave.username);
+  });
+
+  it('a deletion that fails (a clean-up refuses) tells no one, and the account stays', async () => {
+    const ivy = await member();
+    const deletion = app.strapi.service('api::account.account-deletion') as unknown as AccountDeletionService;
+    deletion.registerCleanup('owner-notices-refuses-ivy', (user) => {
+      if (user.id === ivy.id) throw new Error('gateway unreachable');
+    });
+    const refused = await call('DELETE', '/api/users-permissions/users/delete-account', { token: ivy.jwt });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(await app.strapi.db.query('plugin::users-permissions.user').findOne({ where: { id: ivy.id } })).not.toBeNull();
+    expect(await noticesTo(ivy.email)).toEqual([]);
+  });
+
+  it('a passkey that fails verification is not added and tells no one', async () => {
+    const jack = await member();
+    const options = await call('POST', '/api/passkeys/registration-options', { token: jack.jwt });
+    const passkey = softwarePasskey({ origin: 'https://evil.test', rpId: 'evil.test' });
+    const refused = await call('POST', '/api/passkeys', { token: jack.jwt, body: { credential: passkey.register(options.body as never) } });
+    expect(refused.status).toBe(400);
+    expect(await app.strapi.db.query('api::passkey.passkey').count({ where: { user: { id: jack.id } } })).toBe(0);
+    expect(await noticesTo(jack.email)).toEqual([]);
   });
 
   it('a deleted account is told at the address it had, with the way to contact us', async () => {
