@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
-import { createOutboxReader, emailChangeTokenOf, resetCodeOf } from './helpers/outbox';
+import { RESET_SUBJECT, createOutboxReader, emailChangeTokenOf, resetCodeOf } from './helpers/outbox';
 import type { ApiError, AuthResponse } from './helpers/types';
 
 /**
@@ -36,7 +36,7 @@ async function member() {
 
 async function mailedCode(email: string): Promise<string> {
   expect((await call('POST', '/api/auth/forgot-password', { body: { email } })).status).toBe(200);
-  return resetCodeOf(await outbox.next(email));
+  return resetCodeOf(await outbox.next(email, undefined, RESET_SUBJECT));
 }
 
 /** Asks for `newEmail` from the profile and opens the link mailed to it; answers the confirmation. */

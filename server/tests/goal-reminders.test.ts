@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
-import { settleMail } from './helpers/mail-queue';
+import { mailQueueOf, settleMail } from './helpers/mail-queue';
 import { PG, postgresEnv, withPostgres } from './helpers/instances';
 import { createOutboxReader, type OutboxEmail } from './helpers/outbox';
 import type { ApiError, AuthResponse } from './helpers/types';
@@ -230,17 +230,18 @@ describe('goal reminders (SQLite)', () => {
 
   it('tries again on the next run when the e-mail could not be handed over', async () => {
     const member = await h.goalSetter('retry', { weight: 90, goal: 80, reminder: 'daily' });
-    const email = h.state.app.strapi.plugin('email').service('email') as { send: (options: { to: string }) => Promise<unknown> };
-    const send = email.send;
-    email.send = async (options) => {
-      if (options.to === member.email) throw new Error('SMTP unreachable');
-      return send.call(email, options);
+    // sendMail's one road (src/mail/send.ts): the queue refuses the message.
+    const queue = mailQueueOf(h.state.app.strapi);
+    const enqueue = queue.enqueue;
+    queue.enqueue = async (options) => {
+      if (options.to === member.email) throw new Error('mail queue unreachable');
+      return enqueue.call(queue, options);
     };
     try {
       const failed = await h.run('2030-08-01T10:00:00Z');
       expect(failed.failed).toBe(1);
     } finally {
-      email.send = send;
+      queue.enqueue = enqueue;
     }
     expect(h.state.outbox.take(member.email)).toEqual([]);
     await h.run('2030-08-01T11:00:00Z');

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
-import { createOutboxReader, resetCodeOf } from './helpers/outbox';
+import { RESET_SUBJECT, createOutboxReader, resetCodeOf } from './helpers/outbox';
 import type { ApiError, AuthResponse } from './helpers/types';
 
 const INVALID_CODE = 'This reset code is invalid or has expired. Please request a new one.';
@@ -35,7 +35,8 @@ const storedUser = (id: number) => app.strapi.db.query(USERS).findOne({ where: {
 async function requestCode(email: string): Promise<string> {
   const res = await forgot({ email });
   expect(res.status).toBe(200);
-  return resetCodeOf(await outbox.next(email));
+  // The reset code, not the notice of an earlier reset.
+  return resetCodeOf(await outbox.next(email, undefined, RESET_SUBJECT));
 }
 
 const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('hex');

@@ -5,7 +5,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { TOTP } from 'otpauth';
 import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from './helpers/instances';
 import { requestFrom } from './helpers/strapi';
-import { createOutboxReader, resetCodeOf } from './helpers/outbox';
+import { RESET_SUBJECT, createOutboxReader, resetCodeOf } from './helpers/outbox';
 import { twoFactorMessages } from '../src/contract/twoFactor';
 
 /**
@@ -316,7 +316,7 @@ describe.skipIf(missing !== null)('two-factor authentication on two instances', 
     const member = await enrolled();
     const earlier = await ticketOf(member);
     expect((await call(a, 'POST', '/api/auth/forgot-password', { body: { email: member.email } })).status).toBe(200);
-    const resetCode = resetCodeOf(await outbox.next(member.email));
+    const resetCode = resetCodeOf(await outbox.next(member.email, undefined, RESET_SUBJECT));
     const newPassword = 'Reset-Passw0rd-2';
     const reset = await call(b, 'POST', '/api/auth/reset-password', {
       body: { code: resetCode, password: newPassword, passwordConfirmation: newPassword },

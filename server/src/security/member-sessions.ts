@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { UID } from '../content-types';
-import { escapeHtml } from '../escape-html';
+import { sendMail } from '../mail/send';
 import { publicUrl } from '../public-url';
 import type { MemberSession } from '../contract/sessions';
 import type { DeviceSummary } from './user-agent';
@@ -125,31 +125,12 @@ async function queueSignInAlert(strapi: Core.Strapi, memberId: number, summary: 
     username?: string | null;
   } | null;
   if (!member?.email) return;
-  const link = `${publicUrl()}/profile?tab=security`;
-  const what = `${summary.browser} on ${summary.device}`;
-  const when = `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-  const text = [
-    `Hello ${member.username ?? ''},`.replace(' ,', ','),
-    '',
-    'Your Carnivo account was just signed in to from a device we have not seen before:',
-    '',
-    `  ${what}, ${when}`,
-    '',
-    'If this was you, there is nothing to do.',
-    'If it was not, sign that device out and change your password in the Security section of your profile:',
-    link,
-    '',
-    'The Carnivo team',
-  ].join('\n');
-  const html = [
-    `<p>Hello ${escapeHtml(member.username ?? '')},</p>`,
-    '<p>Your Carnivo account was just signed in to from a device we have not seen before:</p>',
-    `<p><strong>${escapeHtml(what)}</strong>, ${escapeHtml(when)}</p>`,
-    '<p>If this was you, there is nothing to do.</p>',
-    `<p>If it was not, sign that device out and change your password in the <a href="${escapeHtml(link)}">Security section of your profile</a>.</p>`,
-    '<p>The Carnivo team</p>',
-  ].join('\n');
-  await strapi.plugin('email').service('email').send({ to: member.email, subject: 'New sign-in to your Carnivo account', text, html });
+  await sendMail(strapi, 'sign-in-alert', member.email, {
+    username: member.username ?? null,
+    device: summary,
+    at,
+    securityUrl: `${publicUrl()}/profile?tab=security`,
+  });
 }
 
 /** What a request's token is checked against, read in one query: the member's cut-off and the token's session row. */

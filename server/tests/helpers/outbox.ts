@@ -55,13 +55,16 @@ export function createOutboxReader(dir: string) {
       for (const email of found) seen.add(email.file);
       return found;
     },
-    /** Waits for the next message to `to`. */
-    async next(to: string, timeoutMs = 10_000): Promise<OutboxEmail> {
+    /** Waits for the next message to `to` (with `subject`, when given: others, e.g. owner notices, are left for later). */
+    async next(to: string, timeoutMs = 10_000, subject?: string): Promise<OutboxEmail> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const email = pending()
           .map(parseEmail)
-          .find((candidate) => candidate.headers.to?.toLowerCase() === to.toLowerCase());
+          .find(
+            (candidate) =>
+              candidate.headers.to?.toLowerCase() === to.toLowerCase() && (subject === undefined || candidate.headers.subject === subject),
+          );
         if (email) {
           seen.add(email.file);
           return email;
@@ -80,6 +83,8 @@ export function createOutboxReader(dir: string) {
     },
   };
 }
+
+export const RESET_SUBJECT = 'Your Carnivo password reset code';
 
 /** The reset code in a password-reset email (text part). */
 export function resetCodeOf(email: OutboxEmail): string {

@@ -12,6 +12,7 @@ import { withSocialSignIn } from './social/controller';
 import { UID } from '../../content-types';
 import { FORGOT_PASSWORD_MIN_MS } from '../../api/account/services/password-reset';
 import { mailKindContext } from '../../api/email-message/services/mail-queue';
+import { notifyOwner } from '../../mail/notify-owner';
 import type { TwoFactorService } from '../../api/two-factor/services/two-factor';
 import type { TwoFactorChallenge } from '../../contract/twoFactor';
 
@@ -180,7 +181,14 @@ export default (plugin: UsersPermissionsPlugin) => {
       async resetPassword(ctx: Ctx) {
         const userId: number = await strapi.service('api::account.password-reset').resetPassword(ctx.request.body);
         await clearThrottle(accountSubject('member', userId));
+        await notifyOwner(strapi, userId, 'password-reset');
         ctx.send({ ok: true });
+      },
+
+      async changePassword(ctx: Ctx, next: Next) {
+        const result = await base.changePassword(ctx, next);
+        await notifyOwner(strapi, ctx.state.user!.id, 'password-changed');
+        return result;
       },
 
       /** The same answer for unknown, confirmed, blocked and unconfirmed addresses; only the last get mail. */

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { errors } from '@strapi/utils';
 import { UID } from '../../../content-types';
 import { withMemberLock } from '../../../security/member-lock';
+import { notifyOwner } from '../../../mail/notify-owner';
 import { memberFiles, removeFile, unlinkFromMember } from '../../../uploads/member-files';
 
 /** The user row as loaded for deletion (private fields included, media fields populated). */
@@ -107,6 +108,7 @@ export default ({ strapi }: { strapi: Core.Strapi }): AccountDeletionService => 
     for (const file of own) await removeFile(strapi, file);
 
     await strapi.documents(UID.user).delete({ documentId: user.documentId });
+    await notifyOwner(strapi, { email: user.email, username: user.username }, 'account-deleted');
 
     // Refresh-token sessions, when that mode is on (legacy JWTs die with the user row).
     const sessionManager = (strapi as unknown as { sessionManager?: SessionManager }).sessionManager;

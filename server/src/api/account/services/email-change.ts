@@ -3,11 +3,11 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { UID } from '../../../content-types';
 import { publicUrl } from '../../../public-url';
-import { escapeHtml } from '../../../escape-html';
 import { EMAIL_CHANGE_TTL_MS, emailChangeMessages, emailChangeToken, type PendingEmailChange } from '../../../contract/emailChange';
-import type { MailQueueService } from '../../email-message/services/mail-queue';
 import { createLimiter, type Limiter } from '../../../security/limits';
 import type { RefusingLimit } from '../../../operations/metrics';
+import { sendMail } from '../../../mail/send';
+import { requestDevice } from '../../../mail/notify-owner';
 
 /** The largest id an `integer` column holds (PostgreSQL). */
 const MAX_ROW_ID = 2_147_483_647;
@@ -80,7 +80,6 @@ const CLEARED = { pending_email: null, pending_email_expires_at: null, email_cha
  */
 const createEmailChangeService = ({ strapi }: { strapi: Core.Strapi }) => {
   const users = () => strapi.db.query(UID.user);
-  const mailQueue = () => strapi.service('api::email-message.mail-queue') as unknown as MailQueueService;
   // Made on first use, from the settings (config/security.ts); shared by every instance through Redis.
   let limiters: { member: Limiter; address: Limiter } | undefined;
   const limits = () => {
@@ -110,17 +109,6 @@ const createEmailChangeService = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   const link = (page: 'confirm' | 'cancel', token: string) => `${publicUrl()}/email-change/${page}?token=${encodeURIComponent(token)}`;
-
-  const mail = (greeting: string, lines: string[], url: string, action: string) => ({
-    text: [greeting, '', ...lines.slice(0, 1), '', `${action}:`, url, '', ...lines.slice(1), '', 'The Carnivo team'].join('\n'),
-    html: [
-      `<p>${escapeHtml(greeting)}</p>`,
-      `<p>${escapeHtml(lines[0])}</p>`,
-      `<p><a href="${escapeHtml(url)}">${escapeHtml(action)}</a>:<br>${escapeHtml(url)}</p>`,
-      ...lines.slice(1).map((line) => `<p>${escapeHtml(line)}</p>`),
-      '<p>The Carnivo team</p>',
-    ].join('\n'),
-  });
 
   return {
     /**
@@ -161,37 +149,19 @@ const createEmailChangeService = ({ strapi }: { strapi: Core.Strapi }) => {
           email_change_cancel_token: cancel.hash,
         },
       });
-      const until = `${expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-      const greeting = `Hello ${row.username},`;
-      await mailQueue().enqueue({
-        kind: 'email-change',
-        to: newEmail,
-        subject: 'Confirm the new e-mail address of your Carnivo account',
-        ...mail(
-          greeting,
-          [
-            `You asked to use ${newEmail} for your Carnivo account. Your e-mail changes only when you open this link.`,
-            `The link works once, until ${until} (24 hours). A newer request replaces it.`,
-            'If you did not ask for this, ignore this e-mail: nothing changes.',
-          ],
-          link('confirm', confirm.token),
-          'Confirm your new e-mail address',
-        ),
+      await sendMail(strapi, 'email-change-confirm', newEmail, {
+        username: row.username,
+        newEmail,
+        confirmUrl: link('confirm', confirm.token),
+        expiresAt,
       });
-      await mailQueue().enqueue({
-        kind: 'email-change',
-        to: row.email,
-        subject: 'A change of your Carnivo e-mail address was requested',
-        ...mail(
-          greeting,
-          [
-            `Someone asked to change the e-mail address of your Carnivo account from ${row.email} to ${newEmail}. Until the new address is confirmed (within 24 hours), this address stays the one you log in with.`,
-            'If this was you, there is nothing to do.',
-            'If it was not, cancel the change and change your password: someone knows it.',
-          ],
-          link('cancel', cancel.token),
-          'Cancel the change',
-        ),
+      await sendMail(strapi, 'email-change-notice', row.email, {
+        username: row.username,
+        oldEmail: row.email,
+        newEmail,
+        cancelUrl: link('cancel', cancel.token),
+        at: new Date(),
+        device: requestDevice(strapi),
       });
       return { pendingEmail: newEmail, expiresAt: expiresAt.toISOString() };
     },

@@ -3,9 +3,8 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { UID } from '../../../content-types';
 import { publicUrl } from '../../../public-url';
-import { escapeHtml } from '../../../escape-html';
 import { emailMessages, isValidEmail } from '../../../contract/fieldRules';
-import type { MailQueueService } from '../../email-message/services/mail-queue';
+import { sendMail } from '../../../mail/send';
 
 /** No 0/O, 1/I/L: easy to read from an e-mail and type in. */
 export const RESET_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -57,7 +56,6 @@ const asString = (value: unknown): string => (typeof value === 'string' ? value 
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const users = () => strapi.db.query(UID.user);
-  const mailQueue = () => strapi.service('api::email-message.mail-queue') as unknown as MailQueueService;
 
   /** The SPA page the e-mailed link opens (users-permissions' "reset password page" setting). */
   const resetPageUrl = async (): Promise<string> => {
@@ -66,35 +64,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     } | null;
     const siteUrl = publicUrl();
     return advanced?.email_reset_password || `${siteUrl}/reset-password`;
-  };
-
-  const buildEmail = (user: ResetUser, code: string, link: string, expiresAt: Date) => {
-    const expiry = `${expiresAt.toISOString().slice(11, 16)} UTC`;
-    const text = [
-      `Hello ${user.username},`,
-      '',
-      'We received a request to reset the password of your Carnivo account.',
-      '',
-      `Your reset code: ${code}`,
-      '',
-      'Enter it on the Reset Password page, or open this link:',
-      link,
-      '',
-      `The code works once and expires in 1 hour (at ${expiry}). A newer request replaces it.`,
-      'If you did not ask to reset your password, ignore this email: your password stays the same.',
-      '',
-      'The Carnivo team',
-    ].join('\n');
-    const html = [
-      `<p>Hello ${escapeHtml(user.username)},</p>`,
-      '<p>We received a request to reset the password of your Carnivo account.</p>',
-      `<p>Your reset code:</p><p style="font-size:24px;font-weight:bold;letter-spacing:3px;font-family:monospace">${code}</p>`,
-      `<p>Enter it on the Reset Password page, or <a href="${escapeHtml(link)}">reset your password here</a>:<br>${escapeHtml(link)}</p>`,
-      `<p>The code works once and expires in 1 hour (at ${expiry}). A newer request replaces it.</p>`,
-      '<p>If you did not ask to reset your password, ignore this email: your password stays the same.</p>',
-      '<p>The Carnivo team</p>',
-    ].join('\n');
-    return { subject: 'Your Carnivo password reset code', text, html };
   };
 
   /**
@@ -111,7 +80,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         where: { id: user.id },
         data: { resetPasswordToken: hashResetCode(code), resetPasswordTokenExpiresAt: expiresAt },
       });
-      await mailQueue().enqueue({ kind: 'reset', to: user.email, ...buildEmail(user, code, url.toString(), expiresAt) });
+      await sendMail(strapi, 'password-reset', user.email, { username: user.username, code, link: url.toString(), expiresAt });
     });
   };
 

@@ -15,6 +15,7 @@ import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { UID } from '../../../content-types';
 import { publicUrl } from '../../../public-url';
 import { PASSKEY_CHALLENGE_TTL_MS, passkeyMessages, type PasskeySummary } from '../../../contract/passkeys';
+import { notifyOwner } from '../../../mail/notify-owner';
 
 const { ValidationError, NotFoundError } = errors;
 
@@ -185,6 +186,7 @@ export default ({ strapi }: { strapi: Core.Strapi }): PasskeyService => {
             name: name || derivedName(userAgent),
           },
         })) as PasskeyRow;
+        await notifyOwner(strapi, userId, 'passkey-added');
         return toSummary(row);
       } catch (error) {
         // Two registrations of one credential racing: the unique index lets one in.
@@ -204,6 +206,7 @@ export default ({ strapi }: { strapi: Core.Strapi }): PasskeyService => {
       const mine = (await passkeys().findOne({ where: { id, user: { id: userId } }, select: ['id'] })) as { id: number } | null;
       if (!mine) throw new NotFoundError(passkeyMessages.notFound);
       await passkeys().delete({ where: { id: mine.id } });
+      await notifyOwner(strapi, userId, 'passkey-removed');
     },
 
     async removeAll(userId) {

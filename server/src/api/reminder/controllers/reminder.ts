@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import type { Context } from 'koa';
 import { progressMessages } from '../../../contract/progress';
-import { unsubscribePage } from '../../../reminders/email';
+import { unsubscribePage } from '../../../reminders/unsubscribe-page';
 import { siteStylesheets } from '../../../site-page';
 import type { GoalReminderService } from '../services/goal-reminders';
 

@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { UID } from '../../../content-types';
 import { UNSUBSCRIBE_PATH, type UnitSystem, type WeightEntry } from '../../../contract/progress';
 import { publicUrl } from '../../../public-url';
-import { renderReminderEmail } from '../../../reminders/email';
+import { sendMail } from '../../../mail/send';
 import { periodKey, type ReminderFrequency } from '../../../reminders/period';
 import { signUnsubscribeToken, verifyUnsubscribeToken } from '../../../reminders/unsubscribe-token';
 import type { WeightEntryService } from '../../weight-entry/services/weight-entry';
@@ -75,8 +75,7 @@ export default ({ strapi }: { strapi: Core.Strapi }): GoalReminderService => {
     const latest: WeightEntry[] = history.slice(-LATEST_ENTRIES).reverse();
     const stored = member.bmi?.currentWeight;
     const currentWeight = stored != null && Number(stored) > 0 ? Number(stored) : (latest[0]?.weight ?? null);
-    const unsubscribeUrl = service.unsubscribeUrl(member.id);
-    const email = renderReminderEmail({
+    await sendMail(strapi, 'goal-reminder', member.email, {
       username: member.username,
       unit: member.unit_system === 'imperial' ? 'imperial' : 'metric',
       frequency: member.goal_reminder,
@@ -84,18 +83,8 @@ export default ({ strapi }: { strapi: Core.Strapi }): GoalReminderService => {
       goalWeight: Number(member.goal_weight),
       latest,
       profileUrl: `${publicUrl()}/profile?tab=goals`,
-      unsubscribeUrl,
+      unsubscribeUrl: service.unsubscribeUrl(member.id),
     });
-    await strapi
-      .plugin('email')
-      .service('email')
-      .send({
-        kind: 'reminder',
-        to: member.email,
-        ...email,
-        // RFC 2369 / 8058: mail clients offer their own unsubscribe button (a POST to the same link).
-        headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-      });
   }
 
   const service: GoalReminderService = {

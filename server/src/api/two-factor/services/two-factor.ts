@@ -26,6 +26,7 @@ import {
   serverKeys,
 } from '../../../security/two-factor-crypto';
 import { recordRateLimitRefusal } from '../../../operations/metrics';
+import { notifyOwner } from '../../../mail/notify-owner';
 
 /** How long a password log-in waits for its code. */
 export const TICKET_TTL_MS = 5 * 60 * 1000;
@@ -231,6 +232,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           data: { secret: row.pending_secret, pending_secret: null, enabled_at: Date.now(), last_step: step },
         });
         if (count !== 1) throw new errors.ApplicationError(messages.alreadyEnabled);
+        await notifyOwner(strapi, userId, 'two-factor-on');
         return newRecoveryCodes(userId);
       });
     },
@@ -239,7 +241,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async regenerate(ctx: RefusableCtx, userId: number, given: unknown): Promise<string[]> {
       if (!(await isEnabled(userId))) throw new errors.ApplicationError(messages.notEnabled);
       await verify(ctx, userId, given, { recovery: true });
-      return strapi.db.transaction(() => newRecoveryCodes(userId));
+      const codes = await strapi.db.transaction(() => newRecoveryCodes(userId));
+      await notifyOwner(strapi, userId, 'recovery-codes');
+      return codes;
     },
 
     /** Off, with the password and a code (an app code or a recovery code): the secret, codes and tickets go. */
@@ -250,6 +254,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!(await passwordGuess(strapi, ctx, userId, password))) throw new errors.ValidationError(messages.wrongPassword);
       await verify(ctx, userId, given, { recovery: true });
       await strapi.db.transaction(() => removeEverything(userId));
+      await notifyOwner(strapi, userId, 'two-factor-off');
       strapi.log.info(`[two-factor] user ${userId}: two-factor authentication turned off`);
     },
 

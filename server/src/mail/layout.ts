@@ -1,0 +1,28 @@
+import type { EmailKind } from '../api/email-message/services/mail-queue';
+
+/** What a template makes of its data: the queue stores it as is. */
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * One kind of e-mail: `queue` is the mail queue's kind of its rows (a 'reset', 'confirmation' or
+ * 'email-change' body holds a secret and is wiped once sent), `render` builds it from typed data.
+ */
+export interface MailTemplate<Data> {
+  queue: EmailKind;
+  render(data: Data): RenderedMail;
+}
+
+export const defineMail = <Data>(template: MailTemplate<Data>): MailTemplate<Data> => template;
+
+export const SIGNATURE = 'The Carnivo team';
+
+/** "2026-11-27 16:05 UTC": the time every e-mail names. */
+export const utcMinute = (at: Date): string => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** "Hello alice," (no name: "Hello,"). */
+export const greeting = (username: string | null | undefined): string => `Hello ${username ?? ''},`.replace(' ,', ',');
