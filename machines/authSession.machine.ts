@@ -33,6 +33,8 @@ type AuthContext = {
   notice: string | null;
   /** A password log-in waiting for its second factor (two-factor on): the server's single-use ticket. */
   ticket: string | null;
+  /** What the last log-in was typed with, kept for the form after the second step's Back; dropped once logged in. */
+  identifier: string;
 };
 
 export type AuthEvent =
@@ -180,6 +182,10 @@ const restingForm = authSetup.createStateConfig({
         authSetup.assign({
           // A new password log-in: no second step is pending.
           ticket: null,
+          identifier: ({ event }) => {
+            assertEvent(event, 'login.submitted');
+            return event.identifier.trim();
+          },
           returnTo: ({ event }) => {
             assertEvent(event, 'login.submitted');
             return safeReturnPath(event.returnTo);
@@ -198,7 +204,14 @@ const restingForm = authSetup.createStateConfig({
 export const authSessionMachine = authSetup.createMachine({
   id: 'authSession',
   // Stryker disable next-line StringLiteral: safeReturnPath gives / for any other start, and every login sets its own.
-  context: ({ input }) => ({ session: input.session, returnTo: safeReturnPath('/'), error: null, notice: null, ticket: null }),
+  context: ({ input }) => ({
+    session: input.session,
+    returnTo: safeReturnPath('/'),
+    error: null,
+    notice: null,
+    ticket: null,
+    identifier: '',
+  }),
   invoke: [{ src: 'watchSession' }, { src: 'watchLocation' }],
   initial: 'resolving',
   on: {
@@ -305,7 +318,8 @@ export const authSessionMachine = authSetup.createMachine({
             onError: [
               {
                 // A refused code keeps the second step with the server's message; so does a void ticket ("Your log-in has
-                // expired. Please log in again."), where Back leads to the password form (kept small: the first paint carries this).
+                // expired." or "Too many wrong codes. Please log in again."), where Back leads to the password form with the
+                // identifier still typed (kept small: the first paint carries this).
                 guard: ({ context }) => context.ticket !== null,
                 target: 'secondFactor',
                 actions: assign({ error: ({ event }) => errorMessage(event.error, LOGIN_FALLBACK) }),
@@ -329,7 +343,7 @@ export const authSessionMachine = authSetup.createMachine({
       },
     },
     loggedIn: {
-      entry: 'clearMessages',
+      entry: ['clearMessages', assign({ identifier: '' })],
       on: {
         logout: {
           target: 'loggedOut',

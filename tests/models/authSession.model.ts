@@ -38,6 +38,8 @@ export const authSessionModel = setup({
       | { type: 'server.refusedCode' }
       /** The ticket is used, expired or revoked: the member goes Back to the password. */
       | { type: 'server.ticketVoid' }
+      /** The ticket took five wrong codes (issue 28: said as it is, not "expired"). */
+      | { type: 'server.ticketBurnt' }
       | { type: 'secondStep.back' }
       | { type: 'google.signedIn' }
       | { type: 'logOut.clicked' }
@@ -114,10 +116,17 @@ export const authSessionModel = setup({
     codeForm: { on: { 'code.submitted': 'verifyingCode', 'secondStep.back': 'logInForm', 'signUp.opened': 'signUpForm' } },
     /** 'Verifying...' */
     verifyingCode: {
-      on: { 'server.acceptedCode': 'memberHome', 'server.refusedCode': 'codeRefused', 'server.ticketVoid': 'logInExpired' },
+      on: {
+        'server.acceptedCode': 'memberHome',
+        'server.refusedCode': 'codeRefused',
+        'server.ticketVoid': 'logInExpired',
+        'server.ticketBurnt': 'tooManyCodes',
+      },
     },
     /** 'That code is not right. Try again.' */
     codeRefused: { on: { 'code.submitted': 'verifyingCode' } },
+    /** 'Too many wrong codes. Please log in again.' on the code form; Back leads to the password, the identifier still typed. */
+    tooManyCodes: { on: { 'secondStep.back': 'logInForm' } },
     /** 'Your log-in has expired. Please log in again.' on the code form; Back leads to the password. */
     logInExpired: { on: { 'secondStep.back': 'logInForm' } },
     loggingInForProfile: { on: { 'server.loggedIn': 'memberProfile' } },

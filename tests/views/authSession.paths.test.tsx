@@ -29,6 +29,7 @@ const LOG_IN_REFUSAL = 'Invalid identifier or password';
 const PROVIDER_ERROR = 'access_denied';
 const WRONG_CODE = 'That code is not right. Try again.';
 const TICKET_VOID = 'Your log-in has expired. Please log in again.';
+const TICKET_BURNT = 'Too many wrong codes. Please log in again.';
 const SECOND_STEP_ANSWER: AuthResponse = { jwt: 'jwt-after-code', user: { id: 7, createdAt: '2025-01-01T00:00:00.000Z' } };
 
 type Input = { username: string; email: string; password: string };
@@ -230,6 +231,7 @@ describe('authSession: the spec model replayed against the app', () => {
       },
       'server.refusedCode': (page) => page.loginCalls.last().settle.reject(new ApiError(WRONG_CODE, 400)),
       'server.ticketVoid': (page) => page.loginCalls.last().settle.reject(new ApiError(TICKET_VOID, 401)),
+      'server.ticketBurnt': (page) => page.loginCalls.last().settle.reject(new ApiError(TICKET_BURNT, 401)),
       'secondStep.back': () => userEvent.click(screen.getByRole('button', { name: 'Back' })),
       'google.signedIn': async (page) => {
         await userEvent.click(screen.getByRole('button', { name: 'Continue with Google' }));
@@ -299,7 +301,13 @@ describe('authSession: the spec model replayed against the app', () => {
       },
       signUpRefused: (page) => expectForm(page, { pathname: '/signup', alert: SIGN_UP_REFUSAL }),
       signUpFailed: (page) => expectForm(page, { pathname: '/signup', alert: 'Registration failed' }),
-      logInForm: (page) => expectForm(page, { pathname: '/login' }),
+      logInForm: async (page, { via }) => {
+        await expectForm(page, { pathname: '/login' });
+        // Back from the code: the identifier as typed, the password to type again.
+        const typed = via === 'secondStep.back' ? 'ribeye' : '';
+        expect((screen.getByLabelText('Email or Username', { selector: 'input' }) as HTMLInputElement).value).toBe(typed);
+        expect((screen.getByLabelText('Password', { selector: 'input' }) as HTMLInputElement).value).toBe('');
+      },
       logInForProfile: async (page) => {
         await expectForm(page, { pathname: '/login' });
         expect(page.router.state.location.search).toEqual({ from: '/profile' });
@@ -318,6 +326,7 @@ describe('authSession: the spec model replayed against the app', () => {
       },
       codeRefused: (page) => expectCodeForm(page, { alert: WRONG_CODE }),
       logInExpired: (page) => expectCodeForm(page, { alert: TICKET_VOID }),
+      tooManyCodes: (page) => expectCodeForm(page, { alert: TICKET_BURNT }),
       confirmEmailNotice: (page) =>
         expectNotice(page, 'Your account has been created. Please confirm your email address using the link we sent you, then log in.'),
       sessionExpiredNotice: (page) => expectNotice(page, 'Your session has expired. Please log in again.'),

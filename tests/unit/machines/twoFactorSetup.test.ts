@@ -217,7 +217,7 @@ describe('twoFactorSetup (two-factor authentication in the Security tab)', () =>
 
   it('on a phone: the key and the codes go to the clipboard, the codes to a file or the printer, through the view', async () => {
     let copied = deferred<void>();
-    const copyText = vi.fn(() => copied.promise);
+    const copyText = vi.fn((_input: { text: string }) => copied.promise);
     const saveCodes = vi.fn();
     const printCodes = vi.fn();
     const machine = twoFactorSetupMachine.provide({

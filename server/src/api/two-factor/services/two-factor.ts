@@ -63,8 +63,8 @@ const totpOf = (secret: string, label = '') =>
 
 /** The ticket is unknown, used, expired, burnt or revoked: answered 401 (the member logs in again). */
 export class TicketVoid extends Error {
-  constructor() {
-    super(messages.ticketExpired);
+  constructor(message: string = messages.ticketExpired) {
+    super(message);
   }
 }
 
@@ -272,16 +272,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const now = Date.now();
       const issuedAt = row ? Number(row.expires_at) - TICKET_TTL_MS : 0;
       const validAfter = row ? await sessionsValidAfter(strapi, row.user_id) : null;
-      if (
-        !row ||
-        row.used_at ||
-        Number(row.expires_at) <= now ||
-        (row.failures ?? 0) >= TICKET_MAX_FAILURES ||
-        validAfter === null ||
-        issuedAt < validAfter
-      ) {
+      if (!row || row.used_at || Number(row.expires_at) <= now || validAfter === null || issuedAt < validAfter) {
         throw new TicketVoid();
       }
+      // Said as it is, not "expired": the member knows why and logs in again.
+      if ((row.failures ?? 0) >= TICKET_MAX_FAILURES) throw new TicketVoid(messages.ticketBurnt);
       try {
         await verify(ctx, row.user_id, code, { recovery: true });
       } catch (error) {
