@@ -3,6 +3,7 @@ import { LOGIN_FALLBACK, REGISTER_FALLBACK } from './services/authFallbacks';
 import type { LoginPayload, RegisterPayload } from '../server/src/contract/auth';
 import { errorMessage } from './services/errors';
 import type { AuthResponse } from '../server/src/contract/auth';
+import { sessionMessages } from '../server/src/contract/sessions';
 import type { LoginResponse, TwoFactorChallenge, TwoFactorLoginPayload } from '../server/src/contract/twoFactor';
 import type { Session } from './services/session';
 import type { NavigationRequest, ReturnPath } from './rules/navigation';
@@ -12,6 +13,8 @@ import { isNewAccount, signUpError } from './rules/validation';
 export const authMessages = {
   accountDeleted: 'Your account has been deleted successfully.',
   sessionExpired: 'Your session has expired. Please log in again.',
+  /** The server refused the token because its session was signed out (Signed-in devices, or "Log out of all devices"). */
+  signedOutElsewhere: sessionMessages.signedOutElsewhere,
   loggedOutEverywhere: 'You have been logged out of all devices.',
   passwordReset: 'Your password has been reset. You can now log in with your new password.',
   /** Sign-up under e-mail confirmation: the server made the account but gave no session. */
@@ -50,6 +53,8 @@ export type AuthEvent =
   | { type: 'login.requested'; notice: string; from?: ReturnPath }
   | { type: 'logout' }
   | { type: 'session.expired' }
+  /** The server refused the token: its session was signed out from another device. */
+  | { type: 'session.signedOutElsewhere' }
   | { type: 'account.deleted' }
   /** The password changed: the server revoked the stored token and issued this one (null: none came). */
   | { type: 'session.tokenRenewed'; jwt: string | null }
@@ -350,6 +355,7 @@ export const authSessionMachine = authSetup.createMachine({
           actions: ['forgetSession', assign({ session: null }), 'revalidateRoutes'],
         },
         'session.expired': loggedOutWithNotice(authMessages.sessionExpired),
+        'session.signedOutElsewhere': loggedOutWithNotice(authMessages.signedOutElsewhere),
         'account.deleted': loggedOutWithNotice(authMessages.accountDeleted, true),
         'session.revokedEverywhere': loggedOutWithNotice(authMessages.loggedOutEverywhere, true),
         'session.tokenRenewed': [

@@ -47,6 +47,7 @@ export const authSessionModel = setup({
       | { type: 'otherTab.loggedOut' }
       | { type: 'profile.opened' }
       | { type: 'profile.openedTokenRefused' }
+      | { type: 'profile.openedSignedOutElsewhere' }
       | { type: 'account.deletedOnDeletePage' }
       | { type: 'allDevices.loggedOut' }
       | { type: 'password.changed' }
@@ -138,6 +139,8 @@ export const authSessionModel = setup({
     // /login with a green notice, logged out.
     confirmEmailNotice: { on: { 'logIn.submitted': 'loggingIn' } },
     sessionExpiredNotice: { on: { 'signUp.opened': 'signUpForm' } },
+    /** Issue 28: the server said this session was signed out from another device (not that it expired). */
+    signedOutElsewhereNotice: {},
     accountDeletedNotice: {},
     loggedOutEverywhereNotice: {},
     passwordResetNotice: {},
@@ -151,6 +154,7 @@ export const authSessionModel = setup({
         'otherTab.loggedOut': 'visitorHome',
         'profile.opened': 'memberProfile',
         'profile.openedTokenRefused': 'sessionExpiredNotice',
+        'profile.openedSignedOutElsewhere': 'signedOutElsewhereNotice',
         'account.deletedOnDeletePage': 'accountDeletedNotice',
         // /login is for visitors: a member asked to log in again stays where /login sends members.
         'provider.returnedError': 'memberHome',

@@ -255,7 +255,11 @@ describe('authSession: the spec model replayed against the app', () => {
       'profile.opened': (page) => follow(page, 'Profile', '/profile'),
       'profile.openedTokenRefused': async (page) => {
         // The server refuses the stored token on the next authenticated call.
-        page.server.refuseTokens = true;
+        page.server.refuseTokens = 'expired';
+        await userEvent.click(within(nav()).getByRole('link', { name: 'Profile' }));
+      },
+      'profile.openedSignedOutElsewhere': async (page) => {
+        page.server.refuseTokens = 'signedOut';
         await userEvent.click(within(nav()).getByRole('link', { name: 'Profile' }));
       },
       'account.deletedOnDeletePage': async (page) => {
@@ -330,6 +334,7 @@ describe('authSession: the spec model replayed against the app', () => {
       confirmEmailNotice: (page) =>
         expectNotice(page, 'Your account has been created. Please confirm your email address using the link we sent you, then log in.'),
       sessionExpiredNotice: (page) => expectNotice(page, 'Your session has expired. Please log in again.'),
+      signedOutElsewhereNotice: (page) => expectNotice(page, 'You were signed out from another device.'),
       accountDeletedNotice: (page) => expectNotice(page, 'Your account has been deleted successfully.'),
       loggedOutEverywhereNotice: (page) => expectNotice(page, 'You have been logged out of all devices.'),
       passwordResetNotice: (page) => expectNotice(page, 'Your password has been reset. You can now log in with your new password.'),

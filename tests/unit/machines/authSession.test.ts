@@ -462,6 +462,7 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
 
     it.each<[AuthEvent, string, true | undefined]>([
       [{ type: 'session.expired' }, 'Your session has expired. Please log in again.', undefined],
+      [{ type: 'session.signedOutElsewhere' }, 'You were signed out from another device.', undefined],
       [{ type: 'account.deleted' }, 'Your account has been deleted successfully.', true],
       [{ type: 'session.revokedEverywhere' }, 'You have been logged out of all devices.', true],
       [{ type: 'session.tokenRenewed', jwt: null }, 'Your session has expired. Please log in again.', undefined],
@@ -495,6 +496,7 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
   it.each<AuthEvent>([
     { type: 'logout' },
     { type: 'session.expired' },
+    { type: 'session.signedOutElsewhere' },
     { type: 'account.deleted' },
     { type: 'session.revokedEverywhere' },
     { type: 'session.tokenRenewed', jwt: 'renewed-token' },
