@@ -123,9 +123,21 @@ function otherTab(session: Session | null) {
 }
 
 const passwordCard = () => screen.getByRole('region', { name: 'Password' });
+const securityTab = () => screen.getByRole('region', { name: 'Security' });
+
+/** The password is changed, and every device logged out, in the Security tab (issue 28). */
+async function openSecurity(page: Page) {
+  if (!screen.queryByRole('region', { name: 'Security' })) await page.router.navigate({ to: '/profile', search: { tab: 'security' } });
+  await see("the region 'Security'", securityTab, 20_000);
+}
 
 async function changePassword(page: Page, answer: string | null) {
+  // Information's Change Password (SPEC §2) leads to the Security tab's Password section.
   await see("the region 'Password'", passwordCard);
+  if (!screen.queryByRole('region', { name: 'Security' })) {
+    await userEvent.click(within(passwordCard()).getByRole('button', { name: 'Change Password' }));
+  }
+  await openSecurity(page);
   await userEvent.click(within(passwordCard()).getByRole('button', { name: 'Change Password' }));
   for (const [label, value] of [
     ['Current Password', 'oldpass1'],
@@ -178,7 +190,7 @@ async function submitCode(code: string) {
 
 describe('authSession: the spec model replayed against the app', () => {
   // The Log In page is a lazy chunk: loaded once here, so the first replay's screens do not wait on its first transform.
-  beforeAll(() => import('../../src/features/auth/LogInPage'), 30_000);
+  beforeAll(() => Promise.all([import('../../src/features/auth/LogInPage'), import('../../src/features/security/SecurityTab')]), 60_000);
 
   afterEach(() => {
     vi.unstubAllGlobals();
@@ -270,8 +282,10 @@ describe('authSession: the spec model replayed against the app', () => {
         page.deletions.last().settle.resolve();
       },
       'allDevices.loggedOut': async (page) => {
-        await see("the group 'All devices'", () => within(passwordCard()).getByRole('group', { name: 'All devices' }));
-        const group = within(passwordCard()).getByRole('group', { name: 'All devices' });
+        await openSecurity(page);
+        const devices = () => within(securityTab()).getByRole('group', { name: 'Signed-in devices' });
+        await see("the group 'All devices'", () => within(devices()).getByRole('group', { name: 'All devices' }));
+        const group = within(devices()).getByRole('group', { name: 'All devices' });
         await userEvent.click(within(group).getByRole('button', { name: 'Log out of all devices' }));
         page.logoutsEverywhere.last().settle.resolve();
       },

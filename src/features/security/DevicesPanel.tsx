@@ -5,8 +5,9 @@ import { formatDateTime } from '../../../machines/rules/dates';
 import { useAuthActor, useFlows } from '../../hooks/appContext';
 import { useFlowActor } from '../../hooks/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
+import { LogoutAllDevices } from './LogoutAllDevices';
 
-/** Security → Signed-in devices: every session of the account, each with its own Sign out. */
+/** Security → Signed-in devices: every session of the account, each with its own Sign out; then all at once. */
 export function DevicesPanel() {
   const auth = useAuthActor();
   const flow = useFlowActor(useFlows().signedInDevices ?? signedInDevicesMachine, { input: { auth } });
@@ -59,6 +60,7 @@ export function DevicesPanel() {
           ))}
         </ul>
       )}
+      <LogoutAllDevices />
     </div>
   );
 }
