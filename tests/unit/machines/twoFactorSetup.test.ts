@@ -282,12 +282,22 @@ describe('twoFactorSetup (two-factor authentication in the Security tab)', () =>
     expect(actor.getSnapshot().context.error).toBeNull();
     expect(printCodes).toHaveBeenCalledWith(recoveryCodesText(CODES));
 
+    // Copying again clears the message of the last try; leaving clears the notice.
+    copied = deferred();
     actor.send({ type: 'codes.copyRequested' });
+    copied.reject(new Error(''));
+    await nextTick();
+    expect(actor.getSnapshot().context.error).toBe('Could not copy. Select the text and copy it instead.');
+    copied = deferred();
+    actor.send({ type: 'codes.copyRequested' });
+    expect(actor.getSnapshot().value).toBe('copyingCodes');
+    expect(actor.getSnapshot().context.error).toBeNull();
     copied.resolve();
     await nextTick();
+    expect(actor.getSnapshot().context.notice).toBe('Recovery codes copied.');
     actor.send({ type: 'codes.saved' });
     expect(actor.getSnapshot().value).toBe('enabled');
-    expect(actor.getSnapshot().context).toMatchObject({ recoveryCodes: null, notice: null });
+    expect(actor.getSnapshot().context).toMatchObject({ recoveryCodes: null, notice: null, error: null });
     expect(saveCodes).toHaveBeenCalledTimes(1);
     expect(printCodes).toHaveBeenCalledTimes(1);
   });
