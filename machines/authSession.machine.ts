@@ -208,9 +208,9 @@ const restingForm = authSetup.createStateConfig({
 
 export const authSessionMachine = authSetup.createMachine({
   id: 'authSession',
-  // Stryker disable next-line StringLiteral: safeReturnPath gives / for any other start, and every login sets its own.
   context: ({ input }) => ({
     session: input.session,
+    // Stryker disable next-line StringLiteral: safeReturnPath gives / for any other start, and every login sets its own.
     returnTo: safeReturnPath('/'),
     error: null,
     notice: null,
