@@ -3,6 +3,7 @@ import { LOGIN_FALLBACK, REGISTER_FALLBACK } from './services/authFallbacks';
 import type { LoginPayload, RegisterPayload } from '../server/src/contract/auth';
 import { errorMessage } from './services/errors';
 import type { AuthResponse } from '../server/src/contract/auth';
+import { sessionMessages } from '../server/src/contract/sessions';
 import type { LoginResponse, TwoFactorChallenge, TwoFactorLoginPayload } from '../server/src/contract/twoFactor';
 import type { Session } from './services/session';
 import type { NavigationRequest, ReturnPath } from './rules/navigation';
@@ -12,6 +13,8 @@ import { isNewAccount, signUpError } from './rules/validation';
 export const authMessages = {
   accountDeleted: 'Your account has been deleted successfully.',
   sessionExpired: 'Your session has expired. Please log in again.',
+  /** The server refused the token because its session was signed out (Signed-in devices, or "Log out of all devices"). */
+  signedOutElsewhere: sessionMessages.signedOutElsewhere,
   loggedOutEverywhere: 'You have been logged out of all devices.',
   passwordReset: 'Your password has been reset. You can now log in with your new password.',
   /** Sign-up under e-mail confirmation: the server made the account but gave no session. */
@@ -33,6 +36,8 @@ type AuthContext = {
   notice: string | null;
   /** A password log-in waiting for its second factor (two-factor on): the server's single-use ticket. */
   ticket: string | null;
+  /** What the last log-in was typed with, kept for the form after the second step's Back; dropped once logged in. */
+  identifier: string;
 };
 
 export type AuthEvent =
@@ -48,6 +53,8 @@ export type AuthEvent =
   | { type: 'login.requested'; notice: string; from?: ReturnPath }
   | { type: 'logout' }
   | { type: 'session.expired' }
+  /** The server refused the token: its session was signed out from another device. */
+  | { type: 'session.signedOutElsewhere' }
   | { type: 'account.deleted' }
   /** The password changed: the server revoked the stored token and issued this one (null: none came). */
   | { type: 'session.tokenRenewed'; jwt: string | null }
@@ -180,6 +187,10 @@ const restingForm = authSetup.createStateConfig({
         authSetup.assign({
           // A new password log-in: no second step is pending.
           ticket: null,
+          identifier: ({ event }) => {
+            assertEvent(event, 'login.submitted');
+            return event.identifier.trim();
+          },
           returnTo: ({ event }) => {
             assertEvent(event, 'login.submitted');
             return safeReturnPath(event.returnTo);
@@ -197,8 +208,15 @@ const restingForm = authSetup.createStateConfig({
 
 export const authSessionMachine = authSetup.createMachine({
   id: 'authSession',
-  // Stryker disable next-line StringLiteral: safeReturnPath gives / for any other start, and every login sets its own.
-  context: ({ input }) => ({ session: input.session, returnTo: safeReturnPath('/'), error: null, notice: null, ticket: null }),
+  context: ({ input }) => ({
+    session: input.session,
+    // Stryker disable next-line StringLiteral: safeReturnPath gives / for any other start, and every login sets its own.
+    returnTo: safeReturnPath('/'),
+    error: null,
+    notice: null,
+    ticket: null,
+    identifier: '',
+  }),
   invoke: [{ src: 'watchSession' }, { src: 'watchLocation' }],
   initial: 'resolving',
   on: {
@@ -305,7 +323,8 @@ export const authSessionMachine = authSetup.createMachine({
             onError: [
               {
                 // A refused code keeps the second step with the server's message; so does a void ticket ("Your log-in has
-                // expired. Please log in again."), where Back leads to the password form (kept small: the first paint carries this).
+                // expired." or "Too many wrong codes. Please log in again."), where Back leads to the password form with the
+                // identifier still typed (kept small: the first paint carries this).
                 guard: ({ context }) => context.ticket !== null,
                 target: 'secondFactor',
                 actions: assign({ error: ({ event }) => errorMessage(event.error, LOGIN_FALLBACK) }),
@@ -329,13 +348,14 @@ export const authSessionMachine = authSetup.createMachine({
       },
     },
     loggedIn: {
-      entry: 'clearMessages',
+      entry: ['clearMessages', assign({ identifier: '' })],
       on: {
         logout: {
           target: 'loggedOut',
           actions: ['forgetSession', assign({ session: null }), 'revalidateRoutes'],
         },
         'session.expired': loggedOutWithNotice(authMessages.sessionExpired),
+        'session.signedOutElsewhere': loggedOutWithNotice(authMessages.signedOutElsewhere),
         'account.deleted': loggedOutWithNotice(authMessages.accountDeleted, true),
         'session.revokedEverywhere': loggedOutWithNotice(authMessages.loggedOutEverywhere, true),
         'session.tokenRenewed': [

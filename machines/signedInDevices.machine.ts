@@ -3,6 +3,10 @@ import type { MemberSession } from '../server/src/contract/sessions';
 import { errorMessage } from './services/errors';
 import { SESSIONS_LOAD_FALLBACK, SESSION_SIGN_OUT_FALLBACK, loadSessions, signOutSession } from './services/sessions';
 import type { AuthActorRef } from './authSession.machine';
+import { SUCCESS_NOTICE_MS, successNotice } from './shared/notice';
+
+/** Shown for SUCCESS_NOTICE_MS once another device is signed out (and gone from the list). */
+export const SIGNED_OUT_NOTICE = 'Signed out.';
 
 export type SignedInDevicesEvent = { type: 'devices.reloadRequested' } | { type: 'device.signOutRequested'; id: string };
 
@@ -17,7 +21,7 @@ type Context = {
 /**
  * Security → Signed-in devices: loads the member's sessions and signs one out at a time, without a
  * confirmation (signing in again undoes it). Signing out this device ends the session here too, like
- * the header's Log Out; another device disappears from the list.
+ * the header's Log Out; another device disappears from the list, with "Signed out." for 3 s.
  */
 export const signedInDevicesMachine = setup({
   types: {
@@ -28,6 +32,9 @@ export const signedInDevicesMachine = setup({
   actors: {
     loadSessions: fromPromise<MemberSession[]>(({ signal }) => loadSessions({ signal })),
     signOutSession: fromPromise<void, { id: string }>(({ input, signal }) => signOutSession(input.id, { signal })),
+  },
+  delays: {
+    successMessage: SUCCESS_NOTICE_MS,
   },
   guards: {
     isListed: ({ context, event }) => {
@@ -67,6 +74,11 @@ export const signedInDevicesMachine = setup({
     ready: {
       on: { 'device.signOutRequested': { guard: 'isListed', target: 'signingOut', actions: 'pickSession' } },
     },
+    /** Another device is signed out: "Signed out." for a while; the next one can be signed out meanwhile. */
+    signedOut: {
+      ...successNotice('ready'),
+      on: { 'device.signOutRequested': { guard: 'isListed', target: 'signingOut', actions: 'pickSession' } },
+    },
     signingOut: {
       tags: ['busy'],
       invoke: {
@@ -77,7 +89,7 @@ export const signedInDevicesMachine = setup({
         onDone: [
           { guard: 'wasThisDevice', target: 'signedOutHere' },
           {
-            target: 'ready',
+            target: 'signedOut',
             actions: assign({
               sessions: ({ context }) => context.sessions.filter((session) => session.id !== context.signingOut!.id),
               signingOut: null,

@@ -1,5 +1,6 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type { TwoFactorSetupResponse, TwoFactorStatus } from '../server/src/contract/twoFactor';
+import { recoveryCodesFile, recoveryCodesText, type RecoveryCodesFile } from './rules/twoFactor';
 import { errorMessage } from './services/errors';
 import {
   TWO_FACTOR_FALLBACK,
@@ -12,12 +13,20 @@ import {
 } from './services/twoFactor';
 
 export const TWO_FACTOR_OFF_NOTICE = 'Two-factor authentication is off.';
+export const KEY_COPIED_NOTICE = 'Key copied.';
+export const CODES_COPIED_NOTICE = 'Recovery codes copied.';
+export const COPY_FAILED = 'Could not copy. Select the text and copy it instead.';
 
 export type TwoFactorSetupEvent =
   | { type: 'status.retried' }
   | { type: 'setup.requested' }
   | { type: 'setup.cancelled' }
   | { type: 'code.submitted'; code: string }
+  /** The set-up key to the clipboard (a phone cannot scan its own screen). */
+  | { type: 'key.copyRequested' }
+  | { type: 'codes.copyRequested' }
+  | { type: 'codes.downloadRequested' }
+  | { type: 'codes.printRequested' }
   | { type: 'codes.saved' }
   | { type: 'regenerate.submitted'; code: string }
   | { type: 'disable.submitted'; password: string; code: string };
@@ -33,9 +42,10 @@ type TwoFactorSetupContext = {
 };
 
 /**
- * Two-factor authentication in the Security tab: set up (QR code and secret), confirmed with a first
- * code, the recovery codes shown once; then new recovery codes, or off with the password and a code.
- * Every refusal leaves the state as it was, with the server's message.
+ * Two-factor authentication in the Security tab: set up (QR code, the otpauth link and the secret, which
+ * can be copied), confirmed with a first code, the recovery codes shown once (to copy, download or
+ * print); then new recovery codes, or off with the password and a code. Every refusal leaves the state
+ * as it was, with the server's message. The clipboard, the download and the printer are the view's.
  */
 export const twoFactorSetupMachine = setup({
   types: {
@@ -48,8 +58,14 @@ export const twoFactorSetupMachine = setup({
     enable: fromPromise<string[], { code: string }>(({ input, signal }) => enableTwoFactor(input.code, { signal })),
     regenerate: fromPromise<string[], { code: string }>(({ input, signal }) => regenerateRecoveryCodes(input.code, { signal })),
     disable: fromPromise<void, { password: string; code: string }>(({ input, signal }) => disableTwoFactor(input, { signal })),
+    // Stryker disable next-line ArrowFunction: a placeholder the view provides (the browser's clipboard).
+    copyText: fromPromise<void, { text: string }>(async () => {}),
   },
   actions: {
+    // Stryker disable next-line ArrowFunction: placeholders the view provides (a file download, the printer).
+    saveCodes: (_, _file: RecoveryCodesFile) => {},
+    // Stryker disable next-line ArrowFunction: as above.
+    printCodes: (_, _text: string) => {},
     clearMessages: assign({ error: null, notice: null }),
     showRecoveryCodes: assign((_, recoveryCodes: string[]) => ({ recoveryCodes, recoveryCodesLeft: recoveryCodes.length, setup: null })),
     showError: assign((_, { error }: { error: unknown }) => ({ error: errorMessage(error, TWO_FACTOR_FALLBACK) })),
@@ -96,7 +112,19 @@ export const twoFactorSetupMachine = setup({
     confirming: {
       on: {
         'code.submitted': { target: 'enabling', actions: 'clearMessages' },
+        'key.copyRequested': { target: 'copyingKey', actions: 'clearMessages' },
         'setup.cancelled': { target: 'disabled', actions: [assign({ setup: null }), 'clearMessages'] },
+      },
+    },
+    copyingKey: {
+      invoke: {
+        // Stryker disable next-line StringLiteral: nothing looks the invoked actor up by its id.
+        id: 'copyKey',
+        src: 'copyText',
+        // Set on the way into confirming.
+        input: ({ context }) => ({ text: context.setup!.secret }),
+        onDone: { target: 'confirming', actions: assign({ notice: KEY_COPIED_NOTICE }) },
+        onError: { target: 'confirming', actions: assign({ error: COPY_FAILED }) },
       },
     },
     enabling: {
@@ -115,7 +143,27 @@ export const twoFactorSetupMachine = setup({
     },
     /** Shown once: the server keeps only their hashes. */
     showingRecoveryCodes: {
-      on: { 'codes.saved': { target: 'enabled', actions: assign({ recoveryCodes: null }) } },
+      on: {
+        'codes.copyRequested': { target: 'copyingCodes', actions: 'clearMessages' },
+        'codes.downloadRequested': {
+          actions: ['clearMessages', { type: 'saveCodes', params: ({ context }) => recoveryCodesFile(context.recoveryCodes!) }],
+        },
+        'codes.printRequested': {
+          actions: ['clearMessages', { type: 'printCodes', params: ({ context }) => recoveryCodesText(context.recoveryCodes!) }],
+        },
+        'codes.saved': { target: 'enabled', actions: [assign({ recoveryCodes: null }), 'clearMessages'] },
+      },
+    },
+    copyingCodes: {
+      invoke: {
+        // Stryker disable next-line StringLiteral: nothing looks the invoked actor up by its id.
+        id: 'copyCodes',
+        src: 'copyText',
+        // Set on the way into showingRecoveryCodes.
+        input: ({ context }) => ({ text: recoveryCodesText(context.recoveryCodes!) }),
+        onDone: { target: 'showingRecoveryCodes', actions: assign({ notice: CODES_COPIED_NOTICE }) },
+        onError: { target: 'showingRecoveryCodes', actions: assign({ error: COPY_FAILED }) },
+      },
     },
     enabled: {
       on: {

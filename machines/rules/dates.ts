@@ -11,6 +11,11 @@ export function formatDate(iso: string, locale?: string): string {
   return new Date(iso).toLocaleDateString(locale, LONG_DATE);
 }
 
+/** An instant with its time of day where the member is ("December 24, 2026 at 9:05 PM"): when a device was last used. */
+export function formatDateTime(iso: string, locale?: string): string {
+  return new Date(iso).toLocaleString(locale, { ...LONG_DATE, hour: 'numeric', minute: '2-digit' });
+}
+
 /** A calendar day (YYYY-MM-DD: a date of birth, a weight entry's day), the same day in every time zone. */
 export function formatDay(day: string, locale?: string): string {
   return new Date(`${day}T00:00:00Z`).toLocaleDateString(locale, { ...LONG_DATE, timeZone: 'UTC' });

@@ -1,5 +1,6 @@
 import type { $Fetch, FetchOptions } from 'ofetch';
-import { serverErrorMessage } from '../../server/src/contract/envelope';
+import { serverErrorMessage, type StrapiErrorBody } from '../../server/src/contract/envelope';
+import { SIGNED_OUT_REASON } from '../../server/src/contract/sessions';
 import { ApiError, isFetchError } from './errors';
 import { reportUnauthorized, storedToken } from './sessionHooks';
 
@@ -19,7 +20,9 @@ function loadClient(): Promise<$Fetch> {
           const sent = new Headers(options.headers).get('Authorization');
           // A token replaced meanwhile (e.g. by a password change) was revoked on purpose; the session lives on.
           const token = storedToken();
-          if (sent && token && sent === `Bearer ${token}`) reportUnauthorized();
+          if (!sent || !token || sent !== `Bearer ${token}`) return;
+          const details = (response._data as StrapiErrorBody | undefined)?.error?.details as { reason?: unknown } | undefined;
+          reportUnauthorized(details?.reason === SIGNED_OUT_REASON ? 'signedOut' : 'expired');
         },
       }),
     (error: unknown) => {

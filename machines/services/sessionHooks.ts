@@ -4,9 +4,12 @@
  */
 export type SessionHooks = {
   getToken: () => string | null;
-  /** Called when the server refuses the token the browser holds now. */
-  onUnauthorized: () => void;
+  /** Called when the server refuses the token the browser holds now: why, if the server said (signed out elsewhere). */
+  onUnauthorized: (why: SessionEnd) => void;
 };
+
+/** A refused token: expired or revoked (the server's plain 401), or its session signed out from another device. */
+export type SessionEnd = 'expired' | 'signedOut';
 
 let sessionHooks: SessionHooks = { getToken: () => null, onUnauthorized: () => {} };
 
@@ -18,6 +21,6 @@ export function storedToken(): string | null {
   return sessionHooks.getToken();
 }
 
-export function reportUnauthorized(): void {
-  sessionHooks.onUnauthorized();
+export function reportUnauthorized(why: SessionEnd): void {
+  sessionHooks.onUnauthorized(why);
 }

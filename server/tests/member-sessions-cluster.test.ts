@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from './helpers/instances';
 import { requestFrom } from './helpers/strapi';
 import type { ApiError, AuthResponse } from './helpers/types';
-import type { SessionsResponse } from '../src/contract/sessions';
+import { SIGNED_OUT_REASON, sessionMessages, type SessionsResponse } from '../src/contract/sessions';
 
 /**
  * Signing out one session on one instance refuses its token on the other at once (the check reads
@@ -69,6 +69,12 @@ describe.skipIf(missing !== null)('signed-in devices on two instances (PostgreSQ
     expect((await call(a, 'DELETE', `/api/sessions/${sidOf(phone)}`, { token: member.jwt })).status).toBe(200);
     expect(await works(b, phone)).toBe(401);
     expect(await works(a, phone)).toBe(401);
+    // Told why on either instance (PostgreSQL's revoked_at is read the same way): signed out, not expired.
+    for (const instance of [a, b]) {
+      const refused = await call(instance, 'GET', '/api/users/me', { token: phone });
+      expect(refused.body.error?.message).toBe(sessionMessages.signedOutElsewhere);
+      expect(refused.body.error?.details).toEqual({ reason: SIGNED_OUT_REASON });
+    }
     console.log(`[member-sessions-cluster] revoked on A, refused on B after ${Date.now() - started} ms`);
     expect(await works(b, member.jwt)).toBe(200);
   });

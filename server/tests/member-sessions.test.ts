@@ -7,7 +7,7 @@ import { bootStrapi, type TestStrapi } from './helpers/strapi';
 import { createOutboxReader } from './helpers/outbox';
 import { settleMail } from './helpers/mail-queue';
 import type { ApiError, AuthResponse } from './helpers/types';
-import type { SessionsResponse } from '../src/contract/sessions';
+import { SIGNED_OUT_REASON, type SessionsResponse } from '../src/contract/sessions';
 
 /**
  * Signed-in devices and sign-in alerts (src/security/member-sessions.ts): every token has a session
@@ -61,6 +61,12 @@ async function signIn(identifier: string, password: string, agent: string): Prom
 const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
 const sidOf = (token: string) => claims(token).sid as string;
 const works = async (token: string) => (await call('GET', '/api/users/me', { token })).status;
+/** What a refused token is told: signed out from another device, or Strapi's words for any other bad token. */
+const refusal = async (token: string) => {
+  const res = await call('GET', '/api/users/me', { token });
+  return { status: res.status, message: res.body.error?.message, details: res.body.error?.details };
+};
+const SIGNED_OUT = { status: 401, message: 'You were signed out from another device.', details: { reason: SIGNED_OUT_REASON } };
 const sessionRow = (sid: string) => app.strapi.db.query(SESSIONS).findOne({ where: { sid } }) as Promise<Record<string, unknown> | null>;
 
 /** A token signed with the server's secret, as users-permissions signs them, with the claims given. */
@@ -125,7 +131,9 @@ describe('signed-in devices', () => {
 
     const res = await call('DELETE', `/api/sessions/${sidOf(laptop)}`, { token: bob.jwt });
     expect(res.status).toBe(200);
-    expect(await works(laptop)).toBe(401);
+    // The laptop is told why (not "expired"), on any authenticated route.
+    expect(await refusal(laptop)).toEqual(SIGNED_OUT);
+    expect((await call('GET', '/api/sessions', { token: laptop })).body.error?.message).toBe(SIGNED_OUT.message);
     expect(await works(bob.jwt)).toBe(200);
     const list = await call('GET', '/api/sessions', { token: bob.jwt });
     expect(list.body.sessions!.map((session) => session.id)).toEqual([sidOf(bob.jwt)]);
@@ -164,6 +172,13 @@ describe('signed-in devices', () => {
     const base = { id: dave.id, iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + 3600, iat_ms: now };
     expect(await works(signedToken({ ...base, sid: crypto.randomBytes(24).toString('base64url') }))).toBe(401);
     expect(await works(signedToken({ ...base, sid: sidOf(other.jwt) }))).toBe(401);
+    // Another member's signed-out session is not "yours signed out": Strapi's own words.
+    expect((await call('DELETE', `/api/sessions/${sidOf(other.jwt)}`, { token: other.jwt })).status).toBe(200);
+    expect(await refusal(other.jwt)).toEqual(SIGNED_OUT);
+    const foreign = await refusal(signedToken({ ...base, sid: sidOf(other.jwt) }));
+    expect(foreign).toMatchObject({ status: 401 });
+    expect(foreign.message).not.toBe(SIGNED_OUT.message);
+    expect(foreign.details).not.toEqual(SIGNED_OUT.details);
     expect(await works(signedToken({ ...base, sid: 42 }))).toBe(401);
     expect(await works(signedToken({ ...base, sid: sidOf(dave.jwt) }))).toBe(200);
   });
@@ -175,7 +190,8 @@ describe('signed-in devices', () => {
     expect(await works(legacy)).toBe(200);
     expect((await call('POST', '/api/auth/logout-all', { token: legacy })).status).toBe(200);
     expect(await works(legacy)).toBe(401);
-    expect(await works(erin.jwt)).toBe(401);
+    // Erin's other device: its row is revoked, so it is told it was signed out.
+    expect(await refusal(erin.jwt)).toEqual(SIGNED_OUT);
     expect((await sessionRow(sidOf(erin.jwt)))?.revoked_at).not.toBeNull();
   });
 
@@ -187,7 +203,10 @@ describe('signed-in devices', () => {
       body: { currentPassword: fay.password, password: 'Fresh-Pass-42', passwordConfirmation: 'Fresh-Pass-42' },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(await works(tablet)).toBe(401);
+    // Ended by the password change, not signed out from the list: Strapi's words, as for an expired token.
+    const ended = await refusal(tablet);
+    expect(ended.status).toBe(401);
+    expect(ended.message).not.toBe(SIGNED_OUT.message);
     const list = await call('GET', '/api/sessions', { token: res.body.jwt });
     expect(list.body.sessions!.map((session) => session.id)).toEqual([sidOf(res.body.jwt!)]);
   });

@@ -259,6 +259,7 @@ describe.skipIf(missing !== null)('two-factor authentication on two instances', 
     for (let i = 0; i < 5; i += 1) expect((await secondStep(i % 2 ? b : a, ticket, wrongCode(i))).status).toBe(400);
     const burnt = await secondStep(a, ticket, codeAt(member.secret, 1));
     expect(burnt.status).toBe(401);
+    expect(burnt.body.error?.message).toBe('Too many wrong codes. Please log in again.');
     expect(burnt.body.jwt).toBeUndefined();
     // Five more on a new ticket: ten wrong codes for the account lock it on both instances.
     const second = await ticketOf(member, b);

@@ -52,7 +52,7 @@ export function createApp({ history, actors, flows, inspect, prerendered }: AppO
   const auth = createActor(machine, { input: { session: readStoredSession() }, inspect });
   configureApiClient({
     getToken: () => readStoredSession()?.jwt ?? null,
-    onUnauthorized: () => auth.send({ type: 'session.expired' }),
+    onUnauthorized: (why) => auth.send({ type: why === 'signedOut' ? 'session.signedOutElsewhere' : 'session.expired' }),
   });
   router = createAppRouter({ auth, flows: flows ?? {}, history, prerendered, inspect });
   auth.start();

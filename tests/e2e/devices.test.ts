@@ -48,12 +48,17 @@ describe('Signed-in devices', () => {
       await phoneItem.getByRole('button', { name: 'Sign out' }).click();
       await expect.poll(() => deviceNames(here), poll).not.toContain('Safari on iPhone');
       expect(await deviceNames(here)).toContain('Chrome on Linux computer, this device');
+      // Confirmed, and each device shows the time it was last active as well as the day.
+      await expect.poll(() => devices(here).getByRole('status').textContent(), poll).toBe('Signed out.');
+      expect(await devices(here).getByRole('listitem').first().innerText()).toMatch(/Last active .*\d{1,2}:\d{2}/);
 
       // The phone still holds its token; its next request to the server is refused and ends the session there.
       expect((await storedSession(phone)).jwt).not.toBeNull();
       await phone.goto('/profile');
       await waitForPath(phone, '/login');
       await expect.poll(() => storedSession(phone), poll).toEqual({ jwt: null, userId: null });
+      // Told why: signed out from another device, not an expired session.
+      await expect.poll(() => phone.getByRole('status').textContent(), poll).toBe('You were signed out from another device.');
 
       // This device is untouched: it still loads its profile.
       await here.reload();

@@ -177,7 +177,7 @@ describe('profile sections in edit mode and their messages', () => {
   it('the Change Password panel, open and with an error', async () => {
     const user = await createUser();
     await withPage(DESKTOP, async (page) => {
-      const section = await openTab(page, user, 'information', 'Password');
+      const section = await openTab(page, user, 'security', 'Password');
       await section.getByRole('button', { name: 'Change Password' }).click();
       await section.getByLabel('Confirm New Password', { exact: true }).waitFor();
       await expectNoSeriousViolations(page, 'password-open');

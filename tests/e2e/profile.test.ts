@@ -392,8 +392,13 @@ describe('Profile picture', () => {
 describe('Change password', () => {
   it('changes the password; the new one logs in, the old one no longer does', async () => {
     const user = await createUser();
-    const section = await openTab(page, user, 'information', 'Password');
-    await section.getByRole('button', { name: 'Change Password' }).click();
+    // Information's Change Password (SPEC §2) leads to the Security tab's Password section (issue 28).
+    const information = await openTab(page, user, 'information', 'Password');
+    await information.getByRole('button', { name: 'Change Password' }).click();
+    await waitForPath(page, '/profile');
+    await expect.poll(() => new URL(page.url()).search + new URL(page.url()).hash, poll).toBe('?tab=security#password');
+    const section = region(page, 'Password');
+    await section.getByRole('button', { name: 'Change Password', expanded: false }).click();
     const newPassword = `${user.password}-new`;
 
     // Strapi's own refusal first: a wrong current password.
@@ -456,7 +461,8 @@ describe('Log out of all devices', () => {
       await openLoggedIn(otherPage, { jwt: otherToken, id: user.id }, '/profile?tab=information');
       await otherPage.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
 
-      const section = await openTab(page, user, 'information', 'Password');
+      // In the Security tab, under Signed-in devices (issue 28).
+      const section = (await openTab(page, user, 'security', 'Security')).getByRole('group', { name: 'Signed-in devices' });
       const done = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/auth/logout-all');
       await section.getByRole('button', { name: 'Log out of all devices' }).click();
       expect((await done).status()).toBe(200);
@@ -474,7 +480,8 @@ describe('Log out of all devices', () => {
       }
       await otherPage.reload({ waitUntil: 'domcontentloaded' });
       await waitForPath(otherPage, '/login');
-      await expect.poll(() => otherPage.getByRole('status').textContent(), poll).toBe('Your session has expired. Please log in again.');
+      // Its session row was signed out, so it is told so (issue 28), not that it expired.
+      await expect.poll(() => otherPage.getByRole('status').textContent(), poll).toBe('You were signed out from another device.');
     } finally {
       await otherDevice.close();
     }

@@ -1,9 +1,20 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserPerTest, createUser, openLoggedIn, storedSession, WAIT_MS, waitForHydration, waitForPath } from './support/browser';
+import {
+  browserPerTest,
+  createUser,
+  newContext,
+  openLoggedIn,
+  storedSession,
+  WAIT_MS,
+  waitForHydration,
+  waitForPath,
+  type BrowserSession,
+} from './support/browser';
 
 // otpauth is a dependency of the server: loaded from there, as an authenticator app would compute the codes.
 const serverRequire = createRequire(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'server', 'package.json'));
@@ -15,7 +26,11 @@ const { TOTP, Secret } = serverRequire('otpauth') as {
 const poll = { timeout: WAIT_MS, interval: 50 };
 
 let page: Page;
-browserPerTest((session) => ({ page } = session));
+let session: BrowserSession;
+browserPerTest((opened) => ({ page } = session = opened));
+
+/** A phone's screen (issue 28): the QR code cannot be scanned by the phone showing it. */
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 } as const;
 
 /** The app's code `steps` periods from now (each accepted code spends its step: the next log-in uses a later one). */
 const codeAt = (secret: string, steps: number) =>
@@ -44,7 +59,10 @@ async function passwordStep(p: Page, user: { username: string; password: string 
 }
 
 async function enterCode(p: Page, code: string) {
-  await p.getByRole('textbox', { name: 'Authentication code' }).fill(code);
+  const field = p.getByRole('textbox', { name: 'Authentication code' });
+  // A phone's number pad and its received code first; 'Use a recovery code' gives the letters.
+  expect([await field.getAttribute('inputmode'), await field.getAttribute('autocomplete')]).toEqual(['numeric', 'one-time-code']);
+  await field.fill(code);
   await p.getByRole('button', { name: 'Verify' }).click();
 }
 
@@ -58,7 +76,7 @@ describe('two-factor authentication with an authenticator app', () => {
     const qr = panel(page).getByRole('img', { name: 'QR code for your authenticator app' });
     await qr.waitFor();
     expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
-    const secret = (await panel(page).getByLabel('Secret key').innerText()).trim();
+    const secret = (await panel(page).getByLabel('Secret key').innerText()).replace(/\s/g, '');
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     await panel(page).getByRole('textbox', { name: '6-digit code' }).fill(codeAt(secret, 0));
     await panel(page).getByRole('button', { name: 'Turn on' }).click();
@@ -95,8 +113,84 @@ describe('two-factor authentication with an authenticator app', () => {
     await expect.poll(() => page.getByRole('alert').innerText(), poll).toBe('That code is not right. Try again.');
     expect((await storedSession(page)).jwt).toBeNull();
 
-    // Back returns to the password form.
+    // Four more wrong codes burn the ticket (five per ticket): said as it is, not "expired".
+    const wrong = (i: number) => String((Number(codeAt(secret, 1)) + 1 + i) % 1_000_000).padStart(6, '0');
+    for (let i = 0; i < 4; i += 1) {
+      const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/auth/two-factor');
+      await enterCode(page, wrong(i));
+      expect((await answered).status()).toBe(400);
+      await expect.poll(() => page.getByRole('alert').innerText(), poll).toBe('That code is not right. Try again.');
+    }
+    await enterCode(page, codeAt(secret, 1));
+    await expect.poll(() => page.getByRole('alert').innerText(), poll).toBe('Too many wrong codes. Please log in again.');
+    expect((await storedSession(page)).jwt).toBeNull();
+
+    // Back returns to the password form, the identifier still typed.
     await page.getByRole('button', { name: 'Back' }).click();
-    await page.getByRole('textbox', { name: 'Email or Username' }).waitFor();
+    const identifier = page.getByRole('textbox', { name: 'Email or Username' });
+    await identifier.waitFor();
+    expect(await identifier.inputValue()).toBe(user.username);
+  });
+
+  it('on a phone: the otpauth link, the key in groups with Copy, the recovery codes downloaded and copied, then on', async () => {
+    const user = await createUser();
+    const phone = await newContext(session.browser, { ...PHONE, permissions: ['clipboard-read', 'clipboard-write'] });
+    try {
+      const p = await phone.newPage();
+      await openLoggedIn(p, user, '/profile?tab=security');
+      await panel(p).getByRole('button', { name: 'Set up two-factor authentication' }).tap();
+
+      // The link opens the authenticator app on this phone with the key and the account in it.
+      const link = panel(p).getByRole('link', { name: 'Open in authenticator app' });
+      await link.waitFor();
+      const href = (await link.getAttribute('href')) ?? '';
+      expect(href).toMatch(/^otpauth:\/\/totp\/Carnivo:/);
+
+      // The key, spaced in groups of four; apps take it without the spaces, as Copy gives it.
+      const shown = (await panel(p).getByLabel('Secret key').innerText()).trim();
+      expect(shown).toMatch(/^([A-Z2-7]{4} ){7}[A-Z2-7]{4}$/);
+      const secret = shown.replace(/ /g, '');
+      expect(new URL(href).searchParams.get('secret')).toBe(secret);
+      await panel(p).getByRole('button', { name: 'Copy key' }).tap();
+      await expect.poll(() => panel(p).getByRole('status').textContent(), poll).toBe('Key copied.');
+      expect(await p.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+
+      // The code field brings up the number pad and offers a code the phone received.
+      const code = panel(p).getByRole('textbox', { name: '6-digit code' });
+      expect(await code.getAttribute('inputmode')).toBe('numeric');
+      expect(await code.getAttribute('autocomplete')).toBe('one-time-code');
+      // Nothing wider than the phone.
+      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.viewport.width);
+
+      await code.fill(codeAt(secret, 0));
+      await panel(p).getByRole('button', { name: 'Turn on' }).tap();
+      const list = panel(p).getByRole('list', { name: 'Recovery codes' });
+      await list.waitFor();
+      const recoveryCodes = (await list.getByRole('listitem').allInnerTexts()).map((text) => text.trim());
+      expect(recoveryCodes).toHaveLength(10);
+
+      // Download: a text file with every code; Copy: the same text on the clipboard.
+      const [download] = await Promise.all([p.waitForEvent('download'), panel(p).getByRole('button', { name: 'Download' }).tap()]);
+      expect(download.suggestedFilename()).toBe('carnivo-recovery-codes.txt');
+      const file = fs.readFileSync((await download.path())!, 'utf8');
+      expect(file.split('\n').filter((line) => recoveryCodes.includes(line))).toEqual(recoveryCodes);
+      await panel(p).getByRole('button', { name: 'Copy', exact: true }).tap();
+      await expect.poll(() => panel(p).getByRole('status').textContent(), poll).toBe('Recovery codes copied.');
+      expect(await p.evaluate(() => navigator.clipboard.readText())).toBe(file);
+      expect(await panel(p).getByRole('button', { name: 'Print' }).isVisible()).toBe(true);
+
+      await panel(p).getByRole('button', { name: 'I have saved them' }).tap();
+      await panel(p).getByText('Two-factor authentication is on. 10 recovery codes left.').waitFor();
+      // On: each form under its heading, each code field named apart, the number pad first.
+      for (const [group, label] of [
+        ['Get new recovery codes', 'Code for new recovery codes'],
+        ['Turn off', 'Code to turn off'],
+      ]) {
+        const field = panel(p).getByRole('group', { name: group }).getByRole('textbox', { name: label });
+        expect(await field.getAttribute('inputmode')).toBe('numeric');
+      }
+    } finally {
+      await phone.close();
+    }
   });
 });

@@ -38,6 +38,8 @@ export const authSessionModel = setup({
       | { type: 'server.refusedCode' }
       /** The ticket is used, expired or revoked: the member goes Back to the password. */
       | { type: 'server.ticketVoid' }
+      /** The ticket took five wrong codes (issue 28: said as it is, not "expired"). */
+      | { type: 'server.ticketBurnt' }
       | { type: 'secondStep.back' }
       | { type: 'google.signedIn' }
       | { type: 'logOut.clicked' }
@@ -45,6 +47,7 @@ export const authSessionModel = setup({
       | { type: 'otherTab.loggedOut' }
       | { type: 'profile.opened' }
       | { type: 'profile.openedTokenRefused' }
+      | { type: 'profile.openedSignedOutElsewhere' }
       | { type: 'account.deletedOnDeletePage' }
       | { type: 'allDevices.loggedOut' }
       | { type: 'password.changed' }
@@ -114,10 +117,17 @@ export const authSessionModel = setup({
     codeForm: { on: { 'code.submitted': 'verifyingCode', 'secondStep.back': 'logInForm', 'signUp.opened': 'signUpForm' } },
     /** 'Verifying...' */
     verifyingCode: {
-      on: { 'server.acceptedCode': 'memberHome', 'server.refusedCode': 'codeRefused', 'server.ticketVoid': 'logInExpired' },
+      on: {
+        'server.acceptedCode': 'memberHome',
+        'server.refusedCode': 'codeRefused',
+        'server.ticketVoid': 'logInExpired',
+        'server.ticketBurnt': 'tooManyCodes',
+      },
     },
     /** 'That code is not right. Try again.' */
     codeRefused: { on: { 'code.submitted': 'verifyingCode' } },
+    /** 'Too many wrong codes. Please log in again.' on the code form; Back leads to the password, the identifier still typed. */
+    tooManyCodes: { on: { 'secondStep.back': 'logInForm' } },
     /** 'Your log-in has expired. Please log in again.' on the code form; Back leads to the password. */
     logInExpired: { on: { 'secondStep.back': 'logInForm' } },
     loggingInForProfile: { on: { 'server.loggedIn': 'memberProfile' } },
@@ -129,6 +139,8 @@ export const authSessionModel = setup({
     // /login with a green notice, logged out.
     confirmEmailNotice: { on: { 'logIn.submitted': 'loggingIn' } },
     sessionExpiredNotice: { on: { 'signUp.opened': 'signUpForm' } },
+    /** Issue 28: the server said this session was signed out from another device (not that it expired). */
+    signedOutElsewhereNotice: {},
     accountDeletedNotice: {},
     loggedOutEverywhereNotice: {},
     passwordResetNotice: {},
@@ -142,6 +154,7 @@ export const authSessionModel = setup({
         'otherTab.loggedOut': 'visitorHome',
         'profile.opened': 'memberProfile',
         'profile.openedTokenRefused': 'sessionExpiredNotice',
+        'profile.openedSignedOutElsewhere': 'signedOutElsewhereNotice',
         'account.deletedOnDeletePage': 'accountDeletedNotice',
         // /login is for visitors: a member asked to log in again stays where /login sends members.
         'provider.returnedError': 'memberHome',

@@ -1,9 +1,9 @@
 import { setup } from 'xstate';
 
 /**
- * SPEC §2 Profile / §8: "Log out of all devices" on the Information tab. The server revokes every
- * token, this device's too, so success lands on /login with a notice; a failure says why and the
- * button works again.
+ * SPEC §2 Profile / §8: "Log out of all devices", in the Security tab under Signed-in devices (issue 28;
+ * it was on the Information tab). The server revokes every token, this device's too, so success lands
+ * on /login with a notice; a failure says why and the button works again.
  */
 export const logoutAllDevicesModel = setup({
   types: {

@@ -5,6 +5,8 @@ import { setup } from 'xstate';
  * code and the secret as text; the first code from the app turns it on and the ten recovery codes are
  * shown once. On: new recovery codes for a code, or off with the password and a code. A refusal
  * keeps everything as it was, with the server's message.
+ * Issue 28: on a phone, the key is copied (or opened in the app through its otpauth link), and the
+ * recovery codes are copied, downloaded as a text file or printed.
  */
 export const twoFactorSetupModel = setup({
   types: {
@@ -19,6 +21,12 @@ export const twoFactorSetupModel = setup({
       | { type: 'server.setupFailed' }
       | { type: 'setup.cancelled' }
       | { type: 'code.submitted' }
+      | { type: 'key.copyRequested' }
+      | { type: 'clipboard.copied' }
+      | { type: 'clipboard.refused' }
+      | { type: 'codes.copyRequested' }
+      | { type: 'codes.downloadRequested' }
+      | { type: 'codes.printRequested' }
       | { type: 'server.enabled' }
       | { type: 'server.refusedCode' }
       | { type: 'codes.saved' }
@@ -43,13 +51,26 @@ export const twoFactorSetupModel = setup({
     /** The fallback message, still off. */
     setupFailed: { on: { 'setup.requested': 'startingSetup' } },
     /** The QR code, the secret as text, the code field. */
-    scanning: { on: { 'code.submitted': 'turningOn', 'setup.cancelled': 'off' } },
+    scanning: { on: { 'code.submitted': 'turningOn', 'setup.cancelled': 'off', 'key.copyRequested': 'copyingKey' } },
+    copyingKey: { on: { 'clipboard.copied': 'keyCopied', 'clipboard.refused': 'keyCopyRefused' } },
+    /** 'Key copied.', the code field as it was. */
+    keyCopied: { on: { 'code.submitted': 'turningOn' } },
+    /** 'Could not copy. Select the text and copy it instead.' */
+    keyCopyRefused: {},
     /** 'Turning on...' */
     turningOn: { on: { 'server.enabled': 'recoveryCodes', 'server.refusedCode': 'codeRefused' } },
     /** 'That code is not right. Try again.' with the QR code still there. */
     codeRefused: { on: { 'code.submitted': 'turningOn' } },
     /** The ten codes, shown once. */
-    recoveryCodes: { on: { 'codes.saved': 'on' } },
+    recoveryCodes: { on: { 'codes.saved': 'on', 'codes.copyRequested': 'copyingCodes' } },
+    copyingCodes: { on: { 'clipboard.copied': 'codesCopied', 'clipboard.refused': 'codesCopyRefused' } },
+    /** 'Recovery codes copied.' */
+    codesCopied: { on: { 'codes.downloadRequested': 'codesDownloaded' } },
+    codesCopyRefused: {},
+    /** carnivo-recovery-codes.txt handed to the browser; the codes still shown. */
+    codesDownloaded: { on: { 'codes.printRequested': 'codesPrinted' } },
+    /** The codes alone sent to the printer. */
+    codesPrinted: { on: { 'codes.saved': 'on' } },
     on: { on: { 'regenerate.submitted': 'regenerating', 'disable.submitted': 'turningOff' } },
     regenerating: { on: { 'server.regenerated': 'recoveryCodes', 'server.refusedRegenerate': 'regenerateRefused' } },
     regenerateRefused: {},

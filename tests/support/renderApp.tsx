@@ -36,16 +36,31 @@ export const sampleUser: User = {
 
 /**
  * A fake same-origin server for calls the router makes outside the auth machine
- * (the profile loader). `refuseTokens` makes it answer 401 like an expired JWT.
+ * (the profile loader). `refuseTokens` makes it answer 401 like an expired JWT ('expired'), or like a
+ * token whose session was signed out from another device ('signedOut').
  */
 export function fakeServer() {
   const server = {
-    refuseTokens: false,
+    refuseTokens: false as false | 'expired' | 'signedOut',
     requests: [] as string[],
     fetch: async (input: RequestInfo | URL): Promise<Response> => {
       const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
       server.requests.push(url.pathname + url.search);
       if (url.pathname === '/api/users/me') {
+        if (server.refuseTokens === 'signedOut') {
+          return Response.json(
+            {
+              data: null,
+              error: {
+                status: 401,
+                name: 'UnauthorizedError',
+                message: 'You were signed out from another device.',
+                details: { reason: 'session-signed-out' },
+              },
+            },
+            { status: 401 },
+          );
+        }
         return server.refuseTokens
           ? Response.json(
               { data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Missing or invalid credentials' } },

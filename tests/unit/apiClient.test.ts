@@ -67,6 +67,24 @@ describe('API client', () => {
     expect(requests[0].headers.get('Authorization')).toBe('Bearer stored-jwt');
     expect(new URL(requests[0].url).search).toBe('?populate=*');
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
+    expect(onUnauthorized).toHaveBeenCalledWith('expired');
+  });
+
+  it('tells a session signed out from another device (the server gives the reason) from an expired one', async () => {
+    const onUnauthorized = vi.fn();
+    configureApiClient({ getToken: () => 'stored-jwt', onUnauthorized });
+    const message = 'You were signed out from another device.';
+    stubFetch(() =>
+      Response.json({ data: null, error: { status: 401, message, details: { reason: 'session-signed-out' } } }, { status: 401 }),
+    );
+    await expect(getCurrentUser()).rejects.toMatchObject({ status: 401 });
+    expect(onUnauthorized).toHaveBeenCalledWith('signedOut');
+    // Another reason, or none, is an expiry.
+    stubFetch(() => Response.json({ error: { message, details: { reason: 'other' } } }, { status: 401 }));
+    await expect(getCurrentUser()).rejects.toMatchObject({ status: 401 });
+    stubFetch(() => new Response('', { status: 401 }));
+    await expect(getCurrentUser()).rejects.toMatchObject({ status: 401 });
+    expect(onUnauthorized.mock.calls).toEqual([['signedOut'], ['expired'], ['expired']]);
   });
 
   it('does not treat a failed login (no token sent) as an expired session', async () => {

@@ -11,7 +11,7 @@ import {
   updateSandboxCard,
 } from '../../machines/services/billing';
 import { configureApiClient } from '../../machines/services/sessionHooks';
-import { downloadFile } from '../../src/features/profile/DataExportPanel';
+import { downloadFile } from '../../src/components/handOver';
 import { activeSubscription } from '../support/subscriptionFixtures';
 
 function stubFetch(respond: (request: Request) => Response | Promise<Response>) {
@@ -141,7 +141,7 @@ describe('machines/services/billing (issue 11)', () => {
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       clicked.push({ href: this.href, download: this.download, attached: document.body.contains(this) });
     });
-    downloadFile({ filename: 'carnivo-data-7.json', text: '{"a":1}' });
+    downloadFile({ filename: 'carnivo-data-7.json', text: '{"a":1}' }, 'application/json');
     expect(clicked).toEqual([{ href: 'blob:export', download: 'carnivo-data-7.json', attached: true }]);
     expect(saved?.type).toBe('application/json');
     expect(await saved?.text()).toBe('{"a":1}');

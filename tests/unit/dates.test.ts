@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatDate, formatDay, formatMonth } from '../../machines/rules/dates';
+import { formatDate, formatDateTime, formatDay, formatMonth } from '../../machines/rules/dates';
 
 const zone = process.env.TZ;
 afterEach(() => {
@@ -25,6 +25,13 @@ describe('machines/rules/dates: one date format across the member area (issue 21
     expect(formatDate('2026-12-25T03:00:00.000Z', 'en-US')).toBe('December 24, 2026');
     process.env.TZ = 'Asia/Tokyo';
     expect(formatDate('2026-12-24T20:00:00.000Z', 'en-US')).toBe('December 25, 2026');
+  });
+
+  it("gives the time of day too where it matters (signed-in devices, issue 28), in the member's zone", () => {
+    process.env.TZ = 'America/Los_Angeles';
+    expect(formatDateTime('2026-12-25T03:05:00.000Z', 'en-US')).toMatch(/^December 24, 2026(,| at) 7:05\sPM$/);
+    process.env.TZ = 'Europe/London';
+    expect(formatDateTime('2026-12-25T03:05:00.000Z', 'en-GB')).toMatch(/^25 December 2026(,| at) 0?3:05$/);
   });
 
   it('keeps a calendar day and a month the same in every time zone', () => {

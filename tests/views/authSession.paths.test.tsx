@@ -29,6 +29,7 @@ const LOG_IN_REFUSAL = 'Invalid identifier or password';
 const PROVIDER_ERROR = 'access_denied';
 const WRONG_CODE = 'That code is not right. Try again.';
 const TICKET_VOID = 'Your log-in has expired. Please log in again.';
+const TICKET_BURNT = 'Too many wrong codes. Please log in again.';
 const SECOND_STEP_ANSWER: AuthResponse = { jwt: 'jwt-after-code', user: { id: 7, createdAt: '2025-01-01T00:00:00.000Z' } };
 
 type Input = { username: string; email: string; password: string };
@@ -122,9 +123,21 @@ function otherTab(session: Session | null) {
 }
 
 const passwordCard = () => screen.getByRole('region', { name: 'Password' });
+const securityTab = () => screen.getByRole('region', { name: 'Security' });
+
+/** The password is changed, and every device logged out, in the Security tab (issue 28). */
+async function openSecurity(page: Page) {
+  if (!screen.queryByRole('region', { name: 'Security' })) await page.router.navigate({ to: '/profile', search: { tab: 'security' } });
+  await see("the region 'Security'", securityTab, 20_000);
+}
 
 async function changePassword(page: Page, answer: string | null) {
+  // Information's Change Password (SPEC §2) leads to the Security tab's Password section.
   await see("the region 'Password'", passwordCard);
+  if (!screen.queryByRole('region', { name: 'Security' })) {
+    await userEvent.click(within(passwordCard()).getByRole('button', { name: 'Change Password' }));
+  }
+  await openSecurity(page);
   await userEvent.click(within(passwordCard()).getByRole('button', { name: 'Change Password' }));
   for (const [label, value] of [
     ['Current Password', 'oldpass1'],
@@ -177,7 +190,7 @@ async function submitCode(code: string) {
 
 describe('authSession: the spec model replayed against the app', () => {
   // The Log In page is a lazy chunk: loaded once here, so the first replay's screens do not wait on its first transform.
-  beforeAll(() => import('../../src/features/auth/LogInPage'), 30_000);
+  beforeAll(() => Promise.all([import('../../src/features/auth/LogInPage'), import('../../src/features/security/SecurityTab')]), 60_000);
 
   afterEach(() => {
     vi.unstubAllGlobals();
@@ -230,6 +243,7 @@ describe('authSession: the spec model replayed against the app', () => {
       },
       'server.refusedCode': (page) => page.loginCalls.last().settle.reject(new ApiError(WRONG_CODE, 400)),
       'server.ticketVoid': (page) => page.loginCalls.last().settle.reject(new ApiError(TICKET_VOID, 401)),
+      'server.ticketBurnt': (page) => page.loginCalls.last().settle.reject(new ApiError(TICKET_BURNT, 401)),
       'secondStep.back': () => userEvent.click(screen.getByRole('button', { name: 'Back' })),
       'google.signedIn': async (page) => {
         await userEvent.click(screen.getByRole('button', { name: 'Continue with Google' }));
@@ -253,7 +267,11 @@ describe('authSession: the spec model replayed against the app', () => {
       'profile.opened': (page) => follow(page, 'Profile', '/profile'),
       'profile.openedTokenRefused': async (page) => {
         // The server refuses the stored token on the next authenticated call.
-        page.server.refuseTokens = true;
+        page.server.refuseTokens = 'expired';
+        await userEvent.click(within(nav()).getByRole('link', { name: 'Profile' }));
+      },
+      'profile.openedSignedOutElsewhere': async (page) => {
+        page.server.refuseTokens = 'signedOut';
         await userEvent.click(within(nav()).getByRole('link', { name: 'Profile' }));
       },
       'account.deletedOnDeletePage': async (page) => {
@@ -264,8 +282,10 @@ describe('authSession: the spec model replayed against the app', () => {
         page.deletions.last().settle.resolve();
       },
       'allDevices.loggedOut': async (page) => {
-        await see("the group 'All devices'", () => within(passwordCard()).getByRole('group', { name: 'All devices' }));
-        const group = within(passwordCard()).getByRole('group', { name: 'All devices' });
+        await openSecurity(page);
+        const devices = () => within(securityTab()).getByRole('group', { name: 'Signed-in devices' });
+        await see("the group 'All devices'", () => within(devices()).getByRole('group', { name: 'All devices' }));
+        const group = within(devices()).getByRole('group', { name: 'All devices' });
         await userEvent.click(within(group).getByRole('button', { name: 'Log out of all devices' }));
         page.logoutsEverywhere.last().settle.resolve();
       },
@@ -299,7 +319,13 @@ describe('authSession: the spec model replayed against the app', () => {
       },
       signUpRefused: (page) => expectForm(page, { pathname: '/signup', alert: SIGN_UP_REFUSAL }),
       signUpFailed: (page) => expectForm(page, { pathname: '/signup', alert: 'Registration failed' }),
-      logInForm: (page) => expectForm(page, { pathname: '/login' }),
+      logInForm: async (page, { via }) => {
+        await expectForm(page, { pathname: '/login' });
+        // Back from the code: the identifier as typed, the password to type again.
+        const typed = via === 'secondStep.back' ? 'ribeye' : '';
+        expect((screen.getByLabelText('Email or Username', { selector: 'input' }) as HTMLInputElement).value).toBe(typed);
+        expect((screen.getByLabelText('Password', { selector: 'input' }) as HTMLInputElement).value).toBe('');
+      },
       logInForProfile: async (page) => {
         await expectForm(page, { pathname: '/login' });
         expect(page.router.state.location.search).toEqual({ from: '/profile' });
@@ -318,9 +344,11 @@ describe('authSession: the spec model replayed against the app', () => {
       },
       codeRefused: (page) => expectCodeForm(page, { alert: WRONG_CODE }),
       logInExpired: (page) => expectCodeForm(page, { alert: TICKET_VOID }),
+      tooManyCodes: (page) => expectCodeForm(page, { alert: TICKET_BURNT }),
       confirmEmailNotice: (page) =>
         expectNotice(page, 'Your account has been created. Please confirm your email address using the link we sent you, then log in.'),
       sessionExpiredNotice: (page) => expectNotice(page, 'Your session has expired. Please log in again.'),
+      signedOutElsewhereNotice: (page) => expectNotice(page, 'You were signed out from another device.'),
       accountDeletedNotice: (page) => expectNotice(page, 'Your account has been deleted successfully.'),
       loggedOutEverywhereNotice: (page) => expectNotice(page, 'You have been logged out of all devices.'),
       passwordResetNotice: (page) => expectNotice(page, 'Your password has been reset. You can now log in with your new password.'),

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { fromPromise } from 'xstate';
 import { authMessages } from '../../machines/authSession.machine';
@@ -30,7 +30,7 @@ function openProfile(inspect?: Inspect) {
   const passwordChange = passwordChangeMachine.provide({
     actors: { changePassword: fromPromise<string | null, ChangePasswordPayload>(({ input }) => changes.handler(input)) },
   });
-  return { ...renderProfile('information', { passwordChange }, {}, inspect), changes, token: 'member-token' };
+  return { ...renderProfile('security', { passwordChange }, {}, inspect), changes, token: 'member-token' };
 }
 type Page = ReturnType<typeof openProfile>;
 const passwordCard = () => screen.getByRole('region', { name: 'Password' });
@@ -79,6 +79,8 @@ const perform = {
 };
 
 describe('passwordChange: the spec model replayed against the Change Password panel', () => {
+  // The Security tab is a lazy chunk: transformed once up front, so the first replay's waits measure the page.
+  beforeAll(() => import('../../src/features/security/SecurityTab'), 60_000);
   afterEach(restoreProfileHarness);
 
   it('uses the spec delay', () => {

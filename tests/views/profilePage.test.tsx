@@ -41,6 +41,23 @@ describe('profile page', () => {
     expect(within(screen.getByRole('navigation', { name: 'Profile quick links' })).getAllByRole('link')).toHaveLength(4);
   });
 
+  it("Information's Change Password (SPEC §2) opens the Security tab, where the password form and 'Log out of all devices' are (issue 28)", async () => {
+    const page = renderProfile('information', {});
+    await settle(() => screen.getByRole('region', { name: 'Password' }));
+    // Neither form is on Information any more.
+    expect(screen.queryByLabelText('Current Password', { selector: 'input' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Log out of all devices' })).toBeNull();
+    await page.user.click(within(screen.getByRole('region', { name: 'Password' })).getByRole('button', { name: 'Change Password' }));
+    await settle(() => screen.getByRole('region', { name: 'Security' }), 20_000);
+    expect(page.router.state.location.search).toEqual({ tab: 'security' });
+    expect(page.router.state.location.hash).toBe('password');
+    const password = screen.getByRole('region', { name: 'Password' });
+    expect(password.id).toBe('password');
+    expect(within(password).getByRole('button', { name: 'Change Password' }).getAttribute('aria-expanded')).toBe('false');
+    const devices = screen.getByRole('group', { name: 'Signed-in devices' });
+    expect(within(devices).getByRole('button', { name: 'Log out of all devices' })).toBeTruthy();
+  });
+
   it('gives each Information card one heading naming it, and says Units once (issue 21)', async () => {
     renderProfile('information', {});
     await settle(() => screen.getByRole('region', { name: 'Your data' }));

@@ -8,7 +8,8 @@ import { ApiError } from '../../machines/services/errors';
 import { signedInDevicesModel } from '../models/signedInDevices.model';
 import { deferredCalls } from '../support/deferred';
 import { definePathTests, see, type Inspect } from '../support/pathTests';
-import { seeAlert, seeLoggedOut, seePath } from '../support/pathSteps';
+import { noticeShownFor, seeAlert, seeLoggedOut, seeNotice, seePath } from '../support/pathSteps';
+import { formatDateTime } from '../../machines/rules/dates';
 import { renderProfile, restoreProfileHarness } from '../support/profileHarness';
 
 const SERVER_REFUSAL = 'This session was not found. It may already be signed out.';
@@ -47,7 +48,7 @@ const device = (name: string) => within(panel()).getByRole('listitem', { name })
 const HERE_ITEM = 'Chrome on Windows computer, this device';
 const PHONE_ITEM = 'Safari on iPhone';
 
-async function seeList(names: string[], signingOut: string | null, alert: string | null) {
+async function seeList(names: string[], signingOut: string | null, alert: string | null, notice: string | null = null) {
   await see(`the devices ${names.join(' and ')}`, () =>
     expect(
       within(panel())
@@ -56,6 +57,11 @@ async function seeList(names: string[], signingOut: string | null, alert: string
     ).toEqual(names),
   );
   expect(within(device(HERE_ITEM)).getByText('This device')).toBeTruthy();
+  // The time as well as the day (the member's locale and zone: the test's are the browser's).
+  expect(
+    within(device(HERE_ITEM)).getByText(`Signed in ${formatDateTime(HERE.createdAt)} · Last active ${formatDateTime(HERE.lastActiveAt)}`),
+  ).toBeTruthy();
+  expect(formatDateTime(HERE.createdAt, 'en-US')).toMatch(/^November 1, 2026(,| at) \d{1,2}:00\s?[AP]M$/);
   for (const name of names) {
     const button = within(device(name)).getByRole('button', {
       name: signingOut === name ? 'Signing out...' : 'Sign out',
@@ -63,6 +69,7 @@ async function seeList(names: string[], signingOut: string | null, alert: string
     expect(button.disabled).toBe(signingOut !== null);
   }
   await seeAlert(panel, alert);
+  await seeNotice(panel, notice);
 }
 
 async function seeLoadFailure(alert: string) {
@@ -102,6 +109,7 @@ describe('signedInDevices: the spec model replayed against the Security tab', ()
         await page.user.click(within(device(HERE_ITEM)).getByRole('button', { name: 'Sign out' }));
         expect(page.signOuts.last().input).toEqual({ id: HERE.id });
       },
+      'time.passed3s': noticeShownFor(3000, panel, 'Signed out.'),
     },
     screens: {
       loading: () => see("the status 'Loading your devices...'", () => within(panel()).getByRole('status')),
@@ -111,7 +119,8 @@ describe('signedInDevices: the spec model replayed against the Security tab', ()
       signingOutOther: () => seeList([HERE_ITEM, PHONE_ITEM], PHONE_ITEM, null),
       signOutRefused: () => seeList([HERE_ITEM, PHONE_ITEM], null, SERVER_REFUSAL),
       signOutFailed: () => seeList([HERE_ITEM, PHONE_ITEM], null, 'Failed to sign out this device'),
-      otherGone: () => seeList([HERE_ITEM], null, null),
+      otherGone: () => seeList([HERE_ITEM], null, null, 'Signed out.'),
+      otherGoneQuiet: () => seeList([HERE_ITEM], null, null),
       signingOutHere: (page) => seeList(page.signOuts.calls.length > 1 ? [HERE_ITEM] : [HERE_ITEM, PHONE_ITEM], HERE_ITEM, null),
       loggedOut: async (page) => {
         // Like the bar's Log Out on a member's page: /login, with the way back to Security.

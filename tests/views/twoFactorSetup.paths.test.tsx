@@ -1,4 +1,4 @@
-import { afterEach, describe, expect } from 'vitest';
+import { afterEach, describe, expect, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { fromPromise } from 'xstate';
 import { twoFactorSetupMachine } from '../../machines/twoFactorSetup.machine';
@@ -26,8 +26,13 @@ function openSecurity(inspect: Inspect) {
   const enables = deferredCalls<{ code: string }, string[]>();
   const regenerations = deferredCalls<{ code: string }, string[]>();
   const disables = deferredCalls<TwoFactorDisablePayload, void>();
+  const copies = deferredCalls<{ text: string }, void>();
+  const saveCodes = vi.fn();
+  const printCodes = vi.fn();
   const twoFactorSetup = twoFactorSetupMachine.provide({
+    actions: { saveCodes: (_, file) => saveCodes(file), printCodes: (_, text) => printCodes(text) },
     actors: {
+      copyText: fromPromise<void, { text: string }>(({ input }) => copies.handler(input)),
       loadStatus: fromPromise<TwoFactorStatus>(() => statuses.handler()),
       startSetup: fromPromise<TwoFactorSetupResponse>(() => setups.handler()),
       enable: fromPromise<string[], { code: string }>(({ input }) => enables.handler(input)),
@@ -42,6 +47,9 @@ function openSecurity(inspect: Inspect) {
     enables,
     regenerations,
     disables,
+    copies,
+    saveCodes,
+    printCodes,
     codes: CODES,
   };
 }
@@ -70,10 +78,15 @@ const seeOff = (messages: { alert?: string; notice?: string } = {}, busy = false
     expect(within(panel()).queryByRole('img')).toBeNull();
   });
 
-const seeScanning = (messages: { alert?: string } = {}, busy = false) =>
+const seeScanning = (messages: { alert?: string; notice?: string } = {}, busy = false) =>
   seePanel(messages, () => {
     expect(within(panel()).getByRole('img', { name: 'QR code for your authenticator app' }).getAttribute('src')).toBe(SETUP.qrCode);
-    expect(within(panel()).getByLabelText('Secret key').textContent).toBe(SETUP.secret);
+    // On a phone: the app opens from the link, or the key is copied or typed (in groups of four).
+    expect(within(panel()).getByRole('link', { name: 'Open in authenticator app' }).getAttribute('href')).toBe(SETUP.uri);
+    expect(within(panel()).getByLabelText('Secret key').textContent).toBe('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP');
+    expect(button('Copy key').disabled).toBe(busy);
+    const code = within(panel()).getByLabelText('6-digit code', { selector: 'input' });
+    expect([code.getAttribute('inputmode'), code.getAttribute('autocomplete')]).toEqual(['numeric', 'one-time-code']);
     expect(button(busy ? 'Turning on...' : 'Turn on').disabled).toBe(busy);
   });
 
@@ -82,14 +95,31 @@ const seeOn = (left: number, messages: { alert?: string } = {}, busy?: 'regenera
     expect(within(panel()).getByText(`Two-factor authentication is on. ${left} recovery codes left.`)).toBeTruthy();
     expect(button(busy === 'regenerating' ? 'Generating...' : 'Get new recovery codes').disabled).toBe(busy !== undefined);
     expect(button(busy === 'disabling' ? 'Turning off...' : 'Turn off two-factor authentication').disabled).toBe(busy !== undefined);
+    // Each form under its own heading, each code field with a name of its own (a phone's number pad first).
+    const regenerate = within(panel()).getByRole('group', { name: 'Get new recovery codes' });
+    const turnOff = within(panel()).getByRole('group', { name: 'Turn off' });
+    for (const [group, label] of [
+      [regenerate, 'Code for new recovery codes'],
+      [turnOff, 'Code to turn off'],
+    ] as const) {
+      const code = within(group).getByRole('textbox', { name: label });
+      expect([code.getAttribute('inputmode'), code.getAttribute('autocomplete')]).toEqual(['numeric', 'one-time-code']);
+    }
+    expect(within(turnOff).getByLabelText('Password', { selector: 'input' })).toBeTruthy();
   });
 
-const seeCodes = (codes: string[]) =>
-  seePanel({}, () => {
+const seeCodes = (codes: string[], messages: { alert?: string; notice?: string } = {}) =>
+  seePanel(messages, () => {
     const items = within(within(panel()).getByRole('list', { name: 'Recovery codes' })).getAllByRole('listitem');
     expect(items.map((item) => item.textContent)).toEqual(codes);
     expect(within(panel()).queryByRole('img')).toBeNull();
+    for (const name of ['Copy', 'Download', 'Print', 'I have saved them']) expect(button(name).disabled).toBe(false);
   });
+
+/** The text of Copy, Download and Print: the codes, a line each, under a title. */
+const codesText = (codes: string[]) =>
+  ['Carnivo recovery codes', 'Each code signs you in once if you lose your phone. Keep them somewhere safe.', '', ...codes, ''].join('\n');
+const COPY_FAILED = 'Could not copy. Select the text and copy it instead.';
 
 describe('twoFactorSetup: the model replayed against the Security tab', () => {
   afterEach(restoreProfileHarness);
@@ -119,9 +149,19 @@ describe('twoFactorSetup: the model replayed against the Security tab', () => {
         page.enables.last().settle.resolve(CODES);
       },
       'server.refusedCode': (page) => page.enables.last().settle.reject(new ApiError(WRONG_CODE, 400)),
+      'key.copyRequested': async (page) => {
+        // A code typed before copying is still there after.
+        await type(form('Turn on two-factor authentication'), '6-digit code', '99', page);
+        await page.user.click(button('Copy key'));
+      },
+      'clipboard.copied': (page) => page.copies.last().settle.resolve(),
+      'clipboard.refused': (page) => page.copies.last().settle.reject(new Error('NotAllowedError')),
+      'codes.copyRequested': (page) => page.user.click(button('Copy')),
+      'codes.downloadRequested': (page) => page.user.click(button('Download')),
+      'codes.printRequested': (page) => page.user.click(button('Print')),
       'codes.saved': (page) => page.user.click(button('I have saved them')),
       'regenerate.submitted': async (page) => {
-        await type(form('New recovery codes'), 'Code from your app or a recovery code', CODES[0], page);
+        await type(form('New recovery codes'), 'Code for new recovery codes', CODES[0], page);
         await page.user.click(button('Get new recovery codes'));
       },
       'server.regenerated': (page) => {
@@ -132,7 +172,7 @@ describe('twoFactorSetup: the model replayed against the Security tab', () => {
       'disable.submitted': async (page) => {
         const turnOff = form('Turn off two-factor authentication');
         await type(turnOff, 'Password', 'secret123', page);
-        await type(turnOff, 'Code from your app or a recovery code', '654321', page);
+        await type(turnOff, 'Code to turn off', '654321', page);
         await page.user.click(button('Turn off two-factor authentication'));
       },
       'server.disabled': (page) => page.disables.last().settle.resolve(),
@@ -151,8 +191,31 @@ describe('twoFactorSetup: the model replayed against the Security tab', () => {
         expect(page.enables.last().input).toEqual({ code: '123 456' });
       },
       codeRefused: () => seeScanning({ alert: WRONG_CODE }),
+      copyingKey: async (page) => {
+        await seeScanning();
+        expect(page.copies.last().input).toEqual({ text: SETUP.secret });
+      },
+      keyCopied: async () => {
+        await seeScanning({ notice: 'Key copied.' });
+        expect((within(panel()).getByLabelText('6-digit code', { selector: 'input' }) as HTMLInputElement).value).toBe('99');
+      },
+      keyCopyRefused: () => seeScanning({ alert: COPY_FAILED }),
       recoveryCodes: (page) => seeCodes(page.codes),
-      on: (_page, { from }) => seeOn(from === 'recoveryCodes' ? 10 : 4),
+      copyingCodes: async (page) => {
+        await seeCodes(page.codes);
+        expect(page.copies.last().input).toEqual({ text: codesText(page.codes) });
+      },
+      codesCopied: (page) => seeCodes(page.codes, { notice: 'Recovery codes copied.' }),
+      codesCopyRefused: (page) => seeCodes(page.codes, { alert: COPY_FAILED }),
+      codesDownloaded: async (page) => {
+        await seeCodes(page.codes);
+        expect(page.saveCodes).toHaveBeenLastCalledWith({ filename: 'carnivo-recovery-codes.txt', text: codesText(page.codes) });
+      },
+      codesPrinted: async (page) => {
+        await seeCodes(page.codes);
+        expect(page.printCodes).toHaveBeenLastCalledWith(codesText(page.codes));
+      },
+      on: (_page, { from }) => seeOn(from === 'recoveryCodes' || from === 'codesPrinted' ? 10 : 4),
       regenerating: async (page) => {
         await seeOn(4, {}, 'regenerating');
         expect(page.regenerations.last().input).toEqual({ code: CODES[0] });

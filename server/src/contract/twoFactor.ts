@@ -52,6 +52,8 @@ export const twoFactorMessages = {
   passwordNeeded: 'Two-factor authentication needs an account with a password.',
   wrongPassword: 'The password is not right.',
   ticketExpired: 'Your log-in has expired. Please log in again.',
+  /** The ticket took TICKET_MAX_FAILURES wrong codes: the member starts the log-in again. */
+  ticketBurnt: 'Too many wrong codes. Please log in again.',
   locked: (retryAfterSec: number) => {
     const minutes = Math.max(1, Math.ceil(retryAfterSec / 60));
     return `Too many wrong codes. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;

@@ -139,6 +139,22 @@ export interface TokenCheck {
   validAfter: number | null;
   /** Whether the token's session row exists, is the member's and is not revoked (true for a token without a sid). */
   sessionLive: boolean;
+  /** Whether the member's session row was signed out (revoked_at set), as opposed to unknown. */
+  signedOut: boolean;
+}
+
+/**
+ * Set while a request is answered: its token's session was signed out. The session-records middleware
+ * then answers the 401 with "You were signed out from another device." instead of Strapi's own words.
+ */
+const signedOutInRequest = new AsyncLocalStorage<{ signedOut: boolean }>();
+
+export const watchSignedOutToken = <T>(note: { signedOut: boolean }, work: () => Promise<T>): Promise<T> =>
+  signedOutInRequest.run(note, work);
+
+export function noteSignedOutToken(): void {
+  const note = signedOutInRequest.getStore();
+  if (note) note.signedOut = true;
 }
 
 interface CheckRow {
@@ -169,12 +185,13 @@ export async function checkToken(strapi: Core.Strapi, memberId: number | string,
       );
   }
   const row = (await query.first()) as CheckRow | undefined;
-  if (!row) return { validAfter: null, sessionLive: false };
+  if (!row) return { validAfter: null, sessionLive: false, signedOut: false };
   const validAfter = Number(row.valid_after ?? 0) || 0;
-  if (sid === null) return { validAfter, sessionLive: true };
-  const live = row.session_id !== null && String(row.session_member) === String(memberId) && row.revoked_at === null;
+  if (sid === null) return { validAfter, sessionLive: true, signedOut: false };
+  const own = row.session_id !== null && String(row.session_member) === String(memberId);
+  const live = own && row.revoked_at === null;
   if (live && Date.now() - (time(row.last_active_at) ?? 0) >= LAST_ACTIVE_STEP_MS) await noteActivity(strapi, row.session_id!);
-  return { validAfter, sessionLive: live };
+  return { validAfter, sessionLive: live, signedOut: own && row.revoked_at !== null };
 }
 
 async function noteActivity(strapi: Core.Strapi, rowId: number): Promise<void> {

@@ -8,6 +8,7 @@ import {
   recordSession,
   revokeAllSessionRows,
   checkToken,
+  noteSignedOutToken,
   type IssuedSession,
 } from './member-sessions';
 import { summarizeUserAgent } from './user-agent';
@@ -116,9 +117,13 @@ export function withSessionRevocation(createJwtService: JwtServiceFactory): JwtS
           const sid = payload[SESSION_CLAIM];
           if (sid !== undefined && !isSessionId(sid)) throw new Error('Invalid token.');
           // One query: the member's cut-off and the token's session row.
-          const { validAfter, sessionLive } = await checkToken(strapi, payload.id, sid ?? null);
+          const { validAfter, sessionLive, signedOut } = await checkToken(strapi, payload.id, sid ?? null);
           // A missing user is left to the strategy (it answers "Invalid credentials").
-          if (validAfter !== null && (issuedAtMs(payload) < validAfter || !sessionLive)) throw new Error('Invalid token.');
+          if (validAfter !== null && (issuedAtMs(payload) < validAfter || !sessionLive)) {
+            // Signed out from a device list or "Log out of all devices": the 401 says so (middlewares/session-records.ts).
+            if (signedOut) noteSignedOutToken();
+            throw new Error('Invalid token.');
+          }
         }
         return payload;
       },

@@ -27,6 +27,8 @@ export function LogInPage() {
     (snapshot) =>
       snapshot.context.ticket !== null && (snapshot.matches({ loggedOut: 'secondFactor' }) || snapshot.matches({ loggedOut: 'loggingIn' })),
   );
+  // After the second step's Back: the identifier as it was typed.
+  const identifier = useSelector(auth, (snapshot) => snapshot.context.identifier);
   const identifierId = useId();
   const rememberId = useId();
 
@@ -49,7 +51,7 @@ export function LogInPage() {
           <div className="field">
             <label htmlFor={identifierId}>Email or Username</label>
             {/* "webauthn" last: the browser may offer the member's passkeys here (PasskeySignIn). */}
-            <input id={identifierId} name="identifier" autoComplete="username webauthn" required />
+            <input id={identifierId} name="identifier" autoComplete="username webauthn" required defaultValue={identifier} />
           </div>
           <PasswordField label="Password" name="password" autoComplete="current-password" required />
           <div className="field field--inline">

@@ -1,6 +1,7 @@
-import { useId, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
 import type { AuthActorRef } from '../../../machines/authSession.machine';
+import { CodeField } from '../../components/form/CodeField';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formValues } from '../../components/form/formValues';
 import { AuthMessages } from './AuthMessages';
@@ -9,8 +10,6 @@ import { AuthMessages } from './AuthMessages';
 export function SecondFactorStep({ auth }: { auth: AuthActorRef }) {
   const verifying = useSelector(auth, (snapshot) => snapshot.matches({ loggedOut: 'loggingIn' }));
   const error = useSelector(auth, (snapshot) => (snapshot.matches({ loggedOut: 'secondFactor' }) ? snapshot.context.error : null));
-  const codeId = useId();
-  const hintId = useId();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -26,13 +25,12 @@ export function SecondFactorStep({ auth }: { auth: AuthActorRef }) {
         <AuthMessages auth={auth} />
         <form method="post" onSubmit={submit} aria-busy={verifying} aria-label="Two-factor authentication">
           <FormMessages error={error} />
-          <div className="field">
-            <label htmlFor={codeId}>Authentication code</label>
-            <input id={codeId} name="code" autoComplete="one-time-code" spellCheck={false} required autoFocus aria-describedby={hintId} />
-            <p id={hintId} className="muted">
-              Enter the 6-digit code from your authenticator app, or one of your recovery codes.
-            </p>
-          </div>
+          <CodeField
+            label="Authentication code"
+            hint="Enter the 6-digit code from your authenticator app, or one of your recovery codes."
+            recovery
+            autoFocus
+          />
           <button type="submit" className="button button--primary button--block" disabled={verifying}>
             {verifying ? 'Verifying...' : 'Verify'}
           </button>

@@ -1,25 +1,12 @@
 import { useSelector } from '@xstate/react';
 import { useId } from 'react';
 import { dataExportMachine, exportedMessage } from '../../../machines/dataExport.machine';
-import type { AccountExportFile } from '../../../machines/services/billing';
 import { useFlows } from '../../hooks/appContext';
 import { useFlowActor } from '../../hooks/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
+import { downloadFile } from '../../components/handOver';
 
-/** Hands the export to the browser as a download of a JSON file. */
-export function downloadFile({ filename, text }: AccountExportFile): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has started from the click; the object URL is no longer needed.
-  URL.revokeObjectURL(url);
-}
-
-const browserDataExport = dataExportMachine.provide({ actions: { saveFile: (_, file) => downloadFile(file) } });
+const browserDataExport = dataExportMachine.provide({ actions: { saveFile: (_, file) => downloadFile(file, 'application/json') } });
 
 /** "Download my data" (GDPR art. 15 and 20): everything Carnivo holds about the member, as a JSON file. */
 export function DataExportPanel() {

@@ -1,7 +1,9 @@
 import { Fragment, useId, useState } from 'react';
+import { useRouter } from '@tanstack/react-router';
 import type { User } from '../../../server/src/contract/users';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
+import { PASSWORD_SECTION } from '../../components/profileLinks';
 import { INFORMATION_FIELDS } from '../../../machines/rules/profileForms';
 import { needsCurrentPassword } from '../../../server/src/contract/profileRules';
 import { cmToFeetInches, weightInUnit, weightUnit } from '../../../machines/rules/units';
@@ -9,9 +11,30 @@ import { UnitsSetting } from './progress/SettingControls';
 import { bmiBadgeClassName, informationDetails, memberMeasures } from './informationDetails';
 import { DataExportPanel } from './DataExportPanel';
 import { EditableSection } from './EditableSection';
-import { PasswordChangePanel } from './PasswordChangePanel';
 import { ProfilePicture } from './ProfilePicture';
 import { useProfileSection } from './useProfileFlows';
+
+/**
+ * SPEC §2's Change Password button on Information: the password is changed in the Security tab (issue 28:
+ * with the passkeys, two-factor and devices), so the button leads there.
+ */
+function PasswordCard() {
+  const router = useRouter();
+  const headingId = useId();
+  return (
+    <section className="profile-card" aria-labelledby={headingId}>
+      <h2 id={headingId}>Password</h2>
+      <p className="muted">Your password, two-factor authentication and signed-in devices are in the Security tab.</p>
+      <button
+        type="button"
+        className="button"
+        onClick={() => void router.navigate({ to: '/profile', search: { tab: 'security' }, hash: PASSWORD_SECTION })}
+      >
+        Change Password
+      </button>
+    </section>
+  );
+}
 
 /**
  * The e-mail input, plus the current password the server asks for when the address changes.
@@ -123,7 +146,7 @@ export function InformationTab({ user }: { user: User }) {
         <h2 id={ids.units}>Units</h2>
         <UnitsSetting userId={String(user.id)} unitSystem={unit} routeId="/profile" labelledBy={ids.units} />
       </section>
-      <PasswordChangePanel />
+      <PasswordCard />
       <DataExportPanel />
     </>
   );

@@ -1,12 +1,13 @@
 import { useSelector } from '@xstate/react';
 import { useId } from 'react';
-import { signedInDevicesMachine } from '../../../machines/signedInDevices.machine';
-import { formatDate } from '../../../machines/rules/dates';
+import { SIGNED_OUT_NOTICE, signedInDevicesMachine } from '../../../machines/signedInDevices.machine';
+import { formatDateTime } from '../../../machines/rules/dates';
 import { useAuthActor, useFlows } from '../../hooks/appContext';
 import { useFlowActor } from '../../hooks/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
+import { LogoutAllDevices } from './LogoutAllDevices';
 
-/** Security → Signed-in devices: every session of the account, each with its own Sign out. */
+/** Security → Signed-in devices: every session of the account, each with its own Sign out; then all at once. */
 export function DevicesPanel() {
   const auth = useAuthActor();
   const flow = useFlowActor(useFlows().signedInDevices ?? signedInDevicesMachine, { input: { auth } });
@@ -14,6 +15,7 @@ export function DevicesPanel() {
   const busy = useSelector(flow, (snapshot) => snapshot.hasTag('busy'));
   const loadFailed = useSelector(flow, (snapshot) => snapshot.matches('loadFailure'));
   const error = useSelector(flow, (snapshot) => snapshot.context.error);
+  const signedOut = useSelector(flow, (snapshot) => snapshot.hasTag('success'));
   const sessions = useSelector(flow, (snapshot) => snapshot.context.sessions);
   const signingOut = useSelector(flow, (snapshot) => snapshot.context.signingOut?.id ?? null);
   const headingId = useId();
@@ -21,7 +23,7 @@ export function DevicesPanel() {
   return (
     <div className="profile-card__group" role="group" aria-labelledby={headingId} aria-busy={busy}>
       <h3 id={headingId}>Signed-in devices</h3>
-      <FormMessages error={error} />
+      <FormMessages error={error} notice={signedOut ? SIGNED_OUT_NOTICE : null} />
       {loading && <p role="status">Loading your devices...</p>}
       {loadFailed && (
         <button type="button" className="button" onClick={() => flow.send({ type: 'devices.reloadRequested' })}>
@@ -44,7 +46,7 @@ export function DevicesPanel() {
                 )}
               </p>
               <p className="muted">
-                Signed in {formatDate(session.createdAt)} · Last active {formatDate(session.lastActiveAt)}
+                Signed in {formatDateTime(session.createdAt)} · Last active {formatDateTime(session.lastActiveAt)}
               </p>
               <button
                 type="button"
@@ -58,6 +60,7 @@ export function DevicesPanel() {
           ))}
         </ul>
       )}
+      <LogoutAllDevices />
     </div>
   );
 }

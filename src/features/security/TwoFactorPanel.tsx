@@ -1,17 +1,28 @@
 import { useSelector } from '@xstate/react';
 import { useId, type FormEvent } from 'react';
+import { fromPromise } from 'xstate';
 import { twoFactorSetupMachine } from '../../../machines/twoFactorSetup.machine';
+import { spacedKey } from '../../../machines/rules/twoFactor';
 import { useFlows } from '../../hooks/appContext';
 import { useFlowActor } from '../../hooks/useFlowActor';
+import { CodeField } from '../../components/form/CodeField';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
+import { copyText, downloadFile, printText } from '../../components/handOver';
 
 type Flow = ReturnType<typeof useFlowActor<typeof twoFactorSetupMachine>>;
 
+const browserTwoFactorSetup = twoFactorSetupMachine.provide({
+  actors: { copyText: fromPromise(({ input }) => copyText(input.text)) },
+  actions: { saveCodes: (_, file) => downloadFile(file, 'text/plain'), printCodes: (_, text) => printText(text) },
+});
+
+const RECOVERY_HINT = 'From your authenticator app, or one of your recovery codes.';
+
 /** Two-factor authentication with an authenticator app (docs/security.md#two-factor-authentication). */
 export function TwoFactorPanel() {
-  const flow = useFlowActor(useFlows().twoFactorSetup ?? twoFactorSetupMachine);
+  const flow = useFlowActor(useFlows().twoFactorSetup ?? browserTwoFactorSetup);
   const state = useSelector(flow, (snapshot) => snapshot.value);
   const busy = useSelector(flow, (snapshot) => snapshot.hasTag('busy'));
   const error = useSelector(flow, (snapshot) => snapshot.context.error);
@@ -29,8 +40,8 @@ export function TwoFactorPanel() {
         </button>
       )}
       {(state === 'disabled' || state === 'startingSetup') && <Off flow={flow} busy={busy} />}
-      {(state === 'confirming' || state === 'enabling') && <Confirm flow={flow} busy={busy} />}
-      {state === 'showingRecoveryCodes' && <RecoveryCodes flow={flow} />}
+      {(state === 'confirming' || state === 'copyingKey' || state === 'enabling') && <Confirm flow={flow} busy={busy} />}
+      {(state === 'showingRecoveryCodes' || state === 'copyingCodes') && <RecoveryCodes flow={flow} />}
       {(state === 'enabled' || state === 'regenerating' || state === 'disabling') && <On flow={flow} busy={busy} state={state} />}
     </section>
   );
@@ -47,16 +58,6 @@ function Off({ flow, busy }: { flow: Flow; busy: boolean }) {
   );
 }
 
-function CodeField({ label }: { label: string }) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} name="code" autoComplete="one-time-code" spellCheck={false} required />
-    </div>
-  );
-}
-
 function Confirm({ flow, busy }: { flow: Flow; busy: boolean }) {
   const setup = useSelector(flow, (snapshot) => snapshot.context.setup);
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -70,8 +71,19 @@ function Confirm({ flow, busy }: { flow: Flow; busy: boolean }) {
         <>
           <img src={setup.qrCode} alt="QR code for your authenticator app" width={200} height={200} />
           <p>
-            No camera? Enter this key in the app instead: <code aria-label="Secret key">{setup.secret}</code>
+            On this phone? <a href={setup.uri}>Open in authenticator app</a>
           </p>
+          <p>
+            No camera? Enter this key in the app instead:{' '}
+            <code className="secret-key" aria-label="Secret key">
+              {spacedKey(setup.secret)}
+            </code>
+          </p>
+          <div className="profile-card__actions">
+            <button type="button" className="button" disabled={busy} onClick={() => flow.send({ type: 'key.copyRequested' })}>
+              Copy key
+            </button>
+          </div>
         </>
       )}
       <form className="profile-form" onSubmit={submit} noValidate aria-label="Turn on two-factor authentication" aria-busy={busy}>
@@ -97,13 +109,24 @@ function RecoveryCodes({ flow }: { flow: Flow }) {
         Two-factor authentication is on. Save these recovery codes somewhere safe: each one signs you in once if you lose your phone. They
         will not be shown again.
       </p>
-      <ul aria-label="Recovery codes">
+      <ul className="recovery-codes" aria-label="Recovery codes">
         {codes?.map((code) => (
           <li key={code}>
             <code>{code}</code>
           </li>
         ))}
       </ul>
+      <div className="profile-card__actions">
+        <button type="button" className="button" onClick={() => flow.send({ type: 'codes.copyRequested' })}>
+          Copy
+        </button>
+        <button type="button" className="button" onClick={() => flow.send({ type: 'codes.downloadRequested' })}>
+          Download
+        </button>
+        <button type="button" className="button" onClick={() => flow.send({ type: 'codes.printRequested' })}>
+          Print
+        </button>
+      </div>
       <button type="button" className="button button--primary" onClick={() => flow.send({ type: 'codes.saved' })}>
         I have saved them
       </button>
@@ -113,6 +136,8 @@ function RecoveryCodes({ flow }: { flow: Flow }) {
 
 function On({ flow, busy, state }: { flow: Flow; busy: boolean; state: string }) {
   const left = useSelector(flow, (snapshot) => snapshot.context.recoveryCodesLeft);
+  const regenerateId = useId();
+  const disableId = useId();
   const regenerate = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     flow.send({ type: 'regenerate.submitted', code: formValues(event.currentTarget, ['code'] as const).code });
@@ -127,19 +152,26 @@ function On({ flow, busy, state }: { flow: Flow; busy: boolean; state: string })
       <p>
         Two-factor authentication is on. {left} recovery {left === 1 ? 'code' : 'codes'} left.
       </p>
-      <form className="profile-form" onSubmit={regenerate} noValidate aria-label="New recovery codes">
-        <CodeField label="Code from your app or a recovery code" />
-        <button type="submit" className="button" disabled={busy}>
-          {state === 'regenerating' ? 'Generating...' : 'Get new recovery codes'}
-        </button>
-      </form>
-      <form className="profile-form" onSubmit={disable} noValidate aria-label="Turn off two-factor authentication">
-        <PasswordField label="Password" name="password" autoComplete="current-password" />
-        <CodeField label="Code from your app or a recovery code" />
-        <button type="submit" className="button" disabled={busy}>
-          {state === 'disabling' ? 'Turning off...' : 'Turn off two-factor authentication'}
-        </button>
-      </form>
+      <div className="profile-card__group" role="group" aria-labelledby={regenerateId}>
+        <h3 id={regenerateId}>Get new recovery codes</h3>
+        <p className="muted">Your current recovery codes stop working.</p>
+        <form className="profile-form" onSubmit={regenerate} noValidate aria-label="New recovery codes">
+          <CodeField label="Code for new recovery codes" hint={RECOVERY_HINT} recovery />
+          <button type="submit" className="button" disabled={busy}>
+            {state === 'regenerating' ? 'Generating...' : 'Get new recovery codes'}
+          </button>
+        </form>
+      </div>
+      <div className="profile-card__group" role="group" aria-labelledby={disableId}>
+        <h3 id={disableId}>Turn off</h3>
+        <form className="profile-form" onSubmit={disable} noValidate aria-label="Turn off two-factor authentication">
+          <PasswordField label="Password" name="password" autoComplete="current-password" />
+          <CodeField label="Code to turn off" hint={RECOVERY_HINT} recovery />
+          <button type="submit" className="button" disabled={busy}>
+            {state === 'disabling' ? 'Turning off...' : 'Turn off two-factor authentication'}
+          </button>
+        </form>
+      </div>
     </>
   );
 }

@@ -59,7 +59,7 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
     it('is logged in with a stored session and touches nothing', () => {
       const { actor, browser, context } = start(member);
       expect(actor.getSnapshot().matches('loggedIn')).toBe(true);
-      expect(context()).toEqual({ session: member, returnTo: '/', error: null, notice: null, ticket: null });
+      expect(context()).toEqual({ session: member, returnTo: '/', error: null, notice: null, ticket: null, identifier: '' });
       expect(browser).toEqual([]);
     });
 
@@ -232,6 +232,8 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
         error: null,
         notice: null,
         ticket: null,
+        // Forgotten once logged in.
+        identifier: '',
       });
       // A local login goes back to 'from' even for a new account: only social users start at /bmi.
       expect(browser).toEqual([
@@ -290,7 +292,14 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
       const { actor, browser, context } = await atSecondStep();
       expect(actor.getSnapshot().matches({ loggedOut: 'secondFactor' })).toBe(true);
       expect(actor.getSnapshot().hasTag('busy')).toBe(false);
-      expect(context()).toEqual({ session: null, returnTo: '/profile', error: null, notice: null, ticket: 'ticket-1' });
+      expect(context()).toEqual({
+        session: null,
+        returnTo: '/profile',
+        error: null,
+        notice: null,
+        ticket: 'ticket-1',
+        identifier: 'eater@example.com',
+      });
       expect(browser).toEqual([]);
     });
 
@@ -341,6 +350,8 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
       const { actor, context } = await atSecondStep();
       actor.send({ type: 'twoFactor.cancelled' });
       expect(actor.getSnapshot().matches({ loggedOut: 'idle' })).toBe(true);
+      // The form comes back with the identifier typed before (trimmed as it was sent).
+      expect(context().identifier).toBe('eater@example.com');
 
       vi.mocked(login).mockReset().mockReturnValue(loginRequest.promise);
       const other = await atSecondStep();
@@ -451,6 +462,7 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
 
     it.each<[AuthEvent, string, true | undefined]>([
       [{ type: 'session.expired' }, 'Your session has expired. Please log in again.', undefined],
+      [{ type: 'session.signedOutElsewhere' }, 'You were signed out from another device.', undefined],
       [{ type: 'account.deleted' }, 'Your account has been deleted successfully.', true],
       [{ type: 'session.revokedEverywhere' }, 'You have been logged out of all devices.', true],
       [{ type: 'session.tokenRenewed', jwt: null }, 'Your session has expired. Please log in again.', undefined],
@@ -484,6 +496,7 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
   it.each<AuthEvent>([
     { type: 'logout' },
     { type: 'session.expired' },
+    { type: 'session.signedOutElsewhere' },
     { type: 'account.deleted' },
     { type: 'session.revokedEverywhere' },
     { type: 'session.tokenRenewed', jwt: 'renewed-token' },
@@ -491,7 +504,7 @@ describe('authSession (SPEC §2 Sign Up and Log In, §4 Logged in or out, §5 Si
     const { actor, browser, context } = start();
     actor.send(event);
     expect(actor.getSnapshot().matches({ loggedOut: 'idle' })).toBe(true);
-    expect(context()).toEqual({ session: null, returnTo: '/', error: null, notice: null, ticket: null });
+    expect(context()).toEqual({ session: null, returnTo: '/', error: null, notice: null, ticket: null, identifier: '' });
     expect(browser).toEqual([]);
   });
 

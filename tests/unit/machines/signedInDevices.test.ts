@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import type { MemberSession } from '../../../server/src/contract/sessions';
 import { loadSessions, signOutSession } from '../../../machines/services/sessions';
-import { signedInDevicesMachine } from '../../../machines/signedInDevices.machine';
+import { SIGNED_OUT_NOTICE, signedInDevicesMachine } from '../../../machines/signedInDevices.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick, recordingAuth } from './machineTestKit';
 
@@ -95,9 +95,38 @@ describe('signedInDevices (Security → Signed-in devices)', () => {
 
     signOut.resolve();
     await nextTick();
-    expect(actor.getSnapshot().matches('ready')).toBe(true);
+    // "Signed out." for 3 s (tagged success), then the list at rest.
+    expect(actor.getSnapshot().matches('signedOut')).toBe(true);
+    expect(actor.getSnapshot().hasTag('success')).toBe(true);
+    expect(SIGNED_OUT_NOTICE).toBe('Signed out.');
     expect(actor.getSnapshot().context).toMatchObject({ sessions: [HERE, TABLET], signingOut: null, error: null });
     expect(auth.received).toEqual([]);
+    // The next device can be signed out under the notice; one not listed cannot.
+    actor.send({ type: 'device.signOutRequested', id: 'not-listed-session-id' });
+    expect(actor.getSnapshot().matches('signedOut')).toBe(true);
+    actor.send({ type: 'device.signOutRequested', id: TABLET.id });
+    expect(actor.getSnapshot().matches('signingOut')).toBe(true);
+    expect(actor.getSnapshot().context.signingOut).toEqual(TABLET);
+  });
+
+  it('"Signed out." stays 3 s, then the list is at rest', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { actor } = start();
+      load.resolve([HERE, PHONE]);
+      signOut.resolve();
+      await vi.advanceTimersByTimeAsync(0);
+      actor.send({ type: 'device.signOutRequested', id: PHONE.id });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(actor.getSnapshot().matches('signedOut')).toBe(true);
+      await vi.advanceTimersByTimeAsync(2999);
+      expect(actor.getSnapshot().matches('signedOut')).toBe(true);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(actor.getSnapshot().matches('ready')).toBe(true);
+      expect(actor.getSnapshot().hasTag('success')).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('ignores an id that is not in the list', async () => {

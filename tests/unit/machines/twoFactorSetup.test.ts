@@ -7,7 +7,9 @@ import {
   regenerateRecoveryCodes,
   startTwoFactorSetup,
 } from '../../../machines/services/twoFactor';
+import { fromPromise } from 'xstate';
 import { TWO_FACTOR_OFF_NOTICE, twoFactorSetupMachine } from '../../../machines/twoFactorSetup.machine';
+import { RECOVERY_CODES_FILENAME, recoveryCodesText, spacedKey } from '../../../machines/rules/twoFactor';
 import type { TwoFactorSetupResponse, TwoFactorStatus } from '../../../server/src/contract/twoFactor';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
@@ -47,8 +49,8 @@ beforeEach(() => {
   vi.mocked(disableTwoFactor).mockReset().mockReturnValue(disableCall.promise);
 });
 
-async function started(answer: TwoFactorStatus | Error) {
-  const actor = createActor(twoFactorSetupMachine).start();
+async function started(answer: TwoFactorStatus | Error, machine = twoFactorSetupMachine) {
+  const actor = createActor(machine).start();
   expect(actor.getSnapshot().matches('loading')).toBe(true);
   expect(actor.getSnapshot().context).toEqual({ setup: null, recoveryCodes: null, recoveryCodesLeft: 0, error: null, notice: null });
   expect(actor.getSnapshot().hasTag('busy')).toBe(true);
@@ -211,5 +213,100 @@ describe('twoFactorSetup (two-factor authentication in the Security tab)', () =>
     actor.send({ type: 'disable.submitted', password: 'pw', code: '3' });
     expect(disableTwoFactor).toHaveBeenCalledTimes(1);
     expect(regenerateRecoveryCodes).not.toHaveBeenCalled();
+  });
+
+  it('on a phone: the key and the codes go to the clipboard, the codes to a file or the printer, through the view', async () => {
+    let copied = deferred<void>();
+    const copyText = vi.fn((_input: { text: string }) => copied.promise);
+    const saveCodes = vi.fn();
+    const printCodes = vi.fn();
+    const machine = twoFactorSetupMachine.provide({
+      actors: { copyText: fromPromise<void, { text: string }>(({ input }) => copyText(input)) },
+      actions: { saveCodes: (_, file) => saveCodes(file), printCodes: (_, text) => printCodes(text) },
+    });
+    const actor = await started({ enabled: false, recoveryCodesLeft: 0 }, machine);
+    actor.send({ type: 'setup.requested' });
+    setupCall.resolve(SETUP);
+    await nextTick();
+    actor.send({ type: 'code.submitted', code: '000000' });
+    enableCall.reject(new Error('That code is not right. Try again.'));
+    await nextTick();
+
+    // The key, without the spaces it is shown with; the message of the code before is cleared.
+    actor.send({ type: 'key.copyRequested' });
+    expect(actor.getSnapshot().value).toBe('copyingKey');
+    expect(actor.getSnapshot().hasTag('busy')).toBe(false);
+    expect(actor.getSnapshot().context.error).toBeNull();
+    expect(copyText).toHaveBeenLastCalledWith({ text: SETUP.secret });
+    copied.resolve();
+    await nextTick();
+    expect(actor.getSnapshot().value).toBe('confirming');
+    expect(actor.getSnapshot().context).toMatchObject({ notice: 'Key copied.', error: null, setup: SETUP });
+
+    copied = deferred();
+    actor.send({ type: 'key.copyRequested' });
+    expect(actor.getSnapshot().context.notice).toBeNull();
+    copied.reject(new Error('NotAllowedError'));
+    await nextTick();
+    expect(actor.getSnapshot().value).toBe('confirming');
+    expect(actor.getSnapshot().context).toMatchObject({ error: 'Could not copy. Select the text and copy it instead.', notice: null });
+
+    enableCall = deferred();
+    vi.mocked(enableTwoFactor).mockReturnValue(enableCall.promise);
+    actor.send({ type: 'code.submitted', code: '123456' });
+    enableCall.resolve(CODES);
+    await nextTick();
+    expect(actor.getSnapshot().value).toBe('showingRecoveryCodes');
+
+    copied = deferred();
+    actor.send({ type: 'codes.copyRequested' });
+    expect(actor.getSnapshot().value).toBe('copyingCodes');
+    expect(copyText).toHaveBeenLastCalledWith({ text: recoveryCodesText(CODES) });
+    copied.resolve();
+    await nextTick();
+    expect(actor.getSnapshot().value).toBe('showingRecoveryCodes');
+    expect(actor.getSnapshot().context).toMatchObject({ notice: 'Recovery codes copied.', recoveryCodes: CODES });
+
+    actor.send({ type: 'codes.downloadRequested' });
+    expect(actor.getSnapshot().context.notice).toBeNull();
+    expect(saveCodes).toHaveBeenCalledWith({ filename: RECOVERY_CODES_FILENAME, text: recoveryCodesText(CODES) });
+    expect(RECOVERY_CODES_FILENAME).toBe('carnivo-recovery-codes.txt');
+
+    copied = deferred();
+    actor.send({ type: 'codes.copyRequested' });
+    copied.reject(new Error(''));
+    await nextTick();
+    expect(actor.getSnapshot().value).toBe('showingRecoveryCodes');
+    expect(actor.getSnapshot().context.error).toBe('Could not copy. Select the text and copy it instead.');
+    actor.send({ type: 'codes.printRequested' });
+    expect(actor.getSnapshot().context.error).toBeNull();
+    expect(printCodes).toHaveBeenCalledWith(recoveryCodesText(CODES));
+
+    // Copying again clears the message of the last try; leaving clears the notice.
+    copied = deferred();
+    actor.send({ type: 'codes.copyRequested' });
+    copied.reject(new Error(''));
+    await nextTick();
+    expect(actor.getSnapshot().context.error).toBe('Could not copy. Select the text and copy it instead.');
+    copied = deferred();
+    actor.send({ type: 'codes.copyRequested' });
+    expect(actor.getSnapshot().value).toBe('copyingCodes');
+    expect(actor.getSnapshot().context.error).toBeNull();
+    copied.resolve();
+    await nextTick();
+    expect(actor.getSnapshot().context.notice).toBe('Recovery codes copied.');
+    actor.send({ type: 'codes.saved' });
+    expect(actor.getSnapshot().value).toBe('enabled');
+    expect(actor.getSnapshot().context).toMatchObject({ recoveryCodes: null, notice: null, error: null });
+    expect(saveCodes).toHaveBeenCalledTimes(1);
+    expect(printCodes).toHaveBeenCalledTimes(1);
+  });
+
+  it('the key is shown in groups of four; the codes file has a title and a code a line', () => {
+    expect(spacedKey('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PX')).toBe('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PX');
+    expect(spacedKey('')).toBe('');
+    expect(recoveryCodesText(['a', 'b'])).toBe(
+      'Carnivo recovery codes\nEach code signs you in once if you lose your phone. Keep them somewhere safe.\n\na\nb\n',
+    );
   });
 });

@@ -66,8 +66,8 @@ const totpOf = (secret: string, label = '') =>
 
 /** The ticket is unknown, used, expired, burnt or revoked: answered 401 (the member logs in again). */
 export class TicketVoid extends Error {
-  constructor() {
-    super(messages.ticketExpired);
+  constructor(message: string = messages.ticketExpired) {
+    super(message);
   }
 }
 
@@ -281,19 +281,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const now = Date.now();
       const issuedAt = row ? Number(row.expires_at) - TICKET_TTL_MS : 0;
       const validAfter = row ? await sessionsValidAfter(strapi, row.user_id) : null;
-      if (
-        !row ||
-        row.used_at ||
-        Number(row.expires_at) <= now ||
-        (row.failures ?? 0) >= TICKET_MAX_FAILURES ||
-        validAfter === null ||
-        issuedAt < validAfter
-      ) {
+      if (!row || row.used_at || Number(row.expires_at) <= now || validAfter === null || issuedAt < validAfter) {
         throw new TicketVoid();
       }
       if (!codeGiven(code)) throw new errors.ValidationError(messages.codeMissing);
+      // Said as it is, not "expired": the member knows why and logs in again.
+      if ((row.failures ?? 0) >= TICKET_MAX_FAILURES) throw new TicketVoid(messages.ticketBurnt);
       // Counted on the ticket, then on the account, before the code is checked; a right code uses the ticket.
-      if (!(await reserveTicketAttempt(row.id, now))) throw new TicketVoid();
+      if (!(await reserveTicketAttempt(row.id, now))) {
+        const after = await tickets().findOne({ where: { id: row.id }, select: ['failures'] });
+        throw new TicketVoid((after?.failures ?? 0) >= TICKET_MAX_FAILURES ? messages.ticketBurnt : undefined);
+      }
       if (!(await checkCode(ctx, row.user_id, code, { recovery: true }))) throw new errors.ValidationError(messages.wrongCode);
       const { count } = await tickets().updateMany({ where: { id: row.id, used_at: { $null: true } }, data: { used_at: now } });
       if (count !== 1) throw new TicketVoid();

@@ -1,13 +1,17 @@
 import { useSelector } from '@xstate/react';
 import { useId, type FormEvent } from 'react';
-import { logoutAllDevicesMachine } from '../../../machines/logoutAllDevices.machine';
 import { PASSWORD_CHANGED_MESSAGE, passwordChangeMachine } from '../../../machines/passwordChange.machine';
 import { useAuthActor, useFlows } from '../../hooks/appContext';
 import { useFlowActor } from '../../hooks/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
+import { PASSWORD_SECTION } from '../../components/profileLinks';
 
+/**
+ * Security → Password: Change Password opens the form (SPEC §2 names the button; the Information tab's
+ * Change Password leads here, `#password`).
+ */
 export function PasswordChangePanel() {
   const auth = useAuthActor();
   const panel = useFlowActor(useFlows().passwordChange ?? passwordChangeMachine, { input: { auth } });
@@ -27,7 +31,7 @@ export function PasswordChangePanel() {
   };
 
   return (
-    <section className="profile-card" aria-labelledby={headingId}>
+    <section id={PASSWORD_SECTION} className="profile-card" aria-labelledby={headingId}>
       <h2 id={headingId}>Password</h2>
       <FormMessages error={open ? error : null} notice={changed ? PASSWORD_CHANGED_MESSAGE : null} />
       <button type="button" className="button" aria-expanded={open} disabled={busy} onClick={() => panel.send({ type: 'panel.toggled' })}>
@@ -48,33 +52,6 @@ export function PasswordChangePanel() {
           </div>
         </form>
       )}
-      <LogoutAllDevices />
     </section>
-  );
-}
-
-function LogoutAllDevices() {
-  const auth = useAuthActor();
-  const flow = useFlowActor(useFlows().logoutAllDevices ?? logoutAllDevicesMachine, { input: { auth } });
-  const busy = useSelector(flow, (snapshot) => snapshot.hasTag('busy'));
-  const error = useSelector(flow, (snapshot) => (snapshot.matches('failure') ? snapshot.context.error : null));
-  const descriptionId = useId();
-
-  return (
-    <div className="profile-card__group" role="group" aria-label="All devices">
-      <FormMessages error={error} />
-      <p id={descriptionId} className="muted">
-        Ends every session of your account, on this device too.
-      </p>
-      <button
-        type="button"
-        className="button"
-        aria-describedby={descriptionId}
-        disabled={busy}
-        onClick={() => flow.send({ type: 'logoutAll.requested' })}
-      >
-        {busy ? 'Logging out...' : 'Log out of all devices'}
-      </button>
-    </div>
   );
 }
