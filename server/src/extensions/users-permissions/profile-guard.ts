@@ -4,10 +4,13 @@ import type { NextMiddleware, RequestContext } from '../../request-context';
 import { TAKEN_MESSAGES, usernameTaken } from '../../security/identifiers';
 import { UID } from '../../content-types';
 import { memberOnlyAuth } from '../../api/account/auth/bearer-required';
+import { STEP_UP } from '../../route-table';
 import { utcDate } from '../../contract/progress';
 import type { WeightEntryService } from '../../api/weight-entry/services/weight-entry';
 import type { PendingEmailChange } from '../../contract/emailChange';
 import type { EmailChangeService } from '../../api/account/services/email-change';
+import { currentSessionId } from '../../security/sessions';
+import { requireRecentStepUp } from '../../security/step-up';
 
 /**
  * Route wiring of the guards of the member-facing users-permissions routes (see docs/profile.md);
@@ -71,7 +74,7 @@ export const profileUpdateGuard = async (ctx: RequestContext, next: NextMiddlewa
   }
 
   // A new address waits for its link (docs/security.md#verified-e-mail-change): the rest saves at once.
-  const newEmail = await checkEmailChange(user.id, changes.email, currentPassword);
+  const newEmail = await checkEmailChange(user.id, changes.email, currentPassword, currentSessionId(ctx.get('Authorization')));
   delete changes.email;
 
   ctx.request.body = changes;
@@ -132,13 +135,20 @@ interface StoredCredentials {
  * A new e-mail address needs the member's current password in the same request, and must be free.
  * Returns the new address when the e-mail changes, null otherwise.
  */
-async function checkEmailChange(userId: number | string, email: unknown, currentPassword: unknown): Promise<string | null> {
+async function checkEmailChange(
+  userId: number | string,
+  email: unknown,
+  currentPassword: unknown,
+  sid: string | null,
+): Promise<string | null> {
   if (typeof email !== 'string') return null;
   const stored = (await strapi.db
     .query(UID.user)
     .findOne({ where: { id: userId }, select: ['email', 'username', 'password'] })) as StoredCredentials | null;
   if (!stored || stored.email.toLowerCase() === email) return null;
   if (!stored.password) throw new ValidationError(profileMessages.emailFixedForSocial);
+  // Changing the e-mail needs a recent step-up on this session (docs/security.md#step-up).
+  await requireRecentStepUp(strapi, Number(userId), sid);
   if (typeof currentPassword !== 'string' || currentPassword === '') throw new ValidationError(profileMessages.currentPasswordRequired);
   const valid = await strapi.plugin('users-permissions').service('user').validatePassword(currentPassword, stored.password);
   if (!valid) throw new ValidationError(profileMessages.currentPasswordInvalid);
@@ -179,6 +189,12 @@ export function applyProfileGuards(plugin: { routes: Record<string, unknown> }):
     route.config = route.config ?? {};
     // Idempotent: a second Strapi in one process (tests) extends the same route objects again.
     route.config.middlewares = [...(route.config.middlewares ?? []).filter((existing) => existing !== guard), guard];
+  }
+  // Changing the password needs a recent step-up on this session (docs/security.md#step-up).
+  const changePassword = routes.find((candidate) => candidate.handler === 'auth.changePassword');
+  if (changePassword) {
+    changePassword.config = changePassword.config ?? {};
+    changePassword.config.policies = [...(changePassword.config.policies ?? []).filter((name) => name !== STEP_UP[0]), ...STEP_UP];
   }
   // SPEC §6: a profile call without a token is answered 401 'Not authenticated', not the public role's 403.
   for (const handler of ['user.me', 'user.update', 'auth.changePassword']) {
