@@ -28,4 +28,6 @@ export const stepUpMessages = {
   noSession: 'Your session has expired. Please log in again.',
   /** An account with no password, no two-factor and no passkey (a social sign-in) proves presence by logging in again. */
   logInAgain: 'Please log in again to continue.',
+  /** The SPA's text when the step-up call fails without the server's own. */
+  failed: 'Could not confirm it was you. Please try again.',
 } as const;
