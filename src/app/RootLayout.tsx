@@ -1,6 +1,6 @@
 import { Outlet } from '@tanstack/react-router';
 import { NavBar } from '../components/NavBar';
-import { StepUpDialog } from '../features/security/StepUpDialog';
+import { StepUpHost } from '../features/security/StepUpHost';
 
 export function RootLayout() {
   return (
@@ -12,7 +12,7 @@ export function RootLayout() {
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
-      <StepUpDialog />
+      <StepUpHost />
     </>
   );
 }
