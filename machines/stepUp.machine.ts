@@ -16,9 +16,11 @@ export type StepUpEmitted = { type: 'stepUp.finished'; confirmed: boolean };
 
 type StepUpContext = { methods: StepUpMethod[]; error: string | null };
 
-/** The field the dialog shows: the two-factor code replaces the password when two-factor is on. */
-export const typedMethod = (methods: readonly StepUpMethod[]): 'password' | 'code' | null =>
-  methods.includes('code') ? 'code' : methods.includes('password') ? 'password' : null;
+/** What the dialog's field takes: the two-factor code replaces the password when two-factor is on. */
+export const typedMethod = (methods: readonly StepUpMethod[]): 'password' | 'code' => (methods.includes('code') ? 'code' : 'password');
+
+/** Whether the dialog has a field at all (not for a member whose only way is a passkey). */
+export const hasTypedMethod = (methods: readonly StepUpMethod[]): boolean => methods.some((method) => method !== 'passkey');
 
 /**
  * Step-up (docs/security.md#step-up): the dialog that asks a member to prove presence again before a
@@ -68,7 +70,7 @@ export const stepUpMachine = setup({
         input: ({ context, event }): StepUpProof => {
           assertEvent(event, ['stepUp.submitted', 'stepUp.passkeyChosen']);
           if (event.type === 'stepUp.passkeyChosen') return { method: 'passkey' };
-          return { method: typedMethod(context.methods) ?? 'password', secret: event.secret };
+          return { method: typedMethod(context.methods), secret: event.secret };
         },
         onDone: { target: 'idle', actions: 'reportConfirmed' },
         onError: {

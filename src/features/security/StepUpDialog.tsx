@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useId, useRef, type FormEvent } from 'react';
 import { stepUpMessages } from '../../../server/src/contract/stepUp';
-import { typedMethod } from '../../../machines/stepUp.machine';
+import { hasTypedMethod, typedMethod } from '../../../machines/stepUp.machine';
 import { askStepUp } from '../../../machines/shared/stepUpGate';
 import { useStepUp } from '../../hooks/useStepUp';
 import { Modal } from '../../components/Modal';
@@ -33,7 +33,7 @@ function StepUpForm({ stepUp }: { stepUp: ReturnType<typeof useStepUp> }) {
   const busy = useSelector(stepUp, (snapshot) => snapshot.hasTag('busy'));
   const error = useSelector(stepUp, (snapshot) => snapshot.context.error);
   const methods = useSelector(stepUp, (snapshot) => snapshot.context.methods);
-  const typed = typedMethod(methods);
+  const typed = hasTypedMethod(methods) ? typedMethod(methods) : null;
   const codeId = useId();
   const cancel = () => stepUp.send({ type: 'stepUp.cancelled' });
 

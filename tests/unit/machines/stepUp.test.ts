@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import { stepUpMessages } from '../../../server/src/contract/stepUp';
-import { stepUpMachine, typedMethod } from '../../../machines/stepUp.machine';
+import { stepUpMessages, type StepUpMethod } from '../../../server/src/contract/stepUp';
+import { hasTypedMethod, stepUpMachine, typedMethod } from '../../../machines/stepUp.machine';
 import { askStepUp } from '../../../machines/shared/stepUpGate';
 import { confirmStepUp } from '../../../machines/services/stepUp';
 import { configureApiClient, configureStepUp } from '../../../machines/services/sessionHooks';
@@ -25,12 +25,17 @@ const start = () => createActor(stepUpMachine).start();
 describe('stepUp (the "Confirm it\'s you" dialog)', () => {
   it('asks with the methods the server named, and sends the password, or the code when two-factor is on', () => {
     const actor = start();
+    // Nothing asked, no dialog, until a call is refused.
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(actor.getSnapshot().hasTag('dialog')).toBe(false);
+    expect(actor.getSnapshot().context).toEqual({ methods: [], error: null });
     actor.send({ type: 'stepUp.requested', methods: ['password', 'passkey'] });
     expect(actor.getSnapshot().matches('asking')).toBe(true);
     expect(actor.getSnapshot().hasTag('dialog')).toBe(true);
     expect(actor.getSnapshot().context.methods).toEqual(['password', 'passkey']);
     actor.send({ type: 'stepUp.submitted', secret: 'pw' });
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    expect(actor.getSnapshot().hasTag('dialog')).toBe(true);
     expect(confirmStepUp).toHaveBeenCalledWith({ method: 'password', secret: 'pw' }, { signal: expect.any(AbortSignal) });
 
     const coded = start();
@@ -39,11 +44,11 @@ describe('stepUp (the "Confirm it\'s you" dialog)', () => {
     expect(confirmStepUp).toHaveBeenLastCalledWith({ method: 'code', secret: '123456' }, { signal: expect.any(AbortSignal) });
   });
 
-  it('names the typed method: the code over the password, none for a passkey alone', () => {
+  it('names the typed method: the code over the password; no field for a passkey alone', () => {
     expect(typedMethod(['code', 'passkey'])).toBe('code');
     expect(typedMethod(['password', 'passkey'])).toBe('password');
-    expect(typedMethod(['passkey'])).toBeNull();
-    expect(typedMethod([])).toBeNull();
+    const cases: StepUpMethod[][] = [['passkey'], [], ['password'], ['code', 'passkey']];
+    expect(cases.map(hasTypedMethod)).toEqual([false, false, true, true]);
   });
 
   it('reports a confirmation to the waiting calls, and a cancellation', async () => {
@@ -98,7 +103,9 @@ describe('stepUp (the "Confirm it\'s you" dialog)', () => {
     actor.send({ type: 'stepUp.submitted', secret: 'wrong' });
     request.reject(new Error('no'));
     await nextTick();
+    const cancelled = askStepUp(actor, ['password']);
     actor.send({ type: 'stepUp.cancelled' });
+    await expect(cancelled).resolves.toBe(false);
     actor.send({ type: 'stepUp.requested', methods: ['code'] });
     expect(actor.getSnapshot().context).toEqual({ methods: ['code'], error: null });
   });
