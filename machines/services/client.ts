@@ -1,8 +1,9 @@
 import type { $Fetch, FetchOptions } from 'ofetch';
 import { serverErrorMessage, type StrapiErrorBody } from '../../server/src/contract/envelope';
 import { SIGNED_OUT_REASON } from '../../server/src/contract/sessions';
+import { isStepUpRequired, type StepUpRequired } from '../../server/src/contract/stepUp';
 import { ApiError, isFetchError } from './errors';
-import { reportUnauthorized, storedToken } from './sessionHooks';
+import { askForStepUp, reportUnauthorized, storedToken } from './sessionHooks';
 
 export const NO_TOKEN_MESSAGE = 'No token found';
 
@@ -119,6 +120,13 @@ function authorization(call: ApiCall): Record<string, string> {
   return { Authorization: `Bearer ${token}` };
 }
 
+/** The step-up a refused call asks for (403 with `error.details.stepUp`), or null. */
+function stepUpAsked(error: unknown): StepUpRequired | null {
+  if (!isFetchError(error) || error.status !== 403) return null;
+  const details = (errorBody(error.data) as StrapiErrorBody | null)?.error?.details;
+  return isStepUpRequired(details) ? details : null;
+}
+
 /**
  * The one request helper of machines/services. Sends `path` on the site's origin; on failure rejects with an
  * ApiError carrying the spec's text for the call (or with the caller's own AbortError), after the
@@ -128,6 +136,14 @@ function authorization(call: ApiCall): Record<string, string> {
 export async function apiRequest<Answer>(path: string, call: ApiCall): Promise<Answer>;
 export async function apiRequest<Answer, Result>(path: string, call: ApiCall & { read: Reader<Answer, Result> }): Promise<Result>;
 export async function apiRequest<Answer, Result>(path: string, call: ApiCall & { read?: Reader<Answer, Result> }): Promise<unknown> {
+  return send(path, call, true);
+}
+
+/**
+ * A call refused for want of a recent step-up waits while the member proves presence in the dialog
+ * (docs/security.md#step-up), then is sent once more; when they cancel it fails with the server's words.
+ */
+async function send<Answer, Result>(path: string, call: ApiCall & { read?: Reader<Answer, Result> }, mayStepUp: boolean): Promise<unknown> {
   const { method, body, query, headers, timeout, signal, read, responseType } = call;
   const authHeaders = authorization(call);
   try {
@@ -149,6 +165,8 @@ export async function apiRequest<Answer, Result>(path: string, call: ApiCall & {
   } catch (error) {
     const aborted = abortOf(error);
     if (aborted) throw aborted;
+    const stepUp = mayStepUp ? stepUpAsked(error) : null;
+    if (stepUp && (await askForStepUp(stepUp.methods))) return send(path, call, false);
     if (call.logAs) console.error(diagnosticLine(call.logAs, error));
     throw failure(error, call);
   }

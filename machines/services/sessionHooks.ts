@@ -1,3 +1,5 @@
+import type { StepUpMethod } from '../../server/src/contract/stepUp';
+
 /**
  * How the API client reaches the session: the stored token, and who to tell when the server refuses
  * it. Apart from the client so the first paint can wire it without loading the client.
@@ -23,4 +25,25 @@ export function storedToken(): string | null {
 
 export function reportUnauthorized(why: SessionEnd): void {
   sessionHooks.onUnauthorized(why);
+}
+
+/**
+ * Asks the member to prove presence again (docs/security.md#step-up) and resolves true once they did,
+ * false when they cancelled. Wired by the app to the step-up dialog; until then nobody is asked.
+ */
+export type StepUpHook = (methods: StepUpMethod[]) => Promise<boolean>;
+
+const nobodyAsked: StepUpHook = async () => false;
+let stepUpHook: StepUpHook = nobodyAsked;
+
+/** Installs the step-up dialog's hook; the returned function removes it again. */
+export function configureStepUp(hook: StepUpHook): () => void {
+  stepUpHook = hook;
+  return () => {
+    if (stepUpHook === hook) stepUpHook = nobodyAsked;
+  };
+}
+
+export function askForStepUp(methods: StepUpMethod[]): Promise<boolean> {
+  return stepUpHook(methods);
 }

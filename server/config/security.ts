@@ -32,6 +32,8 @@ export default ({ env }: Core.Config.Shared.ConfigParams) => ({
     perMemberPerHour: env.int('EMAIL_CHANGE_LIMIT_PER_HOUR', 3),
     perAddressPerDay: env.int('EMAIL_CHANGE_LIMIT_PER_ADDRESS_PER_DAY', 3),
   },
+  /** How long a step-up (proof of presence on one session) lasts, in seconds; unset, STEP_UP_WINDOW_SEC of src/security/step-up.ts. */
+  stepUpWindowSec: env.int('STEP_UP_WINDOW_SEC'),
   /** Profile pictures a member may upload an hour. */
   uploadsPerHour: env.int('UPLOAD_LIMIT_PER_HOUR', 10),
   /** Origins besides the site's own (PUBLIC_URL) that may call the API from a browser. */

@@ -1,5 +1,6 @@
 import { Outlet } from '@tanstack/react-router';
 import { NavBar } from '../components/NavBar';
+import { StepUpHost } from '../features/security/StepUpHost';
 
 export function RootLayout() {
   return (
@@ -11,6 +12,7 @@ export function RootLayout() {
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
+      <StepUpHost />
     </>
   );
 }

@@ -23,6 +23,7 @@ import type { socialSignInMachine } from '../../machines/socialSignIn.machine';
 import type { supportChatMachine } from '../../machines/supportChat.machine';
 import type { signedInDevicesMachine } from '../../machines/signedInDevices.machine';
 import type { twoFactorSetupMachine } from '../../machines/twoFactorSetup.machine';
+import type { stepUpMachine } from '../../machines/stepUp.machine';
 
 /**
  * Page-level flow machines that replace the defaults, carried in the router context so
@@ -55,4 +56,5 @@ export type Flows = Partial<{
   passkeySignIn: typeof passkeySignInMachine;
   signedInDevices: typeof signedInDevicesMachine;
   twoFactorSetup: typeof twoFactorSetupMachine;
+  stepUp: typeof stepUpMachine;
 }>;

@@ -40,6 +40,8 @@ export const ROLE_PERMISSIONS: Record<'public' | 'authenticated', readonly strin
     // Own sessions only (api/member-session).
     'api::member-session.member-session.find',
     'api::member-session.member-session.revoke',
+    // Step-up on the member's own session (docs/security.md#step-up).
+    'api::member-session.member-session.stepUp',
     'api::ingredient.ingredient.find',
     'api::ingredient.ingredient.findOne',
     ...LEGAL_READ_ACTIONS,

@@ -105,6 +105,8 @@ export async function recordSession(strapi: Core.Strapi, session: IssuedSession,
           expires_at: session.expiresAt === null ? null : new Date(session.expiresAt),
           last_active_at: issuedAt,
           revoked_at: null,
+          // Every session starts with a log-in: a fresh proof of presence (src/security/step-up.ts).
+          reauthenticated_at: issuedAt,
         },
       ],
     });

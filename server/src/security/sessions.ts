@@ -12,6 +12,7 @@ import {
   type IssuedSession,
 } from './member-sessions';
 import { summarizeUserAgent } from './user-agent';
+import { removeRecentPasskeys } from './step-up';
 
 /**
  * Session revocation for users-permissions' legacy JWTs (the SPA keeps only `jwt` and `userId`).
@@ -55,11 +56,15 @@ export async function sessionsValidAfter(strapi: Core.Strapi, userId: number | s
   return Number(row.sessions_valid_after ?? 0) || 0;
 }
 
-/** Refuses, from now on, every token of the user issued before this call. */
+/**
+ * "Log out of all devices": refuses, from now on, every token of the user issued before this call,
+ * and removes the passkeys added lately (a stolen session's way back in, src/security/step-up.ts).
+ */
 export async function revokeSessions(strapi: Core.Strapi, userId: number | string): Promise<void> {
   await strapi.db.transaction(async () => {
     await strapi.db.query(UID.user).update({ where: { id: userId }, data: { sessions_valid_after: Date.now() } });
     await revokeAllSessionRows(strapi, userId);
+    await removeRecentPasskeys(strapi, userId);
   });
 }
 
@@ -136,7 +141,8 @@ export function withSessionRevocation(createJwtService: JwtServiceFactory): JwtS
  * Whenever a user's password hash or e-mail address changes, whatever changed it (change-password,
  * reset, profile, admin panel): every earlier token is revoked (sessions_valid_after moves), a
  * reset code already mailed stops working (it was sent to the old address, or for the old password),
- * and so does a pending e-mail change (asked for by whoever knew the old password).
+ * and so does a pending e-mail change (asked for by whoever knew the old password). A new password
+ * also removes the passkeys added lately (src/security/step-up.ts).
  */
 export function revokeSessionsOnCredentialChange(strapi: Core.Strapi): void {
   strapi.db.lifecycles.subscribe({
@@ -153,6 +159,12 @@ export function revokeSessionsOnCredentialChange(strapi: Core.Strapi): void {
         data.pending_email_expires_at = null;
         data.email_change_token = null;
         data.email_change_cancel_token = null;
+      }
+    },
+    async afterUpdate(event: { params: { data?: Record<string, unknown> }; result?: { id?: number } | null }) {
+      const password = event.params.data?.password;
+      if (typeof password === 'string' && password !== '' && typeof event.result?.id === 'number') {
+        await removeRecentPasskeys(strapi, event.result.id);
       }
     },
   });

@@ -4,12 +4,15 @@ import type { NextMiddleware, RequestContext } from '../../request-context';
 import { TAKEN_MESSAGES, usernameTaken } from '../../security/identifiers';
 import { UID } from '../../content-types';
 import { memberOnlyAuth } from '../../api/account/auth/bearer-required';
+import { STEP_UP } from '../../route-table';
 import { utcDate } from '../../contract/progress';
 import type { WeightEntryService } from '../../api/weight-entry/services/weight-entry';
 import type { PendingEmailChange } from '../../contract/emailChange';
 import type { EmailChangeService } from '../../api/account/services/email-change';
 import { guardedGuess } from '../../security/guess-budget';
 import { refuse } from '../../security/auth-rate-limit';
+import { currentSessionId } from '../../security/sessions';
+import { requireRecentStepUp } from '../../security/step-up';
 
 /**
  * Route wiring of the guards of the member-facing users-permissions routes (see docs/profile.md);
@@ -74,7 +77,7 @@ export const profileUpdateGuard = async (ctx: RequestContext, next: NextMiddlewa
   }
 
   // A new address waits for its link (docs/security.md#verified-e-mail-change): the rest saves at once.
-  const newEmail = await checkEmailChange(ctx, user.id, changes.email, currentPassword);
+  const newEmail = await checkEmailChange(ctx, user.id, changes.email, currentPassword, currentSessionId(ctx.get('Authorization')));
   delete changes.email;
   // Counted before anything is written or mailed: a member cannot make the site mail an address over and over.
   const refusal = newEmail
@@ -145,6 +148,7 @@ async function checkEmailChange(
   userId: number | string,
   email: unknown,
   currentPassword: unknown,
+  sid: string | null,
 ): Promise<string | null> {
   if (typeof email !== 'string') return null;
   const stored = (await strapi.db
@@ -152,6 +156,8 @@ async function checkEmailChange(
     .findOne({ where: { id: userId }, select: ['email', 'username', 'password'] })) as StoredCredentials | null;
   if (!stored || stored.email.toLowerCase() === email) return null;
   if (!stored.password) throw new ValidationError(profileMessages.emailFixedForSocial);
+  // Changing the e-mail needs a recent step-up on this session (docs/security.md#step-up).
+  await requireRecentStepUp(strapi, Number(userId), sid);
   if (typeof currentPassword !== 'string' || currentPassword === '') throw new ValidationError(profileMessages.currentPasswordRequired);
   // Counted before it is checked, under the account's one password budget (src/security/guess-budget.ts).
   if (!(await guardedGuess(strapi, ctx, Number(userId), { password: currentPassword })))
@@ -205,6 +211,12 @@ export function applyProfileGuards(plugin: { routes: Record<string, unknown> }):
     route.config = route.config ?? {};
     // Idempotent: a second Strapi in one process (tests) extends the same route objects again.
     route.config.middlewares = [...(route.config.middlewares ?? []).filter((existing) => existing !== guard), guard];
+  }
+  // Changing the password needs a recent step-up on this session (docs/security.md#step-up).
+  const changePassword = routes.find((candidate) => candidate.handler === 'auth.changePassword');
+  if (changePassword) {
+    changePassword.config = changePassword.config ?? {};
+    changePassword.config.policies = [...(changePassword.config.policies ?? []).filter((name) => name !== STEP_UP[0]), ...STEP_UP];
   }
   // SPEC §6: a profile call without a token is answered 401 'Not authenticated', not the public role's 403.
   for (const handler of ['user.me', 'user.update', 'auth.changePassword']) {

@@ -1,29 +1,104 @@
 import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
 import type { MemberContext } from '../../../request-context';
 import { sendError } from '../../../payments/http';
 import { sessionMessages, type SessionsResponse } from '../../../contract/sessions';
+import { stepUpMessages, type StepUpResponse } from '../../../contract/stepUp';
 import { currentSessionId, sessionsValidAfter } from '../../../security/sessions';
 import { listSessions, revokeSession } from '../../../security/member-sessions';
+import { recordStepUp, stepUpMethods } from '../../../security/step-up';
+import { throttledLogIn } from '../../../security/login-throttle';
+import { UID } from '../../../content-types';
+import type { TwoFactorService } from '../../two-factor/services/two-factor';
+import type { PasskeyService } from '../../passkey/services/passkey';
 
-export default ({ strapi }: { strapi: Core.Strapi }) => ({
-  /** GET /api/sessions: the member's own signed-in sessions; `current` marks the one asking. */
-  async find(ctx: MemberContext) {
-    const memberId = ctx.state.user.id;
-    const validAfter = (await sessionsValidAfter(strapi, memberId)) ?? 0;
-    const body: SessionsResponse = {
-      sessions: await listSessions(strapi, memberId, validAfter, currentSessionId(ctx.get('Authorization'))),
-    };
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = body;
-  },
+const { ValidationError, ApplicationError } = errors;
 
-  /** DELETE /api/sessions/:id: signs out one of the member's sessions; any other id is not found. */
-  async revoke(ctx: MemberContext) {
-    const revoked = await revokeSession(strapi, ctx.state.user.id, String(ctx.params.id ?? ''));
-    if (!revoked) {
-      sendError(ctx, 404, 'NotFoundError', sessionMessages.notFound);
-      return;
-    }
-    ctx.body = { ok: true };
-  },
-});
+const bodyOf = (ctx: MemberContext): Record<string, unknown> => {
+  const body: unknown = ctx.request.body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+};
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  /** The member's password, checked under the account's log-in throttle (the same budget as a log-in). */
+  async function checkPassword(ctx: MemberContext, memberId: number, password: unknown): Promise<void> {
+    if (typeof password !== 'string' || password === '') throw new ValidationError(stepUpMessages.passwordMissing);
+    const user = (await strapi.db.query(UID.user).findOne({ where: { id: memberId }, select: ['id', 'password'] })) as {
+      password?: string | null;
+    } | null;
+    const hash = user?.password;
+    if (!hash) throw new ApplicationError(stepUpMessages.logInAgain);
+    const users = strapi.plugin('users-permissions').service('user');
+    // guess-budget: the log-in throttle for now; the shared guess budget replaces it (issue 28).
+    await throttledLogIn(strapi, ctx, {
+      realm: 'member',
+      accountId: memberId,
+      identifier: String(memberId),
+      password,
+      comparePassword: (given, stored) => users.validatePassword(given, stored),
+      isInvalidCredentials: (error) => error instanceof ValidationError && error.message === stepUpMessages.wrongPassword,
+      signedIn: () => true,
+      logIn: async () => {
+        if (!(await users.validatePassword(password, hash))) throw new ValidationError(stepUpMessages.wrongPassword);
+      },
+    });
+  }
+
+  /** A passkey assertion (to POST /api/auth/passkey/options' challenge) by one of this member's passkeys. */
+  async function checkPasskey(memberId: number, credential: unknown): Promise<void> {
+    const passkeys = strapi.service('api::passkey.passkey') as unknown as PasskeyService;
+    const owner = await passkeys.authenticate(credential).catch((error: unknown) => {
+      if (error instanceof ValidationError) throw new ValidationError(stepUpMessages.passkeyFailed);
+      throw error;
+    });
+    if (owner !== memberId) throw new ValidationError(stepUpMessages.passkeyFailed);
+  }
+
+  return {
+    /** GET /api/sessions: the member's own signed-in sessions; `current` marks the one asking. */
+    async find(ctx: MemberContext) {
+      const memberId = ctx.state.user.id;
+      const validAfter = (await sessionsValidAfter(strapi, memberId)) ?? 0;
+      const body: SessionsResponse = {
+        sessions: await listSessions(strapi, memberId, validAfter, currentSessionId(ctx.get('Authorization'))),
+      };
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = body;
+    },
+
+    /** DELETE /api/sessions/:id: signs out one of the member's sessions; any other id is not found. */
+    async revoke(ctx: MemberContext) {
+      const revoked = await revokeSession(strapi, ctx.state.user.id, String(ctx.params.id ?? ''));
+      if (!revoked) {
+        sendError(ctx, 404, 'NotFoundError', sessionMessages.notFound);
+        return;
+      }
+      ctx.body = { ok: true };
+    },
+
+    /**
+     * POST /api/auth/step-up { password } | { code } | { credential }: proves presence again on this
+     * session (docs/security.md#step-up). With two-factor on the password alone is no proof.
+     */
+    async stepUp(ctx: MemberContext) {
+      const memberId = ctx.state.user.id;
+      const sid = currentSessionId(ctx.get('Authorization'));
+      // A token from before the session table has no row to hold the proof: a new log-in gives one.
+      if (sid === null) return sendError(ctx, 401, 'UnauthorizedError', stepUpMessages.noSession);
+      const body = bodyOf(ctx);
+      const methods = await stepUpMethods(strapi, memberId);
+      if (body.credential !== undefined && methods.includes('passkey')) await checkPasskey(memberId, body.credential);
+      else if (methods.includes('code')) {
+        if (body.code === undefined) throw new ValidationError(stepUpMessages.codeNeeded);
+        // guess-budget: the two-factor codes' throttle for now; the shared guess budget replaces it (issue 28).
+        await (strapi.service('api::two-factor.two-factor') as unknown as TwoFactorService).verifyCode(ctx, memberId, body.code);
+      } else if (methods.includes('password')) await checkPassword(ctx, memberId, body.password);
+      else throw new ApplicationError(stepUpMessages.logInAgain);
+      const validUntil = await recordStepUp(strapi, memberId, sid);
+      if (validUntil === null) return sendError(ctx, 401, 'UnauthorizedError', stepUpMessages.noSession);
+      const answer: StepUpResponse = { ok: true, validUntil: validUntil.toISOString() };
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = answer;
+    },
+  };
+};

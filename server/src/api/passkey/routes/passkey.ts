@@ -1,4 +1,4 @@
-import { contentApiRoutes } from '../../../route-table';
+import { STEP_UP, contentApiRoutes } from '../../../route-table';
 
 /**
  * Passkeys (docs/security.md#passkeys). The member's own: 401 without a token; the authenticated role
@@ -6,10 +6,11 @@ import { contentApiRoutes } from '../../../route-table';
  * auth route (users-permissions' rateLimit, replaced by src/security/auth-rate-limit.ts).
  */
 const member = contentApiRoutes('passkey', 'member', [
-  ['POST', '/passkeys/registration-options', 'registrationOptions'],
+  // Adding or removing a passkey needs a recent step-up (docs/security.md#step-up); asked before the ceremony.
+  ['POST', '/passkeys/registration-options', 'registrationOptions', 'member', STEP_UP],
   ['GET', '/passkeys', 'find'],
-  ['POST', '/passkeys', 'create'],
-  ['DELETE', '/passkeys/:id', 'delete'],
+  ['POST', '/passkeys', 'create', 'member', STEP_UP],
+  ['DELETE', '/passkeys/:id', 'delete', 'member', STEP_UP],
 ]);
 
 const signIn = contentApiRoutes('passkey', 'public', [

@@ -1,0 +1,152 @@
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { passkeyMessages, type PasskeySummary } from '../../server/src/contract/passkeys';
+import { stepUpMessages } from '../../server/src/contract/stepUp';
+import { DESKTOP, WAIT_MS, closeBrowser, launchBrowser, newCredentials, waitFor } from './support/browser';
+import { freePort, startE2eServer, type E2eServer } from './support/server';
+
+/**
+ * Step-up in Chromium (docs/security.md#step-up): a session whose proof of presence is older than the
+ * window is asked "Confirm it's you" before adding a passkey and before deleting the account; the
+ * dialog keeps the member's place and, once the password is given, the action carries on. The window
+ * is short here (STEP_UP_WINDOW_SEC), so a session ages in seconds. Own server on http://localhost:
+ * WebAuthn needs a domain as relying-party id.
+ */
+
+const WINDOW_SEC = 4;
+
+let server: E2eServer;
+let origin: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let cdp: CDPSession;
+
+beforeAll(async () => {
+  const port = await freePort();
+  origin = `http://localhost:${port}`;
+  server = await startE2eServer({ PUBLIC_URL: origin, STEP_UP_WINDOW_SEC: String(WINDOW_SEC) }, { port });
+  browser = await launchBrowser();
+}, 120_000);
+afterAll(async () => {
+  await closeBrowser(browser);
+  await server?.stop();
+});
+beforeEach(async () => {
+  context = await browser.newContext({ baseURL: origin, viewport: DESKTOP });
+  context.setDefaultTimeout(WAIT_MS);
+  context.setDefaultNavigationTimeout(WAIT_MS);
+  page = await context.newPage();
+  cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+});
+afterEach(async () => {
+  await context?.close();
+});
+
+type Member = { jwt: string; id: number; password: string; username: string };
+
+async function api<T>(jwt: string | null, method: string, pathname: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${server.baseUrl}${pathname}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(jwt ? { Authorization: `Bearer ${jwt}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(WAIT_MS),
+  });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+async function signUp(): Promise<Member> {
+  const credentials = newCredentials();
+  const res = await api<{ jwt: string; user: { id: number } }>(null, 'POST', '/api/auth/local/register', credentials);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return { jwt: res.body.jwt, id: res.body.user.id, password: credentials.password, username: credentials.username };
+}
+
+async function openAs(member: Member, path: string) {
+  await page.goto('/', { waitUntil: 'domcontentloaded' });
+  await page.evaluate(({ jwt, id }) => {
+    window.localStorage.setItem('jwt', jwt);
+    window.localStorage.setItem('userId', String(id));
+  }, member);
+  await page.goto(path, { waitUntil: 'domcontentloaded' });
+}
+
+/** The session's proof (its sign-up) grows older than the window. */
+const outlastWindow = () => new Promise((resolve) => setTimeout(resolve, (WINDOW_SEC + 1) * 1000));
+
+const stepUpDialog = () => page.getByRole('dialog', { name: "Confirm it's you" });
+
+/** The dialog asks; a wrong password is refused in it; the right one closes it. */
+async function confirmWithPassword(member: Member) {
+  const dialog = stepUpDialog();
+  await dialog.waitFor();
+  await dialog.getByText(stepUpMessages.required).waitFor();
+  const field = dialog.getByLabel('Password', { exact: true });
+  // The field has the focus, as in every dialog of the site.
+  await waitFor(() => field.evaluate((input) => input === document.activeElement), 'the Password field focused');
+  await field.fill('not-the-password');
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await dialog.getByRole('alert').filter({ hasText: stepUpMessages.wrongPassword }).waitFor();
+  await field.fill(member.password);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+describe('step-up in Chromium', () => {
+  it('asks before adding a passkey, then adds it', async () => {
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    const member = await signUp();
+    await openAs(member, '/profile?tab=security');
+    const region = page.getByRole('region', { name: 'Passkeys' });
+    await region.getByText('You have no passkeys yet.').waitFor();
+    await outlastWindow();
+
+    await region.getByLabel('Passkey name (optional)').fill('Step-up laptop');
+    await region.getByRole('button', { name: 'Add a passkey' }).click();
+    await confirmWithPassword(member);
+    // The member's place is kept: the same tab, the name still typed, and the action carries on.
+    expect(new URL(page.url()).search).toBe('?tab=security');
+    await region.getByRole('status').filter({ hasText: passkeyMessages.added }).waitFor();
+    await region.getByRole('listitem').filter({ hasText: 'Step-up laptop' }).waitFor();
+    const listed = await api<{ data: PasskeySummary[] }>(member.jwt, 'GET', '/api/passkeys');
+    expect(listed.body.data.map((passkey) => passkey.name)).toEqual(['Step-up laptop']);
+  }, 60_000);
+
+  it('asks before deleting the account; Cancel deletes nothing, the password carries on with the deletion', async () => {
+    const member = await signUp();
+    await openAs(member, '/delete-profile');
+    await page.getByRole('heading', { level: 1, name: 'Delete Account' }).waitFor();
+    await outlastWindow();
+
+    const confirmation = page.getByRole('alertdialog', { name: 'Confirm Account Deletion' });
+    await page.getByRole('button', { name: 'Delete My Account' }).click();
+    await confirmation.getByRole('button', { name: 'Yes, Delete' }).click();
+    // Cancel: nothing deleted, and the page says why.
+    await stepUpDialog().getByRole('button', { name: 'Cancel' }).click();
+    await stepUpDialog().waitFor({ state: 'detached' });
+    await page.getByRole('alert').filter({ hasText: stepUpMessages.required }).waitFor();
+    expect((await api(member.jwt, 'GET', '/api/users/me')).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Delete My Account' }).click();
+    await confirmation.getByRole('button', { name: 'Yes, Delete' }).click();
+    await confirmWithPassword(member);
+    await waitFor(() => new URL(page.url()).pathname === '/login', 'the /login page');
+    await page.getByRole('status').filter({ hasText: 'Your account has been deleted successfully.' }).waitFor();
+    // The account is gone: its password logs in no more.
+    const logIn = await api<{ error?: { message: string } }>(null, 'POST', '/api/auth/local', {
+      identifier: member.username,
+      password: member.password,
+    });
+    expect(logIn.status).toBe(400);
+  }, 60_000);
+});
