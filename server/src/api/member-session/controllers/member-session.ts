@@ -7,9 +7,9 @@ import { stepUpMessages, type StepUpResponse } from '../../../contract/stepUp';
 import { currentSessionId, sessionsValidAfter } from '../../../security/sessions';
 import { listSessions, revokeSession } from '../../../security/member-sessions';
 import { recordStepUp, stepUpMethods } from '../../../security/step-up';
-import { throttledLogIn } from '../../../security/login-throttle';
+import { guardedGuess } from '../../../security/guess-budget';
+import { twoFactorMessages } from '../../../contract/twoFactor';
 import { UID } from '../../../content-types';
-import type { TwoFactorService } from '../../two-factor/services/two-factor';
 import type { PasskeyService } from '../../passkey/services/passkey';
 
 const { ValidationError, ApplicationError } = errors;
@@ -20,7 +20,7 @@ const bodyOf = (ctx: MemberContext): Record<string, unknown> => {
 };
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  /** The member's password, checked under the account's log-in throttle (the same budget as a log-in). */
+  /** The member's password, under the account's password budget (the log-in's, src/security/guess-budget.ts). */
   async function checkPassword(ctx: MemberContext, memberId: number, password: unknown): Promise<void> {
     if (typeof password !== 'string' || password === '') throw new ValidationError(stepUpMessages.passwordMissing);
     const user = (await strapi.db.query(UID.user).findOne({ where: { id: memberId }, select: ['id', 'password'] })) as {
@@ -28,20 +28,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     } | null;
     const hash = user?.password;
     if (!hash) throw new ApplicationError(stepUpMessages.logInAgain);
-    const users = strapi.plugin('users-permissions').service('user');
-    // guess-budget: the log-in throttle for now; the shared guess budget replaces it (issue 28).
-    await throttledLogIn(strapi, ctx, {
-      realm: 'member',
-      accountId: memberId,
-      identifier: String(memberId),
-      password,
-      comparePassword: (given, stored) => users.validatePassword(given, stored),
-      isInvalidCredentials: (error) => error instanceof ValidationError && error.message === stepUpMessages.wrongPassword,
-      signedIn: () => true,
-      logIn: async () => {
-        if (!(await users.validatePassword(password, hash))) throw new ValidationError(stepUpMessages.wrongPassword);
-      },
-    });
+    // Counted before it is checked, under the account's one password budget (fails closed without Redis).
+    if (!(await guardedGuess(strapi, ctx, memberId, { password }))) throw new ValidationError(stepUpMessages.wrongPassword);
   }
 
   /** A passkey assertion (to POST /api/auth/passkey/options' challenge) by one of this member's passkeys. */
@@ -90,8 +78,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (body.credential !== undefined && methods.includes('passkey')) await checkPasskey(memberId, body.credential);
       else if (methods.includes('code')) {
         if (body.code === undefined) throw new ValidationError(stepUpMessages.codeNeeded);
-        // guess-budget: the two-factor codes' throttle for now; the shared guess budget replaces it (issue 28).
-        await (strapi.service('api::two-factor.two-factor') as unknown as TwoFactorService).verifyCode(ctx, memberId, body.code);
+        // Counted before it is checked, under the account's two-factor code budget (an app or a recovery code).
+        if (!(await guardedGuess(strapi, ctx, memberId, { code: body.code }))) throw new ValidationError(twoFactorMessages.wrongCode);
       } else if (methods.includes('password')) await checkPassword(ctx, memberId, body.password);
       else throw new ApplicationError(stepUpMessages.logInAgain);
       const validUntil = await recordStepUp(strapi, memberId, sid);

@@ -305,9 +305,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     removeEverything,
-
-    /** A step-up's proof (src/security/step-up.ts): an app code or a recovery code, under the codes' throttle. */
-    verifyCode: (ctx: RefusableCtx, userId: number, given: unknown) => verify(ctx, userId, given, { recovery: true }),
   };
 };
 
