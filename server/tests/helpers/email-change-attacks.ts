@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { emailChangeMessages } from '../../src/contract/emailChange';
+import { lockedMessage } from '../../src/security/login-throttle';
 import { emailMessages } from '../../src/contract/fieldRules';
 import { CONTROL_CHARACTER } from '../../src/middlewares/input-rules';
 
@@ -78,7 +79,12 @@ export async function burstFromOneMember(surface: AttackSurface): Promise<void> 
 
   const accepted = answers.filter((answer) => answer.status === 200);
   expect(accepted).toHaveLength(PER_MEMBER_PER_HOUR);
-  for (const refused of answers.filter((answer) => answer.status !== 200)) expectRefusal(refused, emailChangeMessages.tooManyRequests);
+  // The current password is counted before it is checked (docs/security.md#rate-limits): with more than the
+  // password budget in flight at once, the extra ones are refused by it before they reach the e-mail limit.
+  for (const refused of answers.filter((answer) => answer.status !== 200)) {
+    if (refused.status === 429 && refused.message === lockedMessage(Number(refused.retryAfter))) continue;
+    expectRefusal(refused, emailChangeMessages.tooManyRequests);
+  }
 
   expect(await surface.queuedTo(target)).toBe(PER_MEMBER_PER_HOUR);
   expect(await surface.deliveredTo(target)).toBe(PER_MEMBER_PER_HOUR);

@@ -236,7 +236,9 @@ export function bursts(target: BurstTarget) {
       await awayFromStepEdge();
       const right = await call(1, 'POST', '/api/auth/two-factor', { body: { ticket, code: codeAt(victim.secret, 1) } });
       const checked = answers.filter((res) => res.status === 400 && res.body.error?.message === twoFactorMessages.wrongCode).length;
-      const voided = answers.filter((res) => res.status === 401 && res.body.error?.message === twoFactorMessages.ticketExpired).length;
+      // A ticket past its budget says so ("Too many wrong codes"); one used meanwhile, that it expired.
+      const voidMessages: unknown[] = [twoFactorMessages.ticketBurnt, twoFactorMessages.ticketExpired];
+      const voided = answers.filter((res) => res.status === 401 && voidMessages.includes(res.body.error?.message)).length;
       return { checked, voided, right, victim, sessionsBefore, sessionsAfter: await sessions(victim.id) };
     },
   };
