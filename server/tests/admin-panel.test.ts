@@ -206,6 +206,41 @@ function adminPanelSuite(label: string, setup: { env: () => Record<string, strin
       expect((await request(app.baseUrl, 'GET', '/api/users/me', { token: member.jwt })).status).toBe(401);
     });
 
+    it('no spelling of a hidden route gets past: letter case and percent-encoded letters are refused alike, and the session stays signed out', async () => {
+      const member = await register(`spelled${label}`);
+      const sid = claims(member.jwt).sid as string;
+      expect((await request(app.baseUrl, 'DELETE', `/api/sessions/${sid}`, { token: member.jwt })).status).toBe(200);
+      const row = (await app.strapi.db.query(SESSION).findOne({ where: { sid } })) as { documentId: string; revoked_at: unknown };
+      expect(row.revoked_at).not.toBeNull();
+      // Strapi's router ignores letter case: each of these reaches the Content Manager's own routes.
+      const spellings = [
+        `/Content-Manager/collection-types/${SESSION}`,
+        `/CONTENT-MANAGER/COLLECTION-TYPES/${SESSION}`,
+        `/content-manager/Collection-Types/${encodeURIComponent(SESSION)}`,
+        `/Content-Manager/collection-types/${SESSION.replace('member-session.', '%6Dember-session.')}`,
+        `/content-manager/collection-types/${SESSION.toUpperCase()}`,
+        `/%63ontent-manager/collection-types/${SESSION}`,
+      ];
+      for (const role of ['editor', 'superAdmin'] as const) {
+        for (const spelling of spellings) {
+          const admin = (method: string, urlPath: string, body?: unknown) =>
+            request(app.baseUrl, method, urlPath, { token: admins[role], body }).then((res) => {
+              answers.push(JSON.stringify(res.body));
+              return res;
+            });
+          expect((await admin('GET', spelling)).status, `${role} GET ${spelling}`).toBe(404);
+          expect((await admin('GET', `${spelling}/${row.documentId}`)).status, `${role} GET ${spelling}/:id`).toBe(404);
+          expect((await admin('PUT', `${spelling}/${row.documentId}`, { revoked_at: null })).status, `${role} PUT ${spelling}`).toBe(404);
+        }
+        const relations = await request(app.baseUrl, 'GET', `/Content-Manager/relations/${SESSION}/member_id`, { token: admins[role] });
+        expect(relations.status).toBe(404);
+      }
+      // Re-read: still revoked, the token still refused, and no answer showed the session.
+      expect(((await app.strapi.db.query(SESSION).findOne({ where: { sid } })) as { revoked_at: unknown }).revoked_at).not.toBeNull();
+      expect((await request(app.baseUrl, 'GET', '/api/users/me', { token: member.jwt })).status).toBe(401);
+      expect(answers.join('\n')).not.toContain(sid);
+    });
+
     it('malformed filters on the admin content routes answer 400, never 5xx', async () => {
       const lists = [
         '/collection-types/api::ingredient.ingredient',
@@ -227,6 +262,36 @@ function adminPanelSuite(label: string, setup: { env: () => Record<string, strin
       }
       const single = await cm('superAdmin', 'GET', '/single-types/api::privacy-policy.privacy-policy?filters[$and]=x');
       expect(single.status).toBe(400);
+      // Whatever the letter case of the path (Strapi's router ignores it).
+      for (const spelling of [
+        '/Content-Manager/collection-types/api::ingredient.ingredient',
+        '/content-manager/COLLECTION-TYPES/api::ingredient.ingredient',
+      ]) {
+        for (const shape of ['filters[$and]=x', 'filters[id][$between]=1', 'filters[id][$eq]=abc']) {
+          const res = await request(app.baseUrl, 'GET', `${spelling}?${shape}`, { token: admins.superAdmin });
+          expect(res.status, `${spelling}?${shape}: ${JSON.stringify(res.body)}`).toBe(400);
+        }
+      }
+      // The relation picker: the same grammar, and its own parameters (ids, search operator, a component's id).
+      const pickers = ['/relations/api::subscription.subscription/plan', `/relations/${USER}/role`];
+      const pickerShapes = [
+        'filters[$and]=x',
+        'filters[id][$eq]=abc',
+        'sort[id][x]=1',
+        'idsToOmit[0]=abc',
+        'idsToInclude[0]=abc&id=x',
+        'idsToOmit=1',
+        '_q=a&_filter=$between',
+        '_q=a&_filter=$in',
+        '_q=a&_filter[x]=1',
+      ];
+      for (const picker of pickers) {
+        for (const shape of pickerShapes) {
+          const res = await cm('superAdmin', 'GET', `${picker}?${shape}`);
+          expect(res.status, `${picker}?${shape}: ${JSON.stringify(res.body)}`).toBe(400);
+        }
+        expect((await cm('superAdmin', 'GET', `${picker}?_q=a&_filter=$startsWithi&idsToOmit[0]=1&page=1&pageSize=10`)).status).toBe(200);
+      }
       // Well-formed ones still work.
       expect((await cm('superAdmin', 'GET', '/collection-types/api::ingredient.ingredient?filters[id][$gt]=0')).status).toBe(200);
       expect(

@@ -7,7 +7,8 @@ import { bootStrapi, type TestStrapi } from './helpers/strapi';
 import { settleMail } from './helpers/mail-queue';
 import { createOutboxReader, resetCodeOf, type OutboxEmail } from './helpers/outbox';
 import { softwarePasskey } from './helpers/software-authenticator';
-import { OWNER_EVENTS, type OwnerEvent } from '../src/mail/owner-notice';
+import { OWNER_EVENTS, recentPasskeysRemoved, type OwnerEvent } from '../src/mail/owner-notice';
+import { RECENT_PASSKEY_MINUTES } from '../src/security/step-up';
 import type { AccountDeletionService } from '../src/api/account/services/account-deletion';
 
 /**
@@ -87,6 +88,7 @@ async function expectOneNotice(email: string, event: OwnerEvent, since: number, 
     expect(text).toContain(`${ORIGIN}/contact`);
   }
   expect(html).toContain('Firefox on Linux computer');
+  return notice;
 }
 
 const codeOf = (secret: string) => TOTP.generate({ secret: new TOTP({ secret }).secret });
@@ -186,6 +188,61 @@ describe('owner notices', () => {
     since = Date.now();
     expect((await call('DELETE', `/api/passkeys/${added.body.data!.id}`, { token: dave.jwt })).status).toBe(200);
     await expectOneNotice(dave.email, 'passkey-removed', since, dave.username);
+  });
+
+  it('"Log out of all devices" that removes a recent passkey tells the owner once, naming it and why; with none recent, nothing', async () => {
+    const kate = await member();
+    const passkeys = () => app.strapi.db.query('api::passkey.passkey').findMany({ where: { user: { id: kate.id } }, select: ['name'] });
+    // No recent passkey: nothing removed, no passkey notice.
+    expect((await call('POST', '/api/auth/logout-all', { token: kate.jwt })).status).toBe(200);
+    expect(await noticesTo(kate.email)).toEqual([]);
+
+    const signedIn = await call('POST', '/api/auth/local', { body: { identifier: kate.email, password: kate.password } });
+    expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+    const jwt = signedIn.body.jwt!;
+    const options = await call('POST', '/api/passkeys/registration-options', { token: jwt });
+    expect(options.status).toBe(200);
+    const passkey = softwarePasskey({ origin: ORIGIN, rpId: 'carnivo.test' });
+    const added = await call('POST', '/api/passkeys', {
+      token: jwt,
+      body: { credential: passkey.register(options.body as never), name: 'Work laptop' },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect(await noticesTo(kate.email)).toHaveLength(1); // passkey-added, told by the test above
+
+    const since = Date.now();
+    expect((await call('POST', '/api/auth/logout-all', { token: jwt })).status).toBe(200);
+    expect(await passkeys()).toEqual([]);
+    const notice = await expectOneNotice(kate.email, 'passkey-removed', since, kate.username);
+    expect(notice.text).toContain(recentPasskeysRemoved(['Work laptop'], 'logout-all', RECENT_PASSKEY_MINUTES));
+    expect(notice.text).toContain('Removed: 1 passkey added in the last 60 minutes ("Work laptop"), because every device was logged out');
+  });
+
+  it('a password change that removes recent passkeys tells the owner of both, the passkeys by name', async () => {
+    const lou = await member();
+    for (const name of ['Phone', 'Key "A"']) {
+      const options = await call('POST', '/api/passkeys/registration-options', { token: lou.jwt });
+      const passkey = softwarePasskey({ origin: ORIGIN, rpId: 'carnivo.test' });
+      const added = await call('POST', '/api/passkeys', {
+        token: lou.jwt,
+        body: { credential: passkey.register(options.body as never), name },
+      });
+      expect(added.status, JSON.stringify(added.body)).toBe(201);
+    }
+    expect(await noticesTo(lou.email)).toHaveLength(2);
+    const changed = await call('POST', '/api/auth/change-password', {
+      token: lou.jwt,
+      body: { currentPassword: lou.password, password: 'Lou-Passw0rd-2', passwordConfirmation: 'Lou-Passw0rd-2' },
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(await app.strapi.db.query('api::passkey.passkey').count({ where: { user: { id: lou.id } } })).toBe(0);
+    const notices = await noticesTo(lou.email);
+    expect(notices.map((mail) => mail.headers.subject).sort()).toEqual(
+      [OWNER_EVENTS['password-changed'].subject, OWNER_EVENTS['passkey-removed'].subject].sort(),
+    );
+    const removed = notices.find((mail) => mail.headers.subject === OWNER_EVENTS['passkey-removed'].subject)!;
+    expect(removed.text).toContain(recentPasskeysRemoved(['Phone', 'Key "A"'], 'password', RECENT_PASSKEY_MINUTES));
+    expect(removed.html).toContain('Key &quot;A&quot;');
   });
 
   it('a deletion that fails (a clean-up refuses) tells no one, and the account stays', async () => {

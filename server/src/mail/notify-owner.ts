@@ -24,7 +24,7 @@ export function requestDevice(strapi: Core.Strapi): DeviceSummary {
  * not them. Queued after the change commits (at once outside a transaction, on commit inside one;
  * nothing on a rollback). A failure to queue is logged: it never undoes or fails the change.
  */
-export async function notifyOwner(strapi: Core.Strapi, owner: Owner, event: OwnerEvent): Promise<void> {
+export async function notifyOwner(strapi: Core.Strapi, owner: Owner, event: OwnerEvent, detail?: string): Promise<void> {
   const at = new Date();
   const device = requestDevice(strapi);
 
@@ -41,6 +41,7 @@ export async function notifyOwner(strapi: Core.Strapi, owner: Owner, event: Owne
     await sendMail(strapi, 'owner-notice', member.email, {
       username: member.username,
       event,
+      detail: detail ?? null,
       at,
       device,
       resetUrl: `${site}/reset-password`,
@@ -48,11 +49,21 @@ export async function notifyOwner(strapi: Core.Strapi, owner: Owner, event: Owne
       contactUrl: `${site}/contact`,
     });
   };
-  const queueSafely = () =>
-    queue().catch((error: unknown) =>
-      strapi.log.error(`[mail] could not queue the "${event}" notice: ${error instanceof Error ? error.message : String(error)}`),
-    );
+  await queueBestEffort(strapi, `the "${event}" notice`, queue);
+}
 
+/**
+ * Queues a courtesy e-mail (an owner notice, a sign-in alert, the notice to an address being changed
+ * away from) after the change commits: at once outside a transaction, on commit inside one, nothing on
+ * a rollback. A failure (the queue unreachable, a stored address the mail rule now refuses) is logged:
+ * it never undoes or fails the change, nor locks the member out.
+ */
+export async function queueBestEffort(strapi: Core.Strapi, what: string, queue: () => Promise<unknown>): Promise<void> {
+  const queueSafely = () =>
+    queue().then(
+      () => undefined,
+      (error: unknown) => strapi.log.error(`[mail] could not queue ${what}: ${error instanceof Error ? error.message : String(error)}`),
+    );
   if (strapi.db.inTransaction()) {
     await strapi.db.transaction(async ({ onCommit }) => onCommit(() => void queueSafely()));
     return;

@@ -48,9 +48,29 @@ export const OWNER_EVENTS = {
 
 export type OwnerEvent = keyof typeof OWNER_EVENTS;
 
+/** Why passkeys went without the member removing them (src/security/step-up.ts removeRecentPasskeys). */
+export const RECENT_PASSKEYS_REMOVED_BECAUSE = {
+  'logout-all': 'every device was logged out of the account',
+  password: 'the password was changed or reset',
+} as const;
+export type RecentPasskeysReason = keyof typeof RECENT_PASSKEYS_REMOVED_BECAUSE;
+
+/** The passkey-removed notice's detail when a log-out of all devices or a new password removed the recent ones, by their names. */
+export function recentPasskeysRemoved(names: readonly string[], reason: RecentPasskeysReason, minutes: number): string {
+  const one = names.length === 1;
+  const which = names.map((name) => `"${name}"`).join(', ');
+  return (
+    `Removed: ${names.length} ${one ? 'passkey' : 'passkeys'} added in the last ${minutes} minutes (${which}), because ` +
+    `${RECENT_PASSKEYS_REMOVED_BECAUSE[reason]}: a passkey added lately could be someone else's way back in. ` +
+    `If you added ${one ? 'it' : 'them'}, add ${one ? 'it' : 'them'} again in the Security section of your profile.`
+  );
+}
+
 export interface OwnerNoticeMail {
   username: string | null;
   event: OwnerEvent;
+  /** More about what happened, told after what (which passkeys went and why). */
+  detail?: string | null;
   at: Date;
   /** The device of the request that did it. */
   device: DeviceSummary;
@@ -73,7 +93,7 @@ const HELP = {
 /** A change to the member's account or its security, told to the account's address (src/mail/notify-owner.ts). */
 export default defineMail<OwnerNoticeMail>({
   queue: 'other',
-  render({ username, event, at, device, resetUrl, securityUrl, contactUrl }) {
+  render({ username, event, detail, at, device, resetUrl, securityUrl, contactUrl }) {
     const { subject, what, help } = OWNER_EVENTS[event];
     const advice = HELP[help];
     const when = utcMinute(at);
@@ -83,6 +103,7 @@ export default defineMail<OwnerNoticeMail>({
       greeting(username),
       '',
       what,
+      ...(detail ? ['', detail] : []),
       '',
       `  When: ${when}`,
       `  Device: ${from}`,
@@ -96,6 +117,7 @@ export default defineMail<OwnerNoticeMail>({
     const html = [
       `<p>${escapeHtml(greeting(username))}</p>`,
       `<p>${escapeHtml(what)}</p>`,
+      ...(detail ? [`<p>${escapeHtml(detail)}</p>`] : []),
       `<p>When: ${escapeHtml(when)}<br>Device: ${escapeHtml(from)}</p>`,
       '<p>If this was you, there is nothing to do.</p>',
       `<p>${escapeHtml(advice.text)}<br><a href="${escapeHtml(links[0])}">${advice.action}</a>${

@@ -14,12 +14,12 @@ const CONTENT_PREFIXES = ['/content-manager/', '/content-releases/', '/review-wo
 
 type Schema = { uid: string; pluginOptions?: { 'content-manager'?: { visible?: boolean } } };
 
-/** The project's content types hidden from the Content Manager (one place: their schema.json). */
+/** The project's content types hidden from the Content Manager (one place: their schema.json), lower-cased. */
 export function hiddenContentTypes(strapi: Core.Strapi): Set<string> {
   return new Set(
     (Object.values(strapi.contentTypes) as Schema[])
       .filter((schema) => schema.uid.startsWith('api::') && schema.pluginOptions?.['content-manager']?.visible === false)
-      .map((schema) => schema.uid),
+      .map((schema) => schema.uid.toLowerCase()),
   );
 }
 
@@ -31,14 +31,14 @@ function decoded(value: string): string {
   }
 }
 
-/** Whether a path segment, or any string in the query or body, is one of the hidden UIDs. */
-function namesOne(hidden: ReadonlySet<string>, ctx: Context): boolean {
-  if (ctx.path.split('/').some((segment) => hidden.has(decoded(segment)))) return true;
+/** Whether a path segment, or any string in the query or body, is one of the hidden UIDs (whatever the letter case). */
+function namesOne(hidden: ReadonlySet<string>, segments: string[], ctx: Context): boolean {
+  if (segments.some((segment) => hidden.has(segment))) return true;
   const pending: unknown[] = [ctx.query, ctx.request.body];
   while (pending.length > 0) {
     const value = pending.pop();
     if (typeof value === 'string') {
-      if (hidden.has(value)) return true;
+      if (hidden.has(value.toLowerCase())) return true;
     } else if (typeof value === 'object' && value !== null) {
       pending.push(...Object.values(value));
     }
@@ -49,10 +49,14 @@ function namesOne(hidden: ReadonlySet<string>, ctx: Context): boolean {
 const adminContentGuard: Core.MiddlewareFactory = (_config, { strapi }) => {
   let hidden: Set<string> | undefined;
   return async (ctx: Context, next: Next) => {
-    if (CONTENT_PREFIXES.some((prefix) => ctx.path.startsWith(prefix))) {
+    // Strapi's router matches paths whatever their letter case (/Content-Manager/... reaches the
+    // Content Manager): each segment compared decoded and lower-cased, so no spelling slips past.
+    const segments = ctx.path.split('/').map((segment) => decoded(segment).toLowerCase());
+    const path = segments.join('/');
+    if (CONTENT_PREFIXES.some((prefix) => path.startsWith(prefix))) {
       // Built on first use: the content types are all registered by then.
       hidden ??= hiddenContentTypes(strapi);
-      if (namesOne(hidden, ctx)) {
+      if (namesOne(hidden, segments, ctx)) {
         ctx.status = 404;
         ctx.body = { data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } };
         return;

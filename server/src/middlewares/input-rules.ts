@@ -32,8 +32,15 @@ export const CONTROL_CHARACTER =
 // oxlint-enable no-control-regex
 
 const WEBHOOK = '/payments/webhook';
-/** The admin panel's content routes take the same query grammar (a signed-in administrator's filters). */
-const ADMIN_CONTENT = /^\/content-manager\/(collection-types|single-types)\//;
+/**
+ * The admin panel's content routes take the same query grammar (a signed-in administrator's filters).
+ * Matched on the decoded, lower-cased path: Strapi's router ignores letter case.
+ */
+const ADMIN_CONTENT = /^\/content-manager\/(collection-types|single-types|relations)\//;
+/** The relation picker's own parameters (/content-manager/relations/:model/...), see relationParameters. */
+const RELATIONS = /^\/content-manager\/relations\/([^/]+)\/(?:([^/]+)\/)?[^/]+\/?$/i;
+/** The picker's search operators that PostgreSQL runs on any column (they compare it cast to text). */
+const RELATION_SEARCHES = new Set(['$containsi', '$notContainsi', '$startsWithi', '$endsWithi']);
 
 export class QueryShapeError extends Error {
   constructor(
@@ -319,6 +326,35 @@ export function fieldKinds(strapi: Core.Strapi): Map<string, FieldKind> {
   return kinds;
 }
 
+/**
+ * The relation picker reads ids to leave out or in (row ids: whole numbers), a search operator
+ * (`_filter`, any where-operator to Strapi) and, for a component, the component row's id: each
+ * reached SQL as sent (PostgreSQL refuses "abc" for an id, $between takes two values).
+ */
+function relationParameters(query: Plain, path: string): void {
+  for (const key of ['idsToOmit', 'idsToInclude']) {
+    if (!(key in query)) continue;
+    const ids = query[key];
+    if (!Array.isArray(ids)) throw new QueryShapeError(key, 'takes a list of ids');
+    ids.forEach((id, index) => {
+      if (typeof id !== 'string') throw new QueryShapeError(`${key}[${index}]`, 'must be a single value');
+      checkValue(id, `${key}[${index}]`, 'integer');
+    });
+  }
+  if ('_filter' in query && !(typeof query._filter === 'string' && RELATION_SEARCHES.has(query._filter))) {
+    throw new QueryShapeError('_filter', `must be one of ${[...RELATION_SEARCHES].join(', ')}`);
+  }
+  const [, model, pathId] = RELATIONS.exec(path) ?? [];
+  // A component (its UID has no "::") is found by its row id; a content type by its documentId (text).
+  if (model !== undefined && !model.includes('::')) {
+    if (pathId !== undefined) checkValue(pathId, 'id', 'integer');
+    if ('id' in query) {
+      if (!isScalar(query.id)) throw new QueryShapeError('id', 'takes a single value');
+      checkValue(query.id, 'id', 'integer');
+    }
+  }
+}
+
 /** The 400 of a refused query, path or body, in Strapi's error format. */
 function refuse(ctx: Context, message: string, details: Record<string, unknown> = {}): void {
   ctx.status = 400;
@@ -342,7 +378,9 @@ const inputRules: Core.MiddlewareFactory = (_config, { strapi }) => {
   let grammar: Grammar | undefined;
 
   return async (ctx: Context, next: Next) => {
-    if (CONTROL_CHARACTER.test(decodedPath(ctx.path))) return refuse(ctx, `The request path ${NOT_ALLOWED}`);
+    const path = decodedPath(ctx.path);
+    if (CONTROL_CHARACTER.test(path)) return refuse(ctx, `The request path ${NOT_ALLOWED}`);
+    const adminPath = path.toLowerCase();
 
     const query = ctx.query as Plain;
     const inQuery = controlCharacterAt(query, 'query');
@@ -354,11 +392,12 @@ const inputRules: Core.MiddlewareFactory = (_config, { strapi }) => {
       if (inBody !== '') return refuse(ctx, `The request body ${NOT_ALLOWED}`, { path: inBody.replace(/^body\[([^\]]*)\]/, '$1') });
     }
 
-    if (route !== null || ADMIN_CONTENT.test(ctx.path)) {
+    if (route !== null || ADMIN_CONTENT.test(adminPath)) {
       // Built on first use: the content types are all registered by then.
       grammar ??= new Grammar(fieldKinds(strapi));
       try {
         grammar.query(query);
+        if (route === null && adminPath.startsWith('/content-manager/relations/')) relationParameters(query, path);
       } catch (error) {
         if (!(error instanceof QueryShapeError)) throw error;
         return refuse(ctx, error.message, { param: error.path.split('[')[0], path: error.path });

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { UID } from '../content-types';
 import { sendMail } from '../mail/send';
+import { queueBestEffort } from '../mail/notify-owner';
 import { publicUrl } from '../public-url';
 import type { MemberSession } from '../contract/sessions';
 import type { DeviceSummary } from './user-agent';
@@ -77,7 +78,9 @@ export function deferToRequest(session: IssuedSession): boolean {
 
 /**
  * Writes the session's row and, from a device the member has not used in 90 days (and not on their
- * very first session), queues the sign-in alert in the same transaction.
+ * very first session), queues the sign-in alert once the row is written. The alert is best-effort
+ * (queueBestEffort): one that cannot be queued (a stored address the mail rule now refuses) is
+ * logged and never fails the log-in.
  */
 export async function recordSession(strapi: Core.Strapi, session: IssuedSession, summary: DeviceSummary): Promise<void> {
   // One read of what the member used lately (the newest first; a first session finds none).
@@ -110,15 +113,11 @@ export async function recordSession(strapi: Core.Strapi, session: IssuedSession,
         },
       ],
     });
-  if (earlier.length === 0 || known) {
-    await create();
-    return;
-  }
-  // The row and its alert commit together, or neither.
-  await strapi.db.transaction(async () => {
-    await create();
-    await queueSignInAlert(strapi, session.memberId, summary, issuedAt);
-  });
+  await create();
+  if (earlier.length === 0 || known) return;
+  await queueBestEffort(strapi, `the sign-in alert of user ${session.memberId}`, () =>
+    queueSignInAlert(strapi, session.memberId, summary, issuedAt),
+  );
 }
 
 async function queueSignInAlert(strapi: Core.Strapi, memberId: number, summary: DeviceSummary, at: Date): Promise<void> {

@@ -64,7 +64,7 @@ export async function revokeSessions(strapi: Core.Strapi, userId: number | strin
   await strapi.db.transaction(async () => {
     await strapi.db.query(UID.user).update({ where: { id: userId }, data: { sessions_valid_after: Date.now() } });
     await revokeAllSessionRows(strapi, userId);
-    await removeRecentPasskeys(strapi, userId);
+    await removeRecentPasskeys(strapi, userId, 'logout-all');
   });
 }
 
@@ -164,7 +164,7 @@ export function revokeSessionsOnCredentialChange(strapi: Core.Strapi): void {
     async afterUpdate(event: { params: { data?: Record<string, unknown> }; result?: { id?: number } | null }) {
       const password = event.params.data?.password;
       if (typeof password === 'string' && password !== '' && typeof event.result?.id === 'number') {
-        await removeRecentPasskeys(strapi, event.result.id);
+        await removeRecentPasskeys(strapi, event.result.id, 'password');
       }
     },
   });

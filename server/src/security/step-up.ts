@@ -3,6 +3,8 @@ import { errors } from '@strapi/utils';
 import { UID } from '../content-types';
 import { stepUpMessages, type StepUpMethod, type StepUpRequired } from '../contract/stepUp';
 import type { TwoFactorService } from '../api/two-factor/services/two-factor';
+import { recentPasskeysRemoved, type RecentPasskeysReason } from '../mail/owner-notice';
+import { notifyOwner } from '../mail/notify-owner';
 
 /**
  * Step-up (docs/security.md#step-up): a stolen session token alone must not change how the account
@@ -73,16 +75,22 @@ export async function requireRecentStepUp(strapi: Core.Strapi, memberId: number,
   if (!(await hasRecentStepUp(strapi, memberId, sid))) throw await stepUpRefusal(strapi, memberId);
 }
 
-/** Removes the member's passkeys added within RECENT_PASSKEY_MINUTES; how many went. */
-export async function removeRecentPasskeys(strapi: Core.Strapi, memberId: number | string): Promise<number> {
+/**
+ * Removes the member's passkeys added within RECENT_PASSKEY_MINUTES, and tells the owner which and why
+ * (one passkey-removed notice, after the caller's transaction commits); how many went.
+ */
+export async function removeRecentPasskeys(strapi: Core.Strapi, memberId: number | string, reason: RecentPasskeysReason): Promise<number> {
   const since = new Date(Date.now() - RECENT_PASSKEY_MINUTES * 60_000);
   const passkeys = strapi.db.query(UID.passkey);
   const recent = (await passkeys.findMany({
     where: { user: { id: Number(memberId) }, createdAt: { $gte: since } },
-    select: ['id'],
-  })) as { id: number }[];
+    select: ['id', 'name'],
+    orderBy: { id: 'asc' },
+  })) as { id: number; name: string }[];
   if (recent.length === 0) return 0;
   await passkeys.deleteMany({ where: { id: { $in: recent.map((row) => row.id) } } });
   strapi.log.info(`[step-up] user ${memberId}: ${recent.length} passkey(s) added in the last ${RECENT_PASSKEY_MINUTES} minutes removed`);
+  const names = recent.map((row) => row.name);
+  await notifyOwner(strapi, Number(memberId), 'passkey-removed', recentPasskeysRemoved(names, reason, RECENT_PASSKEY_MINUTES));
   return recent.length;
 }

@@ -7,7 +7,7 @@ import { EMAIL_CHANGE_TTL_MS, emailChangeMessages, emailChangeToken, type Pendin
 import { createLimiter, type Limiter } from '../../../security/limits';
 import type { RefusingLimit } from '../../../operations/metrics';
 import { sendMail } from '../../../mail/send';
-import { requestDevice } from '../../../mail/notify-owner';
+import { queueBestEffort, requestDevice } from '../../../mail/notify-owner';
 
 /** The largest id an `integer` column holds (PostgreSQL). */
 const MAX_ROW_ID = 2_147_483_647;
@@ -131,8 +131,9 @@ const createEmailChangeService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
-     * Stores the member's pending change (replacing any earlier one) and queues both e-mails, in the
-     * caller's transaction: the link to the new address, and the notice with a cancel link to the old one.
+     * Stores the member's pending change (replacing any earlier one) and queues the link to the new
+     * address in the caller's transaction (an address the mail rule refuses fails the request); the
+     * notice with a cancel link to the old address follows on commit, best-effort (queueBestEffort).
      * The address itself does not change.
      */
     async request(userId: number, newEmail: string): Promise<PendingEmailChange> {
@@ -155,14 +156,19 @@ const createEmailChangeService = ({ strapi }: { strapi: Core.Strapi }) => {
         confirmUrl: link('confirm', confirm.token),
         expiresAt,
       });
-      await sendMail(strapi, 'email-change-notice', row.email, {
-        username: row.username,
-        oldEmail: row.email,
-        newEmail,
-        cancelUrl: link('cancel', cancel.token),
-        at: new Date(),
-        device: requestDevice(strapi),
-      });
+      // Best-effort, after commit: an old address the mail rule now refuses must not keep the member on it.
+      const at = new Date();
+      const device = requestDevice(strapi);
+      await queueBestEffort(strapi, `the e-mail change notice of user ${userId}`, () =>
+        sendMail(strapi, 'email-change-notice', row.email, {
+          username: row.username,
+          oldEmail: row.email,
+          newEmail,
+          cancelUrl: link('cancel', cancel.token),
+          at,
+          device,
+        }),
+      );
       return { pendingEmail: newEmail, expiresAt: expiresAt.toISOString() };
     },
 
