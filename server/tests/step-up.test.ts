@@ -207,9 +207,9 @@ describe('step-up: a stolen session alone changes nothing', () => {
     expect(await twoFactorRow(victim.id)).toEqual(before);
     expect(await recoveryCodeRows(victim.id)).toEqual(codesBefore);
 
-    // The owner, on a session older than the window, with an app code: new codes, and no step-up asked.
+    // The owner, on a session older than the window, with an app code (the next step's: enable spent this one).
     await awayFromStepEdge();
-    const renewed = await call('POST', '/api/two-factor/recovery-codes', { token: victim.jwt, body: { code: codeOf(secret) } });
+    const renewed = await call('POST', '/api/two-factor/recovery-codes', { token: victim.jwt, body: { code: codeOf(secret, 1) } });
     expect(renewed.status, JSON.stringify(renewed.body)).toBe(200);
     expect(renewed.body.recoveryCodes).toHaveLength(10);
     expect(await recoveryCodeRows(victim.id)).not.toEqual(codesBefore);
@@ -217,10 +217,10 @@ describe('step-up: a stolen session alone changes nothing', () => {
     expect((await call('GET', '/api/account/export', { token: victim.jwt })).status).toBe(200);
 
     await ageProof(victim.jwt);
-    // Off with the password and the next step's app code (the one above spent its own step).
+    // Off with the password and one of the new recovery codes (the app's next step is spent above).
     const off = await call('POST', '/api/two-factor/disable', {
       token: victim.jwt,
-      body: { password: victim.password, code: codeOf(secret, 1) },
+      body: { password: victim.password, code: (renewed.body.recoveryCodes as string[])[0] },
     });
     expect(off.status, JSON.stringify(off.body)).toBe(200);
     expect(await twoFactorRow(victim.id)).toBeNull();
