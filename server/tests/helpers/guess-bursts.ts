@@ -239,7 +239,8 @@ export function bursts(target: BurstTarget) {
       await awayFromStepEdge();
       const right = await call(1, 'POST', '/api/auth/two-factor', { body: { ticket, code: codeAt(victim.secret, 1) } });
       const checked = answers.filter((res) => res.status === 400 && res.body.error?.message === twoFactorMessages.wrongCode).length;
-      const voided = answers.filter((res) => res.status === 401 && res.body.error?.message === twoFactorMessages.ticketExpired).length;
+      // A ticket out of attempts says so (not "expired"): the member knows why and logs in again.
+      const voided = answers.filter((res) => res.status === 401 && res.body.error?.message === twoFactorMessages.ticketBurnt).length;
       return { checked, voided, right, victim, sessionsBefore, sessionsAfter: await sessions(victim.id) };
     },
   };
