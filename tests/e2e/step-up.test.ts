@@ -182,6 +182,7 @@ describe('step-up in Chromium', () => {
     await awayFromStepEdge();
     await region.getByRole('textbox', { name: 'Code for new recovery codes' }).fill(codeAt(setup.body.secret, 1));
     await region.getByRole('button', { name: 'Get new recovery codes' }).click();
+    await region.getByRole('button', { name: 'I have saved them' }).waitFor();
     const recoveryCodes = (await region.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allInnerTexts()).map((code) =>
       code.trim(),
     );
