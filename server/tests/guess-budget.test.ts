@@ -151,6 +151,39 @@ describe(`${BURST} concurrent wrong guesses on one server (SQLite)`, () => {
   });
 });
 
+describe('a ticket keeps its attempts while the codes are locked', () => {
+  it('codes refused by the locked code budget (429) use none of the ticket’s 5 attempts', async () => {
+    const victim = await scenarios.enrolled('lockedticket');
+    const ticket = await scenarios.ticketOf(victim.email);
+    const ticketRow = () =>
+      row<{ failures: number | null; used_at: unknown }>(
+        'SELECT failures, used_at FROM two_factor_tickets WHERE user_id = ? ORDER BY id LIMIT 1',
+        [victim.id],
+      );
+    // Ten wrong codes on two other tickets lock the account's codes.
+    const wrong = scenarios.wrongCodes(victim.secret);
+    let other = '';
+    for (let i = 0; i < ACCOUNT_BUDGET; i += 1) {
+      if (i % TICKET_BUDGET === 0) other = await scenarios.ticketOf(victim.email);
+      const res = await requestFrom<{ error?: { message: string } }>(client(), app.baseUrl, 'POST', '/api/auth/two-factor', {
+        body: { ticket: other, code: wrong[i] },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+    }
+    // More tries than the ticket has attempts, the right code among them: each refused unchecked.
+    for (let i = 0; i <= TICKET_BUDGET; i += 1) {
+      const res = await requestFrom<{ jwt?: string; error?: { message: string } }>(client(), app.baseUrl, 'POST', '/api/auth/two-factor', {
+        body: { ticket, code: i === TICKET_BUDGET ? scenarios.codeAt(victim.secret) : wrong[ACCOUNT_BUDGET + i] },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(429);
+      expect(res.body.error?.message).toMatch(LOCKED_CODES);
+      expect(res.body.jwt).toBeUndefined();
+    }
+    // Re-read: the ticket is unused with all its attempts left (before the fix: 5 taken, then void).
+    expect(await ticketRow()).toEqual({ failures: 0, used_at: null });
+  });
+});
+
 describe('one password budget per account, whatever the route', () => {
   it('wrong log-ins and wrong current passwords add up: the tenth locks the log-in and the settings alike', async () => {
     const victim = await scenarios.register('sharedbudget');

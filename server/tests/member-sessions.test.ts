@@ -195,20 +195,46 @@ describe('signed-in devices', () => {
     expect((await sessionRow(sidOf(erin.jwt)))?.revoked_at).not.toBeNull();
   });
 
-  it('a password change ends the other sessions; the changing device’s new session is the only one listed', async () => {
+  it('a password change signs the other devices out, and they are told so; the changing device’s new session is the only one listed', async () => {
     const fay = await member();
     const tablet = await signIn(fay.email, fay.password, SAFARI_MAC);
+    expect((await sessionRow(sidOf(tablet)))?.revoked_at).toBeNull();
     const res = await call('POST', '/api/auth/change-password', {
       token: fay.jwt,
       body: { currentPassword: fay.password, password: 'Fresh-Pass-42', passwordConfirmation: 'Fresh-Pass-42' },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    // Ended by the password change, not signed out from the list: Strapi's words, as for an expired token.
-    const ended = await refusal(tablet);
-    expect(ended.status).toBe(401);
-    expect(ended.message).not.toBe(SIGNED_OUT.message);
+    // The tablet's row is revoked, as by "Log out of all devices": it hears it was signed out, not that it expired.
+    expect(await refusal(tablet)).toEqual(SIGNED_OUT);
+    expect((await sessionRow(sidOf(tablet)))?.revoked_at).not.toBeNull();
+    // The changing device carries on with the new session it was given (its old token ended, as before).
+    expect((await sessionRow(sidOf(fay.jwt)))?.revoked_at).not.toBeNull();
+    expect(await works(res.body.jwt!)).toBe(200);
+    expect((await sessionRow(sidOf(res.body.jwt!)))?.revoked_at).toBeNull();
     const list = await call('GET', '/api/sessions', { token: res.body.jwt });
     expect(list.body.sessions!.map((session) => session.id)).toEqual([sidOf(res.body.jwt!)]);
+  });
+
+  it('a password reset and a confirmed e-mail change sign every device out, and they are told so', async () => {
+    const gil = await member();
+    const phone = await signIn(gil.email, gil.password, FIREFOX_IPHONE);
+    // A reset, by whatever path sets the new hash (the reset route and the admin panel both save it so).
+    await app.strapi.plugin('users-permissions').service('user').edit(gil.id, { password: 'Reset-Pass-42' });
+    for (const token of [gil.jwt, phone]) {
+      expect(await refusal(token)).toEqual(SIGNED_OUT);
+      expect((await sessionRow(sidOf(token)))?.revoked_at).not.toBeNull();
+    }
+
+    const laptop = await signIn(gil.email, 'Reset-Pass-42', SAFARI_MAC);
+    expect(await works(laptop)).toBe(200);
+    // A profile save sends the address unchanged: no device is signed out.
+    await app.strapi.db.query('plugin::users-permissions.user').update({ where: { id: gil.id }, data: { email: gil.email } });
+    expect(await works(laptop)).toBe(200);
+    expect((await sessionRow(sidOf(laptop)))?.revoked_at).toBeNull();
+    // The e-mail change's link makes this update once clicked (api::account.email-change confirm).
+    await app.strapi.db.query('plugin::users-permissions.user').update({ where: { id: gil.id }, data: { email: `new.${gil.email}` } });
+    expect(await refusal(laptop)).toEqual(SIGNED_OUT);
+    expect((await sessionRow(sidOf(laptop)))?.revoked_at).not.toBeNull();
   });
 
   it('notes activity at most once a minute', async () => {

@@ -83,7 +83,19 @@ const twoFactorRow = (memberId: number) =>
     enabled_at: unknown;
   } | null>;
 
-const codeOf = (secret: string) => TOTP.generate({ secret: new TOTP({ secret }).secret });
+const recoveryCodeRows = async (memberId: number) =>
+  (
+    (await app.strapi.db
+      .query('api::two-factor.two-factor-recovery-code')
+      .findMany({ where: { user_id: memberId }, select: ['code_hash', 'used_at'], orderBy: { code_hash: 'asc' } })) as {
+      code_hash: string;
+      used_at: unknown;
+    }[]
+  ).map((row) => `${row.code_hash}:${String(row.used_at)}`);
+
+/** The app code of the current 30-second step, or of `steps` later. */
+const codeOf = (secret: string, steps = 0) =>
+  TOTP.generate({ secret: new TOTP({ secret }).secret, timestamp: Date.now() + steps * 30_000 });
 async function awayFromStepEdge() {
   const left = 30_000 - (Date.now() % 30_000);
   if (left < 4_000) await new Promise((resolve) => setTimeout(resolve, left + 200));
@@ -174,19 +186,46 @@ describe('step-up: a stolen session alone changes nothing', () => {
     expect((await twoFactorRow(victim.id))?.enabled_at).toBeTruthy();
   });
 
-  it('cannot turn two-factor off or get new recovery codes', async () => {
+  // These two routes take the second factor (and off the password) in the request itself, so no step-up is
+  // asked first: a step-up by code would spend the code's step and the resent request's code would be a replay.
+  it('cannot get new recovery codes or turn two-factor off without a code; with one, an old session can', async () => {
     const victim = await register();
-    const { secret } = await turnOnTwoFactor(victim);
+    const { secret, recoveryCodes } = await turnOnTwoFactor(victim);
     const before = await twoFactorRow(victim.id);
+    const codesBefore = await recoveryCodeRows(victim.id);
     await ageProof(victim.jwt);
-    expectStepUpAsked(
-      await call('POST', '/api/two-factor/disable', { token: victim.jwt, body: { password: victim.password, code: '1' } }),
-      ['code'],
-    );
-    expectStepUpAsked(await call('POST', '/api/two-factor/recovery-codes', { token: victim.jwt, body: { code: codeOf(secret) } }), [
-      'code',
-    ]);
+
+    // The stolen session alone: no code, or a wrong one, and nothing changes.
+    for (const body of [{}, { code: '000000' }]) {
+      const refused = await call('POST', '/api/two-factor/recovery-codes', { token: victim.jwt, body });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+      expect(refused.body.recoveryCodes).toBeUndefined();
+    }
+    for (const body of [{ password: victim.password }, { password: victim.password, code: '000000' }, { code: recoveryCodes[1] }]) {
+      expect((await call('POST', '/api/two-factor/disable', { token: victim.jwt, body })).status).toBe(400);
+    }
     expect(await twoFactorRow(victim.id)).toEqual(before);
+    expect(await recoveryCodeRows(victim.id)).toEqual(codesBefore);
+
+    // The owner, on a session older than the window, with an app code (the next step's: enable spent this one).
+    await awayFromStepEdge();
+    const renewed = await call('POST', '/api/two-factor/recovery-codes', { token: victim.jwt, body: { code: codeOf(secret, 1) } });
+    expect(renewed.status, JSON.stringify(renewed.body)).toBe(200);
+    expect(renewed.body.recoveryCodes).toHaveLength(10);
+    expect(await recoveryCodeRows(victim.id)).not.toEqual(codesBefore);
+    // The code proved presence on this session: the next guarded action is not asked again.
+    expect((await call('GET', '/api/account/export', { token: victim.jwt })).status).toBe(200);
+
+    await ageProof(victim.jwt);
+    // Off with the password and one of the new recovery codes (the app's next step is spent above).
+    const off = await call('POST', '/api/two-factor/disable', {
+      token: victim.jwt,
+      body: { password: victim.password, code: (renewed.body.recoveryCodes as string[])[0] },
+    });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    expect(await twoFactorRow(victim.id)).toBeNull();
+    expect(await recoveryCodeRows(victim.id)).toEqual([]);
+    expect((await call('GET', '/api/account/export', { token: victim.jwt })).status).toBe(200);
   });
 
   it('cannot delete the account, change the e-mail or the password, or download the data', async () => {

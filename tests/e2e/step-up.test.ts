@@ -2,6 +2,9 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { passkeyMessages, type PasskeySummary } from '../../server/src/contract/passkeys';
 import { stepUpMessages } from '../../server/src/contract/stepUp';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DESKTOP, WAIT_MS, closeBrowser, launchBrowser, newCredentials, waitFor } from './support/browser';
 import { freePort, startE2eServer, type E2eServer } from './support/server';
 
@@ -14,6 +17,20 @@ import { freePort, startE2eServer, type E2eServer } from './support/server';
  */
 
 const WINDOW_SEC = 4;
+
+// otpauth is a dependency of the server: loaded from there, as an authenticator app would compute the codes.
+const serverRequire = createRequire(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'server', 'package.json'));
+const { TOTP, Secret } = serverRequire('otpauth') as {
+  TOTP: { generate(options: { secret: unknown; timestamp?: number }): string };
+  Secret: { fromBase32(base32: string): unknown };
+};
+/** The app's code `steps` periods from now. */
+const codeAt = (secret: string, steps = 0) => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: Date.now() + steps * 30_000 });
+/** Clear of a 30-second step's end, so the code typed is the code checked. */
+async function awayFromStepEdge() {
+  const left = 30_000 - (Date.now() % 30_000);
+  if (left < 6_000) await new Promise((resolve) => setTimeout(resolve, left + 200));
+}
 
 let server: E2eServer;
 let origin: string;
@@ -149,4 +166,40 @@ describe('step-up in Chromium', () => {
     });
     expect(logIn.status).toBe(400);
   }, 60_000);
+
+  it('with two-factor on and the window past, new recovery codes and turning it off need only their code: no dialog', async () => {
+    const member = await signUp();
+    const setup = await api<{ secret: string }>(member.jwt, 'POST', '/api/two-factor/setup');
+    expect(setup.status, JSON.stringify(setup.body)).toBe(200);
+    await awayFromStepEdge();
+    expect((await api(member.jwt, 'POST', '/api/two-factor/enable', { code: codeAt(setup.body.secret) })).status).toBe(200);
+    await openAs(member, '/profile?tab=security');
+    const region = page.getByRole('region', { name: 'Two-factor authentication' });
+    await region.getByText('Two-factor authentication is on. 10 recovery codes left.').waitFor();
+    await outlastWindow();
+
+    // The code enable spent is a replay now: the next step's code.
+    await awayFromStepEdge();
+    await region.getByRole('textbox', { name: 'Code for new recovery codes' }).fill(codeAt(setup.body.secret, 1));
+    await region.getByRole('button', { name: 'Get new recovery codes' }).click();
+    await region.getByRole('button', { name: 'I have saved them' }).waitFor();
+    const recoveryCodes = (await region.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allInnerTexts()).map((code) =>
+      code.trim(),
+    );
+    expect(recoveryCodes).toHaveLength(10);
+    await region.getByRole('button', { name: 'I have saved them' }).click();
+    await region.getByText('Two-factor authentication is on. 10 recovery codes left.').waitFor();
+    expect(await stepUpDialog().count()).toBe(0);
+
+    await outlastWindow();
+    const off = region.getByRole('group', { name: 'Turn off' });
+    await off.getByLabel('Password', { exact: true }).fill(member.password);
+    // A new recovery code (the app's next step may be the one just spent).
+    await off.getByRole('textbox', { name: 'Code to turn off' }).fill(recoveryCodes[0]!);
+    await off.getByRole('button', { name: 'Turn off two-factor authentication' }).click();
+    await region.getByRole('button', { name: 'Set up two-factor authentication' }).waitFor();
+    expect(await stepUpDialog().count()).toBe(0);
+    // Re-read on the server: off.
+    expect((await api<{ enabled: boolean }>(member.jwt, 'GET', '/api/two-factor')).body).toMatchObject({ enabled: false });
+  }, 90_000);
 });

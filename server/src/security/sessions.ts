@@ -24,7 +24,7 @@ import { removeRecentPasskeys } from './step-up';
  * new hash) and on "Log out of all devices". A deleted account's tokens die with its row.
  *
  * Every token issued since the session table (./member-sessions.ts) also carries a `sid`: its row must
- * exist, be the member's and not be revoked. Tokens from before it (no `sid`) keep working until they
+ * exist, be the member's and not be revoked (a password or e-mail change revokes the rows too). Tokens from before it (no `sid`) keep working until they
  * expire, a password or e-mail change, or "Log out of all devices".
  */
 
@@ -139,7 +139,9 @@ export function withSessionRevocation(createJwtService: JwtServiceFactory): JwtS
 
 /**
  * Whenever a user's password hash or e-mail address changes, whatever changed it (change-password,
- * reset, profile, admin panel): every earlier token is revoked (sessions_valid_after moves), a
+ * reset, e-mail change link, admin panel): every earlier token is revoked (sessions_valid_after moves)
+ * and its session row marked revoked, so the other devices are told they were signed out, as after
+ * "Log out of all devices" (change-password then issues the caller a new session, as before); a
  * reset code already mailed stops working (it was sent to the old address, or for the old password),
  * and so does a pending e-mail change (asked for by whoever knew the old password). A new password
  * also removes the passkeys added lately (src/security/step-up.ts).
@@ -147,11 +149,12 @@ export function withSessionRevocation(createJwtService: JwtServiceFactory): JwtS
 export function revokeSessionsOnCredentialChange(strapi: Core.Strapi): void {
   strapi.db.lifecycles.subscribe({
     models: [UID.user],
-    async beforeUpdate(event: { params: { data?: Record<string, unknown>; where?: Record<string, unknown> } }) {
+    async beforeUpdate(event: CredentialEvent & { params: { where?: Record<string, unknown> } }) {
       const data = event.params.data;
       if (!data) return;
       const passwordChanges = typeof data.password === 'string' && data.password !== '';
       if (passwordChanges || (typeof data.email === 'string' && (await emailChanges(strapi, event.params.where, data.email)))) {
+        event.state.credentialsChanged = true;
         data.sessions_valid_after = Date.now();
         data.resetPasswordToken = null;
         data.resetPasswordTokenExpiresAt = null;
@@ -161,13 +164,20 @@ export function revokeSessionsOnCredentialChange(strapi: Core.Strapi): void {
         data.email_change_cancel_token = null;
       }
     },
-    async afterUpdate(event: { params: { data?: Record<string, unknown> }; result?: { id?: number } | null }) {
+    async afterUpdate(event: CredentialEvent & { result?: { id?: number } | null }) {
+      const memberId = event.result?.id;
+      if (typeof memberId !== 'number') return;
+      if (event.state.credentialsChanged) await revokeAllSessionRows(strapi, memberId);
       const password = event.params.data?.password;
-      if (typeof password === 'string' && password !== '' && typeof event.result?.id === 'number') {
-        await removeRecentPasskeys(strapi, event.result.id, 'password');
-      }
+      if (typeof password === 'string' && password !== '') await removeRecentPasskeys(strapi, memberId, 'password');
     },
   });
+}
+
+/** A user update's lifecycle event; `state` is shared by this subscriber's before and after hooks. */
+interface CredentialEvent {
+  params: { data?: Record<string, unknown> };
+  state: { credentialsChanged?: boolean };
 }
 
 /** Whether a row the update touches holds another address (the profile form sends the e-mail unchanged too). */

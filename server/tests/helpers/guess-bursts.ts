@@ -122,6 +122,9 @@ export function bursts(target: BurstTarget) {
   return {
     register,
     enrolled,
+    ticketOf,
+    codeAt,
+    wrongCodes,
 
     /** 60 wrong passwords at once for one account, and for an identifier no account has; then the right one. */
     async logIn() {

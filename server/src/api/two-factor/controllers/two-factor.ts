@@ -5,6 +5,8 @@ import { UID } from '../../../content-types';
 import { TicketVoid, type TwoFactorService } from '../services/two-factor';
 import { sendError } from '../../../payments/http';
 import { createAuthRateLimit } from '../../../security/auth-rate-limit';
+import { currentSessionId } from '../../../security/sessions';
+import { recordStepUp } from '../../../security/step-up';
 
 const service = (strapi: Core.Strapi) => strapi.service('api::two-factor.two-factor') as unknown as TwoFactorService;
 
@@ -17,6 +19,12 @@ const bodyOf = (ctx: RequestContext): Record<string, unknown> => {
 const secretAnswer = (ctx: RequestContext, body: unknown) => {
   ctx.set('Cache-Control', 'no-store');
   ctx.body = body;
+};
+
+/** A right code (and password) in the request proved presence on this session: the next guarded action is not asked again. */
+const provedPresence = async (strapi: Core.Strapi, ctx: MemberContext) => {
+  const sid = currentSessionId(ctx.get('Authorization'));
+  if (sid !== null) await recordStepUp(strapi, ctx.state.user.id, sid);
 };
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
@@ -42,6 +50,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** POST /api/two-factor/recovery-codes { code } */
     async regenerate(ctx: MemberContext) {
       const recoveryCodes = await service(strapi).regenerate(ctx, ctx.state.user.id, bodyOf(ctx).code);
+      await provedPresence(strapi, ctx);
       secretAnswer(ctx, { recoveryCodes });
     },
 
@@ -49,6 +58,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async disable(ctx: MemberContext) {
       const body = bodyOf(ctx);
       await service(strapi).disable(ctx, ctx.state.user.id, body.password, body.code);
+      await provedPresence(strapi, ctx);
       ctx.body = { ok: true };
     },
 

@@ -171,6 +171,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return Number(changed) === 1;
   }
 
+  /** Gives the reserved attempt back when no code was checked (the code budget locked, Redis down): only a checked code uses one. */
+  async function returnTicketAttempt(ticketId: number): Promise<void> {
+    const { tableName } = strapi.db.metadata.get(UID.twoFactorTicket);
+    const knex = strapi.db.connection;
+    await knex(tableName)
+      .where('id', ticketId)
+      .where('failures', '>', 0)
+      .update({ failures: knex.raw('failures - 1') });
+  }
+
   async function removeEverything(userId: number): Promise<void> {
     await recoveryCodes().deleteMany({ where: { user_id: userId } });
     await tickets().deleteMany({ where: { user_id: userId } });
@@ -292,7 +302,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const after = await tickets().findOne({ where: { id: row.id }, select: ['failures'] });
         throw new TicketVoid((after?.failures ?? 0) >= TICKET_MAX_FAILURES ? messages.ticketBurnt : undefined);
       }
-      if (!(await checkCode(ctx, row.user_id, code, { recovery: true }))) throw new errors.ValidationError(messages.wrongCode);
+      const right = await checkCode(ctx, row.user_id, code, { recovery: true }).catch(async (error: unknown) => {
+        // A refusal (429) or a fault: the code was not answered, so the ticket keeps its attempt.
+        await returnTicketAttempt(row.id).catch((failure: unknown) =>
+          strapi.log.warn(`[two-factor] could not give a ticket its attempt back: ${String(failure)}`),
+        );
+        throw error;
+      });
+      if (!right) throw new errors.ValidationError(messages.wrongCode);
       const { count } = await tickets().updateMany({ where: { id: row.id, used_at: { $null: true } }, data: { used_at: now } });
       if (count !== 1) throw new TicketVoid();
       return row.user_id;
