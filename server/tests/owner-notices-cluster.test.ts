@@ -20,7 +20,7 @@ const missing = await missingServices();
 if (missing) console.warn(`[owner-notices-cluster.test] skipped: ${missing}`);
 
 const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
-const OWNER_SUBJECTS = Object.values(OWNER_EVENTS).map((event) => event.subject);
+const OWNER_SUBJECTS: string[] = Object.values(OWNER_EVENTS).map((event) => event.subject);
 
 let cluster: Cluster;
 let a: Instance;
