@@ -3,11 +3,22 @@ import { missingServices, startCluster, withPostgres, type Cluster, type Instanc
 import { requestFrom } from './helpers/strapi';
 import type { ApiError, AuthResponse } from './helpers/types';
 import { stepUpMessages } from '../src/contract/stepUp';
+import {
+  ORIGIN,
+  accountActions,
+  changePassword,
+  passkeyOnTwoFactorMember,
+  removePasskey,
+  twoFactorWithAttackersAuthenticator,
+  type StepUpSurface,
+} from './helpers/step-up-attacks';
 
 /**
  * Step-up on two instances sharing one PostgreSQL database (docs/security.md#step-up): a proof made on
  * instance A is honoured on B at once (it is the session row, nothing is kept per process), and a
- * proof older than the window is refused on both. The victim's rows are re-read in the database.
+ * proof older than the window is refused on both. The stolen-session attacks of step-up.test.ts
+ * (helpers/step-up-attacks.ts) are made with the owner's session on A and its stolen token on B.
+ * The victim's rows are re-read in the database.
  */
 
 const missing = await missingServices();
@@ -37,6 +48,38 @@ const ageProof = (jwt: string, seconds: number) =>
 const userRow = async (id: number) =>
   (await sql<{ id: number; email: string; password: string }>('SELECT id, email, password FROM up_users WHERE id = $1', [id]))[0] ?? null;
 
+const countOf = async (text: string, values: unknown[]) => Number((await sql<{ n: string }>(text, values))[0]!.n);
+
+/** The owner on A, the thief on B; rows read in SQL. */
+const surface: StepUpSurface = {
+  call: (side, method, path, options) => call(side === 'owner' ? a : b, method, path, options),
+  ageProof: async (jwt) => {
+    await ageProof(jwt, WINDOW_SEC + 60);
+  },
+  userRow: async (id) =>
+    (
+      await sql<{ email: string; password: string; pending_email: string | null }>(
+        'SELECT email, password, pending_email FROM up_users WHERE id = $1',
+        [id],
+      )
+    )[0] ?? null,
+  passkeyIds: async (id) =>
+    (await sql<{ id: number }>('SELECT passkey_id AS id FROM passkeys_user_lnk WHERE user_id = $1 ORDER BY passkey_id', [id])).map((row) =>
+      Number(row.id),
+    ),
+  challenges: (id) => countOf('SELECT count(*) AS n FROM passkey_challenges WHERE member_id = $1', [id]),
+  twoFactor: async (id) => ({
+    row:
+      (
+        await sql<{ secret: string | null; pending_secret: string | null; enabled_at: unknown }>(
+          'SELECT secret, pending_secret, enabled_at FROM two_factors WHERE user_id = $1',
+          [id],
+        )
+      )[0] ?? null,
+    codes: await countOf('SELECT count(*) AS n FROM two_factor_recovery_codes WHERE user_id = $1', [id]),
+  }),
+};
+
 let count = 0;
 async function register(instance: Instance) {
   const username = `clusterstep${++count}x${Date.now() % 100000}`;
@@ -54,7 +97,8 @@ function expectStepUpAsked(res: { status: number; body: Answer }) {
 
 describe.skipIf(missing !== null)('step-up on two instances (PostgreSQL)', () => {
   beforeAll(async () => {
-    cluster = await startCluster(2, { STEP_UP_WINDOW_SEC: String(WINDOW_SEC), AUTH_RATELIMIT_ENABLED: 'false' });
+    // One PUBLIC_URL for both: the passkeys' relying party.
+    cluster = await startCluster(2, { STEP_UP_WINDOW_SEC: String(WINDOW_SEC), AUTH_RATELIMIT_ENABLED: 'false', PUBLIC_URL: ORIGIN });
     [a, b] = cluster.instances;
   }, 300_000);
 
@@ -102,5 +146,20 @@ describe.skipIf(missing !== null)('step-up on two instances (PostgreSQL)', () =>
       );
     }
     expect(await userRow(member.id)).toEqual(before);
+  });
+
+  describe('a stolen token on B while the owner is on A', () => {
+    it('cannot add a passkey to a member with two-factor on; after a recovery code on A the owner adds one on B', () =>
+      passkeyOnTwoFactorMember(surface));
+
+    it("cannot turn two-factor on with the attacker's authenticator; after the password on A the owner turns it on on B", () =>
+      twoFactorWithAttackersAuthenticator(surface));
+
+    it('cannot remove a passkey; after the password on A the owner removes it on B', () => removePasskey(surface));
+
+    it('cannot delete the account, change the e-mail or the password, or download the data; after a step-up on A each works on B', () =>
+      accountActions(surface));
+
+    it('cannot change the password; after a step-up on A the owner changes it on B', () => changePassword(surface));
   });
 });

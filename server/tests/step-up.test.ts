@@ -2,11 +2,26 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { TOTP } from 'otpauth';
 import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
-import type { ApiError, AuthResponse } from './helpers/types';
-import { softwarePasskey, type SoftwarePasskey } from './helpers/software-authenticator';
-import { stepUpMessages, type StepUpRequired } from '../src/contract/stepUp';
+import type { SoftwarePasskey } from './helpers/software-authenticator';
+import {
+  ORIGIN,
+  accountActions,
+  addPasskey as addPasskeyOn,
+  changePassword,
+  awayFromStepEdge,
+  codeOf,
+  expectStepUpAsked,
+  passkeyOnTwoFactorMember,
+  register as registerOn,
+  removePasskey,
+  turnOnTwoFactor as turnOnTwoFactorOn,
+  twoFactorWithAttackersAuthenticator,
+  type Body,
+  type Member,
+  type StepUpSurface,
+} from './helpers/step-up-attacks';
+import { stepUpMessages } from '../src/contract/stepUp';
 import { RECENT_PASSKEY_MINUTES, STEP_UP_WINDOW_SEC } from '../src/security/step-up';
 
 /**
@@ -14,36 +29,17 @@ import { RECENT_PASSKEY_MINUTES, STEP_UP_WINDOW_SEC } from '../src/security/step
  * account signs in, deleting it or downloading its data. Each attack is made with a stolen session
  * token whose proof of presence is older than the window (its session row's reauthenticated_at moved
  * back), and the victim's rows are re-read to prove nothing changed; then a fresh step-up on that
- * session lets the owner do it. A proof on one session never serves another.
+ * session lets the owner do it. A proof on one session never serves another. The attacks shared with
+ * step-up-cluster.test.ts are in helpers/step-up-attacks.ts (here owner and thief reach one server).
  */
 
-const ORIGIN = 'https://carnivo.test';
-const RP_ID = 'carnivo.test';
 const SESSIONS = 'api::member-session.member-session';
 
 let app: TestStrapi;
 let tmpDir: string;
 
-interface Member {
-  id: number;
-  jwt: string;
-  email: string;
-  password: string;
-}
-type Body = Record<string, unknown> & { error?: ApiError['error']; jwt?: string; secret?: string; challenge?: string };
-
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', route: string, options: { token?: string; body?: unknown } = {}) =>
   request<Body>(app.baseUrl, method, route, options);
-
-let counter = 0;
-async function register(prefix = 'su'): Promise<Member> {
-  const username = `${prefix}${++counter}x${Date.now() % 100000}`;
-  const email = `${username}@example.com`;
-  const password = `${username}-Pass-1`;
-  const res = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local/register', { body: { username, email, password } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { id: res.body.user.id, jwt: res.body.jwt, email, password };
-}
 
 const sidOf = (jwt: string): string => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')).sid as string;
 
@@ -57,12 +53,6 @@ async function ageProof(jwt: string, seconds = STEP_UP_WINDOW_SEC + 60): Promise
 
 const stepUp = (jwt: string, body: unknown) => call('POST', '/api/auth/step-up', { token: jwt, body });
 
-function expectStepUpAsked(res: { status: number; body: Body }, methods: StepUpRequired['methods']) {
-  expect(res.status, JSON.stringify(res.body)).toBe(403);
-  expect(res.body.error?.message).toBe(stepUpMessages.required);
-  expect(res.body.error?.details).toEqual({ stepUp: true, methods });
-}
-
 // Re-reads of the victim's rows.
 const userRow = (id: number) =>
   app.strapi.db
@@ -73,7 +63,7 @@ const userRow = (id: number) =>
     pending_email: string | null;
   } | null>;
 const passkeyRows = (memberId: number) =>
-  app.strapi.db.query('api::passkey.passkey').findMany({ where: { user: { id: memberId } } }) as Promise<
+  app.strapi.db.query('api::passkey.passkey').findMany({ where: { user: { id: memberId } }, orderBy: { id: 'asc' } }) as Promise<
     { id: number; createdAt: string }[]
   >;
 const twoFactorRow = (memberId: number) =>
@@ -93,34 +83,28 @@ const recoveryCodeRows = async (memberId: number) =>
     }[]
   ).map((row) => `${row.code_hash}:${String(row.used_at)}`);
 
-/** The app code of the current 30-second step, or of `steps` later. */
-const codeOf = (secret: string, steps = 0) =>
-  TOTP.generate({ secret: new TOTP({ secret }).secret, timestamp: Date.now() + steps * 30_000 });
-async function awayFromStepEdge() {
-  const left = 30_000 - (Date.now() % 30_000);
-  if (left < 4_000) await new Promise((resolve) => setTimeout(resolve, left + 200));
-}
+/** One server: the owner and the thief reach the same one. */
+const surface: StepUpSurface = {
+  call: (_side, method, route, options) => call(method, route, options),
+  ageProof: (jwt) => ageProof(jwt),
+  userRow: async (id) => {
+    const row = await userRow(id);
+    return row && { email: row.email, password: row.password, pending_email: row.pending_email };
+  },
+  passkeyIds: async (id) => (await passkeyRows(id)).map((row) => row.id),
+  challenges: (id) => app.strapi.db.query('api::passkey.passkey-challenge').count({ where: { member_id: id } }),
+  twoFactor: async (id) => {
+    const row = await twoFactorRow(id);
+    return {
+      row: row && { secret: row.secret, pending_secret: row.pending_secret, enabled_at: row.enabled_at },
+      codes: await app.strapi.db.query('api::two-factor.two-factor-recovery-code').count({ where: { user_id: id } }),
+    };
+  },
+};
 
-/** Two-factor turned on while the session is fresh; the secret for later codes, and the recovery codes. */
-async function turnOnTwoFactor(member: Member): Promise<{ secret: string; recoveryCodes: string[] }> {
-  const setup = await call('POST', '/api/two-factor/setup', { token: member.jwt });
-  expect(setup.status, JSON.stringify(setup.body)).toBe(200);
-  await awayFromStepEdge();
-  const enabled = await call('POST', '/api/two-factor/enable', { token: member.jwt, body: { code: codeOf(setup.body.secret!) } });
-  expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
-  return { secret: setup.body.secret!, recoveryCodes: enabled.body.recoveryCodes as string[] };
-}
-
-async function addPasskey(member: Member, passkey = softwarePasskey({ origin: ORIGIN, rpId: RP_ID })) {
-  const options = await call('POST', '/api/passkeys/registration-options', { token: member.jwt });
-  expect(options.status, JSON.stringify(options.body)).toBe(200);
-  const saved = await call('POST', '/api/passkeys', {
-    token: member.jwt,
-    body: { credential: passkey.register(options.body as { challenge: string }) },
-  });
-  expect(saved.status, JSON.stringify(saved.body)).toBe(201);
-  return { passkey, id: (saved.body.data as { id: number }).id };
-}
+const register = (): Promise<Member> => registerOn(surface);
+const turnOnTwoFactor = (member: Member) => turnOnTwoFactorOn(surface, member);
+const addPasskey = (member: Member) => addPasskeyOn(surface, member);
 
 async function passkeySignIn(passkey: SoftwarePasskey) {
   const options = await call('POST', '/api/auth/passkey/options');
@@ -146,45 +130,10 @@ afterAll(async () => {
 });
 
 describe('step-up: a stolen session alone changes nothing', () => {
-  it('cannot add a passkey to a member with two-factor on; after a code on this session it can', async () => {
-    const victim = await register();
-    const { recoveryCodes } = await turnOnTwoFactor(victim);
-    await ageProof(victim.jwt);
-    expectStepUpAsked(await call('POST', '/api/passkeys/registration-options', { token: victim.jwt }), ['code']);
-    // Options of the attacker's own making: refused before the credential is even read.
-    const attacker = softwarePasskey({ origin: ORIGIN, rpId: RP_ID });
-    expectStepUpAsked(
-      await call('POST', '/api/passkeys', { token: victim.jwt, body: { credential: attacker.register({ challenge: 'c3RvbGVu' }) } }),
-      ['code'],
-    );
-    expect(await passkeyRows(victim.id)).toEqual([]);
-    expect(await app.strapi.db.query('api::passkey.passkey-challenge').count({ where: { member_id: victim.id } })).toBe(0);
+  it('cannot add a passkey to a member with two-factor on; after a code on this session it can', () => passkeyOnTwoFactorMember(surface));
 
-    // The password alone is not a proof once two-factor is on.
-    const byPassword = await stepUp(victim.jwt, { password: victim.password });
-    expect(byPassword.status).toBe(400);
-    expect(byPassword.body.error?.message).toBe(stepUpMessages.codeNeeded);
-    expectStepUpAsked(await call('POST', '/api/passkeys/registration-options', { token: victim.jwt }), ['code']);
-
-    const wrongCode = await stepUp(victim.jwt, { code: '000000' });
-    expect(wrongCode.status).toBe(400);
-    const proved = await stepUp(victim.jwt, { code: recoveryCodes[0] });
-    expect(proved.status, JSON.stringify(proved.body)).toBe(200);
-    await addPasskey(victim);
-    expect(await passkeyRows(victim.id)).toHaveLength(1);
-  });
-
-  it("cannot turn two-factor on with the attacker's authenticator; after the password it can", async () => {
-    const victim = await register();
-    await ageProof(victim.jwt);
-    expectStepUpAsked(await call('POST', '/api/two-factor/setup', { token: victim.jwt }), ['password']);
-    expectStepUpAsked(await call('POST', '/api/two-factor/enable', { token: victim.jwt, body: { code: '123456' } }), ['password']);
-    expect(await twoFactorRow(victim.id)).toBeNull();
-
-    expect((await stepUp(victim.jwt, { password: victim.password })).status).toBe(200);
-    await turnOnTwoFactor(victim);
-    expect((await twoFactorRow(victim.id))?.enabled_at).toBeTruthy();
-  });
+  it("cannot turn two-factor on with the attacker's authenticator; after the password it can", () =>
+    twoFactorWithAttackersAuthenticator(surface));
 
   // These two routes take the second factor (and off the password) in the request itself, so no step-up is
   // asked first: a step-up by code would spend the code's step and the resent request's code would be a replay.
@@ -228,65 +177,13 @@ describe('step-up: a stolen session alone changes nothing', () => {
     expect((await call('GET', '/api/account/export', { token: victim.jwt })).status).toBe(200);
   });
 
-  it('cannot delete the account, change the e-mail or the password, or download the data', async () => {
-    const victim = await register();
-    await ageProof(victim.jwt);
-    const before = await userRow(victim.id);
+  it('cannot delete the account, change the e-mail or the password, or download the data', () => accountActions(surface));
 
-    expectStepUpAsked(await call('DELETE', '/api/users-permissions/users/delete-account', { token: victim.jwt }), ['password']);
-    // Even with the current password in the request (a phished password and a stolen token), the session must step up first.
-    expectStepUpAsked(
-      await call('PUT', `/api/users/${victim.id}`, {
-        token: victim.jwt,
-        body: { email: `taken.${victim.email}`, currentPassword: victim.password },
-      }),
-      ['password'],
-    );
-    expectStepUpAsked(
-      await call('POST', '/api/auth/change-password', {
-        token: victim.jwt,
-        body: { currentPassword: victim.password, password: 'Attacker-Pass-9', passwordConfirmation: 'Attacker-Pass-9' },
-      }),
-      ['password'],
-    );
-    const exported = await call('GET', '/api/account/export', { token: victim.jwt });
-    expectStepUpAsked(exported, ['password']);
-    expect(JSON.stringify(exported.body)).not.toContain(victim.email);
+  it('changes the password only after a step-up', () => changePassword(surface));
 
-    expect(await userRow(victim.id)).toEqual(before);
-    expect((await userRow(victim.id))?.pending_email).toBeNull();
-    // The session still works for everything else.
-    expect((await call('GET', '/api/users/me', { token: victim.jwt })).status).toBe(200);
+  it('cannot remove a passkey; after a step-up it can', () => removePasskey(surface));
 
-    // The owner proves presence; each action then goes through.
-    expect((await stepUp(victim.jwt, { password: victim.password })).status).toBe(200);
-    const exportedNow = await call('GET', '/api/account/export', { token: victim.jwt });
-    expect(exportedNow.status).toBe(200);
-    const changed = await call('PUT', `/api/users/${victim.id}`, {
-      token: victim.jwt,
-      body: { email: `new.${victim.email}`, currentPassword: victim.password },
-    });
-    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
-    expect((await userRow(victim.id))?.pending_email).toBe(`new.${victim.email}`);
-    const deleted = await call('DELETE', '/api/users-permissions/users/delete-account', { token: victim.jwt });
-    expect(deleted.status).toBe(200);
-    expect(await userRow(victim.id)).toBeNull();
-  });
-
-  it('changes the password after a step-up', async () => {
-    const victim = await register();
-    await ageProof(victim.jwt);
-    expect((await stepUp(victim.jwt, { password: victim.password })).status).toBe(200);
-    const before = await userRow(victim.id);
-    const changed = await call('POST', '/api/auth/change-password', {
-      token: victim.jwt,
-      body: { currentPassword: victim.password, password: 'Owner-New-Pass-7', passwordConfirmation: 'Owner-New-Pass-7' },
-    });
-    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
-    expect((await userRow(victim.id))?.password).not.toBe(before?.password);
-  });
-
-  it('cannot add or remove a passkey, and the window is the constant', async () => {
+  it('the window is the constant', async () => {
     const victim = await register();
     const { id } = await addPasskey(victim);
     // Just inside the window: still good.
