@@ -7,7 +7,8 @@ import { EMAIL_CHANGE_TTL_MS, emailChangeMessages, emailChangeToken, type Pendin
 import { createLimiter, type Limiter } from '../../../security/limits';
 import type { RefusingLimit } from '../../../operations/metrics';
 import { sendMail } from '../../../mail/send';
-import { queueBestEffort, requestDevice } from '../../../mail/notify-owner';
+import { requestDevice } from '../../../mail/notify-owner';
+import { isValidEmail } from '../../../contract/fieldRules';
 
 /** The largest id an `integer` column holds (PostgreSQL). */
 const MAX_ROW_ID = 2_147_483_647;
@@ -131,9 +132,9 @@ const createEmailChangeService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
-     * Stores the member's pending change (replacing any earlier one) and queues the link to the new
-     * address in the caller's transaction (an address the mail rule refuses fails the request); the
-     * notice with a cancel link to the old address follows on commit, best-effort (queueBestEffort).
+     * Stores the member's pending change (replacing any earlier one) and queues, in the caller's
+     * transaction, the link to the new address (an address the mail rule refuses fails the request) and
+     * the notice with a cancel link to the old one.
      * The address itself does not change.
      */
     async request(userId: number, newEmail: string): Promise<PendingEmailChange> {
@@ -156,19 +157,21 @@ const createEmailChangeService = ({ strapi }: { strapi: Core.Strapi }) => {
         confirmUrl: link('confirm', confirm.token),
         expiresAt,
       });
-      // Best-effort, after commit: an old address the mail rule now refuses must not keep the member on it.
-      const at = new Date();
-      const device = requestDevice(strapi);
-      await queueBestEffort(strapi, `the e-mail change notice of user ${userId}`, () =>
-        sendMail(strapi, 'email-change-notice', row.email, {
+      // The notice (with its cancel link) is part of the request, in the same transaction: no change
+      // waits unannounced. Only an old address stored before the mail rule, which no mail can reach, is
+      // passed over (logged), so that it does not keep the member on it.
+      if (isValidEmail(row.email)) {
+        await sendMail(strapi, 'email-change-notice', row.email, {
           username: row.username,
           oldEmail: row.email,
           newEmail,
           cancelUrl: link('cancel', cancel.token),
-          at,
-          device,
-        }),
-      );
+          at: new Date(),
+          device: requestDevice(strapi),
+        });
+      } else {
+        strapi.log.warn(`[mail] user ${userId}: no e-mail change notice, the stored address breaks the address rule`);
+      }
       return { pendingEmail: newEmail, expiresAt: expiresAt.toISOString() };
     },
 
