@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * The frame of the server's commands (npm run backup, restore, uploads:orphans): the arguments parsed
+ * The frame of the server's commands (npm run backup, restore, uploads:orphans, mail:queue, mail:retry): the arguments parsed
  * (a bad one is printed, exit 2), `--help` (the usage, exit 0), then `run(options)`, whose result is
  * the exit code; a thrown error is printed through `describe` and exits 1.
  */
@@ -26,4 +26,30 @@ function runCli({ parseArgs, usage, run, describe = (error) => error }) {
   );
 }
 
-module.exports = { runCli };
+/**
+ * Boots the app for a maintenance run (same configuration, database and upload provider as `npm start`,
+ * without serving), runs `work(app, requireBuilt)` and shuts it down; `requireBuilt('src/x.js')` loads a
+ * module of the compiled server. Not an instance: no scheduled jobs (goal reminders), no start-up sweep of
+ * interrupted uploads (a dry run deletes nothing; the grace period is the command's), and no mail worker
+ * (the instances deliver the queue; a short run must not hold claims it may drop).
+ */
+async function withMaintenanceApp(work) {
+  const path = require('node:path');
+  const appDir = path.resolve(__dirname, '..');
+  process.chdir(appDir);
+  const { compileStrapi, createStrapi } = require('@strapi/strapi');
+  const context = await compileStrapi({ appDir });
+  const app = createStrapi(context);
+  app.log.level = process.env.STRAPI_LOG_LEVEL || 'error';
+  app.config.set('server.cron.enabled', false);
+  app.config.set('server.sweepInterruptedUploads', false);
+  process.env.EMAIL_WORKER = 'off';
+  await app.load();
+  try {
+    return await work(app, (file) => require(path.join(context.distDir, file)));
+  } finally {
+    await app.destroy();
+  }
+}
+
+module.exports = { runCli, withMaintenanceApp };

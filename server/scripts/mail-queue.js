@@ -10,8 +10,7 @@
  * without listening, the cron tasks or a mail worker (the instances deliver). Exit code 0 on success,
  * 1 when a retry is refused, 2 on bad arguments.
  */
-const path = require('path');
-const { runCli } = require('./cli');
+const { runCli, withMaintenanceApp } = require('./cli');
 
 const USAGE = ['Usage: npm run mail:queue -- [--status=queued|sending|sent|failed] [--limit=N]', '       npm run mail:retry -- <id>'].join(
   '\n',
@@ -37,18 +36,8 @@ function parseArgs(argv) {
 }
 
 async function main(options) {
-  const appDir = path.resolve(__dirname, '..');
-  process.chdir(appDir);
-  const { compileStrapi, createStrapi } = require('@strapi/strapi');
-  const context = await compileStrapi({ appDir });
-  const app = createStrapi(context);
-  app.log.level = process.env.STRAPI_LOG_LEVEL || 'error';
-  app.config.set('server.cron.enabled', false);
-  app.config.set('server.sweepInterruptedUploads', false);
-  process.env.EMAIL_WORKER = 'off';
-  await app.load();
-  try {
-    const view = require(path.join(context.distDir, 'src', 'operations', 'mail-queue-view.js'));
+  return withMaintenanceApp(async (app, requireBuilt) => {
+    const view = requireBuilt('src/operations/mail-queue-view.js');
     if (options.command === 'list') {
       console.log(view.formatQueue(await view.listQueue(app, { status: options.status, limit: options.limit })));
       return 0;
@@ -62,9 +51,7 @@ async function main(options) {
     }
     console.log(`Message #${options.id} is queued again; the instances send it.`);
     return 0;
-  } finally {
-    await app.destroy();
-  }
+  });
 }
 
 runCli({ parseArgs, usage: USAGE, run: main });

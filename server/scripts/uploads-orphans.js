@@ -9,8 +9,7 @@
  * the server, from server/.env and the environment), without listening and without the cron tasks.
  * Exit code 0 when everything reported was removed (or --dry-run), 1 otherwise, 2 on bad arguments.
  */
-const path = require('path');
-const { runCli } = require('./cli');
+const { runCli, withMaintenanceApp } = require('./cli');
 
 const USAGE = 'Usage: npm run uploads:orphans -- [--dry-run] [--grace-minutes=N]';
 
@@ -26,30 +25,15 @@ function parseArgs(argv) {
 }
 
 async function main(options) {
-  const appDir = path.resolve(__dirname, '..');
-  process.chdir(appDir);
-  const { compileStrapi, createStrapi } = require('@strapi/strapi');
-  const context = await compileStrapi({ appDir });
-  const app = createStrapi(context);
-  app.log.level = process.env.STRAPI_LOG_LEVEL || 'error';
-  // A maintenance run, not an instance: no scheduled jobs (goal reminders).
-  app.config.set('server.cron.enabled', false);
-  // Nor the start-up sweep of interrupted uploads: a dry run deletes nothing, and the grace period is the command's.
-  app.config.set('server.sweepInterruptedUploads', false);
-  // Nor a mail worker: the instances deliver the queue; a short run must not hold claims it may drop.
-  process.env.EMAIL_WORKER = 'off';
-  await app.load();
-  try {
-    const orphans = require(path.join(context.distDir, 'src', 'uploads', 'orphans.js'));
+  return withMaintenanceApp(async (app, requireBuilt) => {
+    const orphans = requireBuilt('src/uploads/orphans.js');
     const report = await orphans.findOrphanUploads(app, { graceMinutes: options.graceMinutes });
     console.log(orphans.formatReport(report, options.dryRun));
     if (options.dryRun) return 0;
     const result = await orphans.removeOrphanUploads(app, report);
     console.log(orphans.formatResult(result));
     return result.failed.length === 0 ? 0 : 1;
-  } finally {
-    await app.destroy();
-  }
+  });
 }
 
 runCli({ parseArgs, usage: USAGE, run: main });
