@@ -14,6 +14,9 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 /** Statuses after which a subscription never changes again. */
 export const ENDED_STATUSES: readonly SubscriptionStatus[] = ['canceled', 'incomplete_expired'];
 
+/** Stripe leaves an unpaid first invoice open this long, then the subscription becomes incomplete_expired. */
+export const INCOMPLETE_LIFETIME_MS = 23 * 60 * 60 * 1000;
+
 export type PlanInterval = 'month' | 'year';
 
 /** SPEC §3 subscription plan, as GET /api/subscription-plans lists it under data; amount is in cents. */

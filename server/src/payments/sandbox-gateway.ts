@@ -9,7 +9,7 @@ import {
   type PaymentGateway,
   type WebhookEvent,
 } from './gateway';
-import { ENDED_STATUSES, type PlanInterval, type SubscriptionStatus } from '../contract/subscriptions';
+import { ENDED_STATUSES, INCOMPLETE_LIFETIME_MS, type PlanInterval, type SubscriptionStatus } from '../contract/subscriptions';
 import type { CardBrand, CardOnFile, Invoice } from '../contract/billing';
 
 /** Key-value persistence of the sandbox (Strapi's core store in the app; a Map in unit tests). */
@@ -49,9 +49,6 @@ export const SANDBOX_PAYING_CARDS: ReadonlyMap<string, CardBrand> = new Map<stri
   ['3566002020360505', 'jcb'],
   ['6200000000000005', 'unionpay'],
 ]);
-
-/** Stripe leaves an unpaid first invoice open this long, then the subscription becomes incomplete_expired. */
-const INCOMPLETE_LIFETIME_MS = 23 * 60 * 60 * 1000;
 
 interface SandboxCustomer {
   id: string;

@@ -3,7 +3,13 @@ import { errors } from '@strapi/utils';
 import { isGatewayError, SandboxCardError, type GatewaySubscription, type PaymentGateway } from '../../../payments';
 import { UID } from '../../../content-types';
 import { withMemberLock as lockMember } from '../../../security/member-lock';
-import { ENDED_STATUSES, type CurrentSubscription, type SubscriptionPlan, type SubscriptionStatus } from '../../../contract/subscriptions';
+import {
+  ENDED_STATUSES,
+  INCOMPLETE_LIFETIME_MS,
+  type CurrentSubscription,
+  type SubscriptionPlan,
+  type SubscriptionStatus,
+} from '../../../contract/subscriptions';
 
 /**
  * The subscription records and the gateway's view of them: the other parts read and change the
@@ -12,8 +18,6 @@ import { ENDED_STATUSES, type CurrentSubscription, type SubscriptionPlan, type S
 
 /** Statuses of a subscription that can be set to cancel at period end. */
 export const CANCELABLE: readonly SubscriptionStatus[] = ['active', 'trialing', 'past_due', 'unpaid', 'paused'];
-/** Stripe expires an unpaid first invoice (and its subscription) after 23 hours. */
-const INCOMPLETE_LIFETIME_MS = 23 * 60 * 60 * 1000;
 
 /** A plan as stored: the fields the SPA reads (SPEC §3). */
 export type PlanRecord = SubscriptionPlan;
