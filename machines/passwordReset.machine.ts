@@ -2,7 +2,7 @@ import { assertEvent, assign, fromPromise, sendTo, setup } from 'xstate';
 import { FORGOT_PASSWORD_FALLBACK, RESET_PASSWORD_FALLBACK, forgotPassword, resetPassword } from './services/passwordReset';
 import type { ResetPasswordPayload } from '../server/src/contract/auth';
 import { errorMessage } from './services/errors';
-import { resetCodeError, resetRequestError } from './rules/validation';
+import { resetCodeError, resetRequestError } from '../server/src/contract/passwords';
 import type { AuthActorRef } from './authSession.machine';
 
 type ResetContext = {

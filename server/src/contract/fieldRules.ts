@@ -37,6 +37,7 @@ export function isValidEmail(value: string): boolean {
   return EMAIL_PATTERN.test(address);
 }
 
+/** SPEC §9 username minimum; the maximum is the server's. Each message below is built from them. */
 export const USERNAME_LENGTH = { min: 3, max: 30 } as const;
 
 // ASCII only, and never '@', so a username can't be mistaken for an e-mail at log-in.
@@ -45,8 +46,8 @@ export const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
 /** The username messages, word for word as the server sends them and the forms show them. */
 export const usernameMessages = {
   required: 'Username is required',
-  tooShort: 'Username must be at least 3 characters',
-  tooLong: 'Username must be at most 30 characters',
+  tooShort: `Username must be at least ${USERNAME_LENGTH.min} characters`,
+  tooLong: `Username must be at most ${USERNAME_LENGTH.max} characters`,
   invalidCharacters: 'Username may only contain letters, digits, ".", "_" and "-"',
   taken: 'Username already taken',
 } as const;

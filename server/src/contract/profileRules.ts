@@ -1,10 +1,14 @@
+import { maxValue, minValue, number, pipe } from 'valibot';
 import { USERNAME_LENGTH, emailMessages, isValidEmail, usernameError, usernameMessages } from './fieldRules';
+import { changePasswordBody, passwordChangeForm, passwordChangeMessages } from './passwords';
+import { firstError } from './schema';
 import type { ProfileUpdate, User } from './users';
 
 /**
  * SPEC §5 / §7 profile rules: the profile forms check them before sending, and the server guard of
  * PUT /api/users/:id and POST /api/auth/change-password enforces them. The forms check in the
- * spec's order; the server checks field by field. Every message is sent or shown word for word.
+ * spec's order; the server checks field by field; both read the same field schemas below, and each
+ * limit is written once (LIMITS, USERNAME_LENGTH, PASSWORD_MIN_LENGTH), its message built from it.
  */
 
 export const LIMITS = {
@@ -13,7 +17,6 @@ export const LIMITS = {
   heightCm: { min: 100, max: 250 },
   weightKg: { min: 30, max: 300 },
   noteMax: 2000,
-  newPasswordMin: 6,
   /** More ingredient ids than this are refused before anything is looked up (far above the seeded list). */
   ingredientsHardMax: 500,
   idealBmiWeightMax: 1000,
@@ -34,9 +37,9 @@ export const profileMessages = {
   invalidEmail: emailMessages.invalidFormat,
   bmiNotAnObject: 'bmi must be an object with currentWeight, height, Gender, date_of_birth and idealBmiWeight',
   notPositive: 'Height and weight must be positive',
-  heightRange: 'Height must be between 100-250 cm',
-  weightRange: 'Weight must be between 30-300 kg',
-  goalWeightRange: 'Goal weight must be between 30-300 kg',
+  heightRange: `Height must be between ${LIMITS.heightCm.min}-${LIMITS.heightCm.max} cm`,
+  weightRange: `Weight must be between ${LIMITS.weightKg.min}-${LIMITS.weightKg.max} kg`,
+  goalWeightRange: `Goal weight must be between ${LIMITS.weightKg.min}-${LIMITS.weightKg.max} kg`,
   gender: 'Gender must be Male or Female',
   dateOfBirth: 'Date of birth must be a valid past date (YYYY-MM-DD)',
   idealBmiWeight: 'Ideal BMI weight must be a number',
@@ -44,13 +47,13 @@ export const profileMessages = {
   reminder: 'Reminder must be daily or weekly',
   unitSystem: 'Units must be metric or imperial',
   remindersEnabled: 'Reminders must be on (true) or off (false)',
-  note: 'Personal note must be text of at most 2000 characters',
+  note: `Personal note must be text of at most ${LIMITS.noteMax} characters`,
   ingredientsList: 'Ingredients must be a list of ingredient ids',
   tooManyIngredients: (known: number) => `Choose at most ${known} ingredients`,
   unknownIngredients: (ids: number[]) => `Unknown ingredient ${ids.length === 1 ? 'id' : 'ids'}: ${ids.join(', ')}`,
-  passwordsRequired: 'All password fields are required',
-  passwordsMismatch: 'New passwords do not match',
-  passwordTooShort: 'New password must be at least 6 characters',
+  passwordsRequired: passwordChangeMessages.required,
+  passwordsMismatch: passwordChangeMessages.mismatch,
+  passwordTooShort: passwordChangeMessages.tooShort,
 } as const;
 
 /** The only keys PUT /api/users/:id accepts: the section payloads of SPEC §7. */
@@ -75,25 +78,28 @@ const BMI_FIELDS = ['currentWeight', 'height', 'Gender', 'date_of_birth', 'ideal
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DECIMAL_PATTERN = /^\s*\d+(?:\.\d+)?\s*$/;
 
-const within = (value: number, { min, max }: { min: number; max: number }) => value >= min && value <= max;
-
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A number within the limits (NaN is not), else the message. */
+const inRange = ({ min, max }: { min: number; max: number }, message: string) =>
+  pipe(number(message), minValue(min, message), maxValue(max, message));
+
+/** SPEC §5 height rule (cm): the forms' and the server's. */
+export const heightSchema = inRange(LIMITS.heightCm, profileMessages.heightRange);
+/** SPEC §5 weight rule (kg): the forms', the profile route's and the weight history's. */
+export const weightSchema = inRange(LIMITS.weightKg, profileMessages.weightRange);
+/** SPEC §5 Goals rule for a goal weight above 0 (0 is "no goal"). */
+export const goalWeightSchema = inRange(LIMITS.weightKg, profileMessages.goalWeightRange);
+
 /** SPEC §5 height rule (cm). */
-export const heightError = (height: number): string | null => (within(height, LIMITS.heightCm) ? null : profileMessages.heightRange);
+export const heightError = (height: number): string | null => firstError(heightSchema, height);
 /** SPEC §5 weight rule (kg). */
-export const weightError = (weight: number): string | null => (within(weight, LIMITS.weightKg) ? null : profileMessages.weightRange);
+export const weightError = (weight: number): string | null => firstError(weightSchema, weight);
 
-/** SPEC §5 Goals: a goal weight above 0 must be 30-300 kg (the form turns an empty field into 0, "no goal"). */
+/** SPEC §5 Goals: a goal weight above 0 must be in range (the form turns an empty field into 0, "no goal"). */
 export function goalsError(fields: { goal_weight: number }): string | null {
-  if (fields.goal_weight > 0 && !within(fields.goal_weight, LIMITS.weightKg)) return profileMessages.goalWeightRange;
-  return null;
-}
-
-/** SPEC §5 / §9 new password length. */
-export function newPasswordError(password: string): string | null {
-  return password.length < LIMITS.newPasswordMin ? profileMessages.passwordTooShort : null;
+  return fields.goal_weight > 0 ? firstError(goalWeightSchema, fields.goal_weight) : null;
 }
 
 export type InformationFields = {
@@ -147,9 +153,7 @@ export type PasswordChangeFields = { currentPassword: string; password: string; 
 
 /** SPEC §5 Password change, as the form checks it. */
 export function passwordChangeError(fields: PasswordChangeFields): string | null {
-  if (!fields.currentPassword || !fields.password || !fields.passwordConfirmation) return profileMessages.passwordsRequired;
-  if (fields.password !== fields.passwordConfirmation) return profileMessages.passwordsMismatch;
-  return newPasswordError(fields.password);
+  return firstError(passwordChangeForm, fields);
 }
 
 /** The first SPEC §5 rule a section's update breaks, or null (the forms' check before sending). */
@@ -186,7 +190,7 @@ function refuse(message: string, fields?: string[]): never {
 }
 
 /** A finite number, or a decimal string ("72.5"); null otherwise. */
-function toNumber(value: unknown): number | null {
+export function toNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'string' && DECIMAL_PATTERN.test(value)) return Number(value);
   return null;
@@ -320,6 +324,6 @@ export function checkProfileUpdate(body: unknown): Checked<Record<string, unknow
 
 /** The server's check of a change-password body: only the new password's length is ours (Strapi checks the rest). */
 export function changePasswordBodyError(body: unknown): string | null {
-  if (isPlainObject(body) && typeof body.password === 'string' && body.password.length > 0) return newPasswordError(body.password);
+  if (isPlainObject(body) && typeof body.password === 'string' && body.password.length > 0) return firstError(changePasswordBody, body);
   return null;
 }

@@ -1,4 +1,5 @@
-import { LIMITS, profileMessages, type Checked } from './profileRules';
+import { profileMessages, toNumber, weightSchema, type Checked } from './profileRules';
+import { firstError } from './schema';
 
 /**
  * Progress (issue 12): the weight history, the member's unit system and goal reminder e-mails.
@@ -63,8 +64,8 @@ export function isCalendarDate(value: string): boolean {
 export function weightEntryError(entry: { date: string; weight: number }, now: Date = new Date()): string | null {
   if (!isCalendarDate(entry.date) || entry.date < FIRST_ENTRY_DATE) return progressMessages.entryDate;
   if (entry.date > latestEntryDate(now)) return progressMessages.entryDateFuture;
-  if (!(entry.weight >= LIMITS.weightKg.min && entry.weight <= LIMITS.weightKg.max)) return progressMessages.entryWeight;
-  return null;
+  // The profile's weight rule, whose message is entryWeight's.
+  return firstError(weightSchema, entry.weight);
 }
 
 /** Checks a POST /api/weight-entries body: a plain object with only date and weight (a number, or a decimal string). */
@@ -76,12 +77,7 @@ export function checkWeightEntry(body: unknown, now: Date = new Date()): Checked
   const unknown = Object.keys(record).filter((key) => !(WEIGHT_ENTRY_FIELDS as readonly string[]).includes(key));
   if (unknown.length > 0) return { ok: false, broken: { message: progressMessages.entryUnknownField(unknown), fields: unknown } };
   const date = typeof record.date === 'string' ? record.date.trim() : '';
-  const weight =
-    typeof record.weight === 'number'
-      ? record.weight
-      : typeof record.weight === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(record.weight)
-        ? Number(record.weight)
-        : NaN;
+  const weight = toNumber(record.weight) ?? Number.NaN;
   const broken = weightEntryError({ date, weight }, now);
   if (broken) return { ok: false, broken: { message: broken, fields: [broken === progressMessages.entryWeight ? 'weight' : 'date'] } };
   return { ok: true, value: { date, weight } };

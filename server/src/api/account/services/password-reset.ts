@@ -3,7 +3,8 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { UID } from '../../../content-types';
 import { publicUrl } from '../../../public-url';
-import { emailMessages, isValidEmail } from '../../../contract/fieldRules';
+import { forgotPasswordBody, normaliseResetCode, resetMessages, resetPasswordBody } from '../../../contract/passwords';
+import { parseBody } from '../../../contract/schema';
 import { sendMail } from '../../../mail/send';
 
 /** No 0/O, 1/I/L: easy to read from an e-mail and type in. */
@@ -13,27 +14,12 @@ export const RESET_CODE_TTL_MS = 60 * 60 * 1000;
 /** forgot-password answers no sooner than this, account or not, so its time does not tell (the code is stored before the answer). */
 export const FORGOT_PASSWORD_MIN_MS = 150;
 
-export const MESSAGES = {
-  invalidEmail: emailMessages.invalid,
-  codeRequired: 'Please enter the reset code.',
-  passwordsRequired: 'Please fill in both password fields.',
-  passwordsMismatch: 'Passwords do not match.',
-  passwordTooShort: 'Password should be at least 6 characters.',
-  passwordTooLong: 'Password must be less than 73 bytes',
-  invalidCode: 'This reset code is invalid or has expired. Please request a new one.',
-} as const;
-
 export function generateResetCode(): string {
   let code = '';
   for (let i = 0; i < RESET_CODE_LENGTH; i += 1) {
     code += RESET_CODE_ALPHABET[crypto.randomInt(RESET_CODE_ALPHABET.length)];
   }
   return code;
-}
-
-/** Case-insensitive; surrounding blanks and any spaces or dashes typed inside are ignored. */
-export function normaliseResetCode(code: string): string {
-  return code.replace(/[\s-]+/g, '').toUpperCase();
 }
 
 /** Only this hash is stored (users-permissions' private resetPasswordToken). */
@@ -47,8 +33,6 @@ interface ResetUser {
   email: string;
   blocked?: boolean | null;
 }
-
-const asString = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /**
  * Password reset by e-mailed code (POST /api/auth/forgot-password and /api/auth/reset-password,
@@ -92,12 +76,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * whether the account exists.
      */
     async forgotPassword(body: unknown): Promise<void> {
-      const email = asString((body as { email?: unknown } | null)?.email)
-        .trim()
-        .toLowerCase();
-      if (!isValidEmail(email)) {
-        throw new errors.ValidationError(MESSAGES.invalidEmail);
-      }
+      const checked = parseBody(forgotPasswordBody, body);
+      if (!checked.ok) throw new errors.ValidationError(checked.message);
+      const { email } = checked.value;
       const started = Date.now();
       const user = (await users().findOne({
         where: { email },
@@ -117,17 +98,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Sets the new password; returns the user's id. Every earlier session ends (src/security/sessions.ts). */
     async resetPassword(body: unknown): Promise<number> {
-      const input = (body ?? {}) as Record<string, unknown>;
-      const code = normaliseResetCode(asString(input.code));
-      const password = asString(input.password);
-      const passwordConfirmation = asString(input.passwordConfirmation);
-
-      if (!code) throw new errors.ValidationError(MESSAGES.codeRequired);
-      if (!password || !passwordConfirmation) throw new errors.ValidationError(MESSAGES.passwordsRequired);
-      if (password !== passwordConfirmation) throw new errors.ValidationError(MESSAGES.passwordsMismatch);
-      if (password.length < 6) throw new errors.ValidationError(MESSAGES.passwordTooShort);
-      // bcrypt only reads 72 bytes (users-permissions refuses longer ones too).
-      if (Buffer.byteLength(password, 'utf8') > 72) throw new errors.ValidationError(MESSAGES.passwordTooLong);
+      // SPEC §5 reset step 2, the same schema as the reset form's; the code comes back normalised.
+      const checked = parseBody(resetPasswordBody, body);
+      if (!checked.ok) throw new errors.ValidationError(checked.message);
+      const { code, password } = checked.value;
 
       const tokenHash = hashResetCode(code);
       const user = (await users().findOne({
@@ -137,7 +111,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
       const expiresAt = user?.resetPasswordTokenExpiresAt ? new Date(user.resetPasswordTokenExpiresAt).getTime() : NaN;
       if (!user || user.blocked || !(expiresAt > Date.now())) {
-        throw new errors.ValidationError(MESSAGES.invalidCode);
+        throw new errors.ValidationError(resetMessages.invalidCode);
       }
 
       // Single use: only the request that clears this exact code may set the password.
@@ -146,7 +120,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         data: { resetPasswordToken: null, resetPasswordTokenExpiresAt: null },
       });
       if (count !== 1) {
-        throw new errors.ValidationError(MESSAGES.invalidCode);
+        throw new errors.ValidationError(resetMessages.invalidCode);
       }
 
       // Through users-permissions (Document Service), which hashes the password.
