@@ -37,8 +37,11 @@ export function isValidEmail(value: string): boolean {
   return EMAIL_PATTERN.test(address);
 }
 
-/** SPEC §9 username minimum; the maximum is the server's. Each message below is built from them. */
-export const USERNAME_LENGTH = { min: 3, max: 30 } as const;
+// SPEC §9 username minimum; the maximum is the server's. Plain constants, so that each message built
+// from them is a constant string (a bundle that shows none drops them).
+const USERNAME_MIN = 3;
+const USERNAME_MAX = 30;
+export const USERNAME_LENGTH = { min: USERNAME_MIN, max: USERNAME_MAX } as const;
 
 // ASCII only, and never '@', so a username can't be mistaken for an e-mail at log-in.
 export const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
@@ -46,8 +49,8 @@ export const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
 /** The username messages, word for word as the server sends them and the forms show them. */
 export const usernameMessages = {
   required: 'Username is required',
-  tooShort: `Username must be at least ${USERNAME_LENGTH.min} characters`,
-  tooLong: `Username must be at most ${USERNAME_LENGTH.max} characters`,
+  tooShort: `Username must be at least ${USERNAME_MIN} characters`,
+  tooLong: `Username must be at most ${USERNAME_MAX} characters`,
   invalidCharacters: 'Username may only contain letters, digits, ".", "_" and "-"',
   taken: 'Username already taken',
 } as const;

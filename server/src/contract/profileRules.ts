@@ -1,7 +1,19 @@
-import { maxValue, minValue, number, pipe } from 'valibot';
+import {
+  boolean,
+  maxLength,
+  maxValue,
+  minValue,
+  nullable,
+  number,
+  picklist,
+  pipe,
+  string,
+  type GenericSchema,
+  type InferOutput,
+} from 'valibot';
 import { USERNAME_LENGTH, emailMessages, isValidEmail, usernameError, usernameMessages } from './fieldRules';
 import { changePasswordBody, passwordChangeForm, passwordChangeMessages } from './passwords';
-import { firstError } from './schema';
+import { firstError, parseBody } from './schema';
 import type { ProfileUpdate, User } from './users';
 
 /**
@@ -11,16 +23,29 @@ import type { ProfileUpdate, User } from './users';
  * limit is written once (LIMITS, USERNAME_LENGTH, PASSWORD_MIN_LENGTH), its message built from it.
  */
 
+// SPEC §9 limits (and the note's), each written once; LIMITS gathers them and the messages are built from them.
+const HEIGHT_MIN_CM = 100;
+const HEIGHT_MAX_CM = 250;
+const WEIGHT_MIN_KG = 30;
+const WEIGHT_MAX_KG = 300;
+const NOTE_MAX_LENGTH = 2000;
+
 export const LIMITS = {
   usernameMin: USERNAME_LENGTH.min,
   usernameMax: USERNAME_LENGTH.max,
-  heightCm: { min: 100, max: 250 },
-  weightKg: { min: 30, max: 300 },
-  noteMax: 2000,
+  heightCm: { min: HEIGHT_MIN_CM, max: HEIGHT_MAX_CM },
+  weightKg: { min: WEIGHT_MIN_KG, max: WEIGHT_MAX_KG },
+  noteMax: NOTE_MAX_LENGTH,
   /** More ingredient ids than this are refused before anything is looked up (far above the seeded list). */
   ingredientsHardMax: 500,
   idealBmiWeightMax: 1000,
 } as const;
+
+/** "Height must be between 100-250 cm": a range's message, from its limits. */
+/* @__NO_SIDE_EFFECTS__ */
+function mustBeBetween(what: string, { min, max }: { min: number; max: number }, unit: string): string {
+  return `${what} must be between ${min}-${max} ${unit}`;
+}
 
 export const profileMessages = {
   notYourself: 'You can only update your own profile',
@@ -37,9 +62,9 @@ export const profileMessages = {
   invalidEmail: emailMessages.invalidFormat,
   bmiNotAnObject: 'bmi must be an object with currentWeight, height, Gender, date_of_birth and idealBmiWeight',
   notPositive: 'Height and weight must be positive',
-  heightRange: `Height must be between ${LIMITS.heightCm.min}-${LIMITS.heightCm.max} cm`,
-  weightRange: `Weight must be between ${LIMITS.weightKg.min}-${LIMITS.weightKg.max} kg`,
-  goalWeightRange: `Goal weight must be between ${LIMITS.weightKg.min}-${LIMITS.weightKg.max} kg`,
+  heightRange: mustBeBetween('Height', LIMITS.heightCm, 'cm'),
+  weightRange: mustBeBetween('Weight', LIMITS.weightKg, 'kg'),
+  goalWeightRange: mustBeBetween('Goal weight', LIMITS.weightKg, 'kg'),
   gender: 'Gender must be Male or Female',
   dateOfBirth: 'Date of birth must be a valid past date (YYYY-MM-DD)',
   idealBmiWeight: 'Ideal BMI weight must be a number',
@@ -47,7 +72,7 @@ export const profileMessages = {
   reminder: 'Reminder must be daily or weekly',
   unitSystem: 'Units must be metric or imperial',
   remindersEnabled: 'Reminders must be on (true) or off (false)',
-  note: `Personal note must be text of at most ${LIMITS.noteMax} characters`,
+  note: `Personal note must be text of at most ${NOTE_MAX_LENGTH} characters`,
   ingredientsList: 'Ingredients must be a list of ingredient ids',
   tooManyIngredients: (known: number) => `Choose at most ${known} ingredients`,
   unknownIngredients: (ids: number[]) => `Unknown ingredient ${ids.length === 1 ? 'id' : 'ids'}: ${ids.join(', ')}`,
@@ -81,9 +106,11 @@ const DECIMAL_PATTERN = /^\s*\d+(?:\.\d+)?\s*$/;
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A number within the limits (NaN is not), else the message. */
-const inRange = ({ min, max }: { min: number; max: number }, message: string) =>
-  pipe(number(message), minValue(min, message), maxValue(max, message));
+/** A number within the limits (NaN is not), else the message. Pure: a bundle that reads no schema drops them. */
+/* @__NO_SIDE_EFFECTS__ */
+function inRange({ min, max }: { min: number; max: number }, message: string) {
+  return pipe(number(message), minValue(min, message), maxValue(max, message));
+}
 
 /** SPEC §5 height rule (cm): the forms' and the server's. */
 export const heightSchema = inRange(LIMITS.heightCm, profileMessages.heightRange);
@@ -91,6 +118,14 @@ export const heightSchema = inRange(LIMITS.heightCm, profileMessages.heightRange
 export const weightSchema = inRange(LIMITS.weightKg, profileMessages.weightRange);
 /** SPEC §5 Goals rule for a goal weight above 0 (0 is "no goal"). */
 export const goalWeightSchema = inRange(LIMITS.weightKg, profileMessages.goalWeightRange);
+
+/** SPEC §5 "Other rules" and issue 12's settings: the choices of PUT /api/users/:id, each with its refusal. */
+const genderSchema = picklist(['Male', 'Female'], profileMessages.gender);
+const dietSchema = picklist(['Carnivore', 'Ketovore'], profileMessages.diet);
+const reminderSchema = picklist(['daily', 'weekly'], profileMessages.reminder);
+const unitSystemSchema = picklist(['metric', 'imperial'], profileMessages.unitSystem);
+const remindersEnabledSchema = boolean(profileMessages.remindersEnabled);
+const noteSchema = nullable(pipe(string(profileMessages.note), maxLength(LIMITS.noteMax, profileMessages.note)));
 
 /** SPEC §5 height rule (cm). */
 export const heightError = (height: number): string | null => firstError(heightSchema, height);
@@ -189,6 +224,12 @@ function refuse(message: string, fields?: string[]): never {
   throw new Broken(fields ? { message, fields } : { message });
 }
 
+/** The value as the field's schema reads it, or its refusal. */
+function take<TSchema extends GenericSchema>(schema: TSchema, value: unknown): InferOutput<TSchema> {
+  const checked = parseBody(schema, value);
+  return checked.ok ? checked.value : refuse(checked.message);
+}
+
 /** A finite number, or a decimal string ("72.5"); null otherwise. */
 export function toNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
@@ -231,10 +272,7 @@ function normalizeBmi(value: unknown): Record<string, unknown> {
     bmi.currentWeight = weight;
   }
 
-  if (value.Gender !== undefined) {
-    if (value.Gender !== 'Male' && value.Gender !== 'Female') refuse(profileMessages.gender);
-    bmi.Gender = value.Gender;
-  }
+  if (value.Gender !== undefined) bmi.Gender = take(genderSchema, value.Gender);
   if (value.date_of_birth !== undefined && value.date_of_birth !== null && value.date_of_birth !== '') {
     if (typeof value.date_of_birth !== 'string' || !validDateOfBirth(value.date_of_birth)) refuse(profileMessages.dateOfBirth);
     bmi.date_of_birth = value.date_of_birth;
@@ -267,10 +305,7 @@ function normalize(body: unknown): Record<string, unknown> {
     data.email = email.toLowerCase();
   }
   if ('bmi' in body) data.bmi = normalizeBmi(body.bmi);
-  if ('diet_preference' in body) {
-    if (body.diet_preference !== 'Carnivore' && body.diet_preference !== 'Ketovore') refuse(profileMessages.diet);
-    data.diet_preference = body.diet_preference;
-  }
+  if ('diet_preference' in body) data.diet_preference = take(dietSchema, body.diet_preference);
   if ('ingredients' in body) {
     const list = body.ingredients;
     if (!Array.isArray(list) || list.length > LIMITS.ingredientsHardMax || !list.every((id) => Number.isSafeInteger(id) && id > 0)) {
@@ -284,23 +319,10 @@ function normalize(body: unknown): Record<string, unknown> {
     if (goal === null || goal < 0 || goalsError({ goal_weight: goal })) refuse(profileMessages.goalWeightRange);
     data.goal_weight = goal;
   }
-  if ('goal_reminder' in body) {
-    if (body.goal_reminder !== 'daily' && body.goal_reminder !== 'weekly') refuse(profileMessages.reminder);
-    data.goal_reminder = body.goal_reminder;
-  }
-  if ('personal_goal_note' in body) {
-    const note = body.personal_goal_note;
-    if (note !== null && (typeof note !== 'string' || note.length > LIMITS.noteMax)) refuse(profileMessages.note);
-    data.personal_goal_note = note;
-  }
-  if ('unit_system' in body) {
-    if (body.unit_system !== 'metric' && body.unit_system !== 'imperial') refuse(profileMessages.unitSystem);
-    data.unit_system = body.unit_system;
-  }
-  if ('reminders_enabled' in body) {
-    if (typeof body.reminders_enabled !== 'boolean') refuse(profileMessages.remindersEnabled);
-    data.reminders_enabled = body.reminders_enabled;
-  }
+  if ('goal_reminder' in body) data.goal_reminder = take(reminderSchema, body.goal_reminder);
+  if ('personal_goal_note' in body) data.personal_goal_note = take(noteSchema, body.personal_goal_note);
+  if ('unit_system' in body) data.unit_system = take(unitSystemSchema, body.unit_system);
+  if ('reminders_enabled' in body) data.reminders_enabled = take(remindersEnabledSchema, body.reminders_enabled);
   if ('currentPassword' in body) {
     if (typeof body.currentPassword !== 'string') refuse(profileMessages.currentPasswordRequired);
     data.currentPassword = body.currentPassword;
