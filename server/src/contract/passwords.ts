@@ -1,4 +1,4 @@
-import { check, object, pipe, string, transform } from 'valibot';
+import { check, object, optional, pipe, string, transform } from 'valibot';
 import { emailMessages, isValidEmail } from './fieldRules';
 import { firstError } from './schema';
 
@@ -62,13 +62,14 @@ export const forgotPasswordForm = object({
 export const resetPasswordBody = pipe(
   object(
     {
+      // A field left out reads as empty: its refusal is the spec's, not a missing key's.
       code: pipe(
-        string(resetMessages.missingCode),
+        optional(string(resetMessages.missingCode), ''),
         transform(normaliseResetCode),
         check((code) => code !== '', resetMessages.missingCode),
       ),
-      password: string(resetMessages.missingPasswords),
-      passwordConfirmation: string(resetMessages.missingPasswords),
+      password: optional(string(resetMessages.missingPasswords), ''),
+      passwordConfirmation: optional(string(resetMessages.missingPasswords), ''),
     },
     resetMessages.missingCode,
   ),

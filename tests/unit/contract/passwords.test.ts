@@ -60,6 +60,14 @@ describe('reset-password', () => {
       ok: false,
       message: 'Please enter the reset code.',
     });
+    expect(parseBody(resetPasswordBody, { password: 'secret1', passwordConfirmation: 'secret1' })).toEqual({
+      ok: false,
+      message: 'Please enter the reset code.',
+    });
+    expect(parseBody(resetPasswordBody, { code: 'abc', password: 'secret1' })).toEqual({
+      ok: false,
+      message: 'Please fill in both password fields.',
+    });
     expect(parseBody(resetPasswordBody, { code: 'abc', password: 42, passwordConfirmation: 'secret1' })).toEqual({
       ok: false,
       message: 'Please fill in both password fields.',
