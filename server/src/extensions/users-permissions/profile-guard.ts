@@ -20,9 +20,9 @@ import { requireRecentStepUp } from '../../security/step-up';
  * the rules and their messages are the contract's (src/contract/profileRules.ts), shared with the SPA's forms:
  *
  * - PUT /api/users/:id (user.update): a member updates only themselves (the route's policy,
- *   src/policies/only-yourself.ts), and only the fields of the profile sections (SPEC §7) under the same rules as the forms (SPEC §5). A new e-mail address
- *   needs the current password in the same request (a stolen token alone cannot take the account
- *   over through a reset) and must be free; it is not saved but stored as pending, and the link that
+ *   src/policies/only-yourself.ts), and only the fields of the profile sections (SPEC §7) under the
+ *   same rules as the forms (SPEC §5). A new e-mail address needs the current password in the same
+ *   request (a stolen token alone cannot take the account over through a reset) and must be free; it is not saved but stored as pending, and the link that
  *   makes the change is mailed to it (api::account.email-change; the answer's `emailChange` says so).
  *   The plugin's own controller then saves the other fields (save through the Document Service; a
  *   racing duplicate username is refused by the database's unique index, src/security/identifiers.ts).
