@@ -6,7 +6,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
 import type { ApiError, AuthResponse } from './helpers/types';
 import type { AccountDeletionService, DeletableUser } from '../src/api/account/services/account-deletion';
-import { ROLE_PERMISSIONS } from '../src/bootstrap/permissions';
+import { apiRouters, rolePermissions } from '../src/bootstrap/permissions';
 
 const require = createRequire(import.meta.url);
 const sharp = require('sharp') as typeof import('sharp').default;
@@ -113,8 +113,9 @@ describe('DELETE /api/users-permissions/users/delete-account', () => {
   });
 
   it('is granted to the authenticated role only', () => {
-    expect(ROLE_PERMISSIONS.authenticated).toContain('api::account.account.deleteAccount');
-    expect(ROLE_PERMISSIONS.public).not.toContain('api::account.account.deleteAccount');
+    const permissions = rolePermissions(apiRouters(app.strapi));
+    expect(permissions.authenticated).toContain('api::account.account.deleteAccount');
+    expect(permissions.public).not.toContain('api::account.account.deleteAccount');
   });
 
   it('starts with the rows and files the test relies on', async () => {

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
 import type { ApiError, AuthResponse, Ingredient, ListResponse } from './helpers/types';
-import { ROLE_PERMISSIONS, syncRolePermissions } from '../src/bootstrap/permissions';
+import { apiRouters, rolePermissions, syncRolePermissions } from '../src/bootstrap/permissions';
 
 // Order matters: the login rate-limit test exhausts /api/auth/local for this process,
 // and the restart test stops the shared instance.
@@ -202,7 +202,7 @@ describe('GET /api/users/me', () => {
 
 describe('role permissions', () => {
   it('grants the public and authenticated roles exactly their lists', async () => {
-    for (const [type, wanted] of Object.entries(ROLE_PERMISSIONS)) {
+    for (const [type, wanted] of Object.entries(rolePermissions(apiRouters(app.strapi)))) {
       const role = await app.strapi.db.query('plugin::users-permissions.role').findOne({ where: { type }, populate: ['permissions'] });
       const actions = (role.permissions as { action: string }[]).map((p) => p.action).sort();
       expect(actions).toEqual([...wanted].sort());

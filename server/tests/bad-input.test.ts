@@ -14,7 +14,7 @@ import { throwawayMembers } from './helpers/throwaway-members';
 import { joinPath, ownedRoutes, type OwnedRoute } from './helpers/owned-routes';
 import type { ApiError, AuthResponse, Ingredient } from './helpers/types';
 import { profileMessages } from '../src/contract/profileRules';
-import { PROFILE_PICTURE_MAX_BYTES } from '../src/extensions/upload/profile-picture-guard';
+import { PROFILE_PICTURE_MAX_BYTES } from '../src/uploads/picture-image';
 
 const require = createRequire(import.meta.url);
 const sharp = require('sharp') as typeof import('sharp').default;

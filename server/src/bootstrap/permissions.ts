@@ -1,89 +1,52 @@
 import type { Core } from '@strapi/strapi';
 import { UID } from '../content-types';
+import type { Role, RoleActions } from '../route-table';
+import { USERS_PERMISSIONS_ACCESS } from '../extensions/users-permissions/route-access';
+import { UPLOAD_ACCESS } from '../extensions/upload/route-access';
 
-// The legal pages are readable by everyone (a logged-in visitor's token must not lock them out).
-const LEGAL_READ_ACTIONS = [
-  'api::privacy-policy.privacy-policy.find',
-  'api::terms-and-condition.terms-and-condition.find',
-  'api::refund-policy.refund-policy.find',
-] as const;
+/** Plugin routes have no rows: their access is declared once next to where each plugin's routes are configured. */
+const PLUGIN_ACCESS: readonly RoleActions[] = [USERS_PERMISSIONS_ACCESS.access, UPLOAD_ACCESS.access];
+
+const hasAccess = (router: unknown): router is { access: RoleActions } =>
+  typeof router === 'object' && router !== null && 'access' in router;
+
+/** The API routers Strapi loaded (src/api/<name>/routes/*), as their modules export them. */
+export function apiRouters(strapi: Core.Strapi): unknown[] {
+  return Object.values(strapi.apis).flatMap((api) => Object.values((api.routes ?? {}) as Record<string, unknown>));
+}
 
 /**
- * Content-API permissions of the users-permissions roles, least privilege.
- * Synced on every boot: missing actions are granted, any other action is revoked,
- * so changes made in the admin panel do not survive a restart. Later features
- * (profile update, upload, subscriptions, legal pages, account deletion) add their actions here.
+ * Content-API permissions of the users-permissions roles, least privilege, derived from the routes:
+ * each API router's rows (src/route-table.ts: contentApiRoutes, everyoneReads) and the plugin routes'
+ * declarations. A router made any other way stops the start: its access would be written nowhere.
  */
-export const ROLE_PERMISSIONS: Record<'public' | 'authenticated', readonly string[]> = {
-  public: [
-    'plugin::users-permissions.auth.register',
-    'plugin::users-permissions.auth.callback',
-    'plugin::users-permissions.auth.connect',
-    'plugin::users-permissions.auth.forgotPassword',
-    'plugin::users-permissions.auth.resetPassword',
-    'plugin::users-permissions.auth.emailConfirmation',
-    'plugin::users-permissions.auth.sendEmailConfirmation',
-    'api::ingredient.ingredient.find',
-    'api::ingredient.ingredient.findOne',
-    ...LEGAL_READ_ACTIONS,
-    'api::subscription-plan.subscription-plan.find',
-  ],
-  authenticated: [
-    'plugin::users-permissions.user.me',
-    'plugin::users-permissions.auth.changePassword',
-    // Self only, profile fields only (extensions/users-permissions/profile-guard.ts).
-    'plugin::users-permissions.user.update',
-    // Own profile picture only (extensions/upload/profile-picture-guard.ts); no file listing.
-    'plugin::upload.content-api.upload',
-    'api::account.account.deleteAccount',
-    'api::account.account.logoutAll',
-    // Own sessions only (api/member-session).
-    'api::member-session.member-session.find',
-    'api::member-session.member-session.revoke',
-    // Step-up on the member's own session (docs/security.md#step-up).
-    'api::member-session.member-session.stepUp',
-    'api::ingredient.ingredient.find',
-    'api::ingredient.ingredient.findOne',
-    ...LEGAL_READ_ACTIONS,
-    'api::subscription-plan.subscription-plan.find',
-    'api::subscription.subscription.current',
-    'api::subscription.subscription.create',
-    'api::subscription.subscription.verify',
-    'api::subscription.subscription.cancel',
-    'api::subscription.subscription.resume',
-    'api::subscription.subscription.invoices',
-    'api::subscription.subscription.portal',
-    'api::subscription.subscription.card',
-    'api::payment.payment.sandboxCard',
-    'api::account.account.export',
-    // The member's own two-factor authentication (api/two-factor).
-    'api::two-factor.two-factor.status',
-    'api::two-factor.two-factor.setup',
-    'api::two-factor.two-factor.enable',
-    'api::two-factor.two-factor.regenerate',
-    'api::two-factor.two-factor.disable',
-    // Own entries only (api/weight-entry).
-    'api::weight-entry.weight-entry.find',
-    'api::weight-entry.weight-entry.create',
-    'api::weight-entry.weight-entry.delete',
-    // Own passkeys only (api/passkey).
-    'api::passkey.passkey.registrationOptions',
-    'api::passkey.passkey.find',
-    'api::passkey.passkey.create',
-    'api::passkey.passkey.delete',
-  ],
-};
+export function rolePermissions(routers: readonly unknown[]): Record<Role, string[]> {
+  const declared = routers.map((router) => {
+    if (!hasAccess(router)) throw new Error('permissions: an API router not made with src/route-table.ts states no access');
+    return router.access;
+  });
+  const union = (role: Role) => [...new Set([...declared, ...PLUGIN_ACCESS].flatMap((access) => access[role]))].sort();
+  return { public: union('public'), authenticated: union('authenticated') };
+}
 
 interface PermissionRow {
   id: number;
   action: string;
 }
 
+/**
+ * Synced on every boot: missing actions are granted, any other action is revoked, so changes made
+ * in the admin panel do not survive a restart. An action no controller has stops the start.
+ */
 export async function syncRolePermissions(strapi: Core.Strapi): Promise<void> {
   const roles = strapi.db.query(UID.role);
   const permissions = strapi.db.query(UID.permission);
+  const rolesWanted = rolePermissions(apiRouters(strapi));
+  const actions = strapi.contentAPI.permissions.providers.action;
+  const unknown = [...rolesWanted.public, ...rolesWanted.authenticated].filter((action) => !actions.has(action));
+  if (unknown.length > 0) throw new Error(`permissions: no content-API action ${unknown.join(', ')}`);
 
-  for (const [type, wanted] of Object.entries(ROLE_PERMISSIONS)) {
+  for (const [type, wanted] of Object.entries(rolesWanted)) {
     const role: { id: number } | null = await roles.findOne({ where: { type } });
     if (!role) {
       throw new Error(`users-permissions role "${type}" is missing`);

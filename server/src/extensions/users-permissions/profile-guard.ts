@@ -4,7 +4,8 @@ import type { NextMiddleware, RequestContext } from '../../request-context';
 import { TAKEN_MESSAGES, usernameTaken } from '../../security/identifiers';
 import { UID } from '../../content-types';
 import { memberOnlyAuth } from '../../api/account/auth/bearer-required';
-import { STEP_UP } from '../../route-table';
+import { ONLY_YOURSELF, STEP_UP } from '../../route-table';
+import { USERS_PERMISSIONS_ACCESS } from './route-access';
 import { utcDate } from '../../contract/progress';
 import type { WeightEntryService } from '../../api/weight-entry/services/weight-entry';
 import type { PendingEmailChange } from '../../contract/emailChange';
@@ -18,10 +19,10 @@ import { requireRecentStepUp } from '../../security/step-up';
  * Route wiring of the guards of the member-facing users-permissions routes (see docs/profile.md);
  * the rules and their messages are the contract's (src/contract/profileRules.ts), shared with the SPA's forms:
  *
- * - PUT /api/users/:id (user.update): a member updates only themselves, and only the fields of the
- *   profile sections (SPEC §7) under the same rules as the forms (SPEC §5). A new e-mail address
- *   needs the current password in the same request (a stolen token alone cannot take the account
- *   over through a reset) and must be free; it is not saved but stored as pending, and the link that
+ * - PUT /api/users/:id (user.update): a member updates only themselves (the route's policy,
+ *   src/policies/only-yourself.ts), and only the fields of the profile sections (SPEC §7) under the
+ *   same rules as the forms (SPEC §5). A new e-mail address needs the current password in the same
+ *   request (a stolen token alone cannot take the account over through a reset) and must be free; it is not saved but stored as pending, and the link that
  *   makes the change is mailed to it (api::account.email-change; the answer's `emailChange` says so).
  *   The plugin's own controller then saves the other fields (save through the Document Service; a
  *   racing duplicate username is refused by the database's unique index, src/security/identifiers.ts).
@@ -34,8 +35,7 @@ import { requireRecentStepUp } from '../../security/step-up';
  * Everything else about these routes stays Strapi's: auth, role permission, rate limit, controller.
  */
 
-// PolicyError: a 403 whose message reaches the client (Strapi turns a plain ForbiddenError into 'Forbidden').
-const { ValidationError, PolicyError, ApplicationError } = errors;
+const { ValidationError, ApplicationError } = errors;
 
 const refused = ({ message, fields }: RuleBreak) => new ValidationError(message, fields ? { fields } : undefined);
 
@@ -46,14 +46,11 @@ export function normalizeProfileUpdate(body: unknown): Record<string, unknown> {
   return checked.value;
 }
 
-/** Route middleware of PUT /api/users/:id (runs after auth and the role permission check). */
+/** Route middleware of PUT /api/users/:id (runs after auth, the role permission check and global::only-yourself). */
 export const profileUpdateGuard = async (ctx: RequestContext, next: NextMiddleware) => {
   const user = ctx.state.user;
   // Only a logged-in member reaches this route (the role permission); anything else stays Strapi's.
   if (!user) return next();
-  if (String(ctx.params.id) !== String(user.id)) {
-    throw new PolicyError(profileMessages.notYourself);
-  }
 
   const data = normalizeProfileUpdate(ctx.request.body);
   const { currentPassword, ...changes } = data;
@@ -201,27 +198,28 @@ interface RouteLike {
 export function applyProfileGuards(plugin: { routes: Record<string, unknown> }): void {
   const contentApi = plugin.routes['content-api'] as { routes: RouteLike[] } | undefined;
   const routes = contentApi?.routes ?? [];
+  const configOf = (handler: string) => {
+    const route = routes.find((candidate) => candidate.handler === handler);
+    if (!route) throw new Error(`profile-guard: users-permissions route ${handler} not found`);
+    route.config = route.config ?? {};
+    return route.config;
+  };
+  // Idempotent: a second Strapi in one process (tests) extends the same route objects again.
   const guards: Record<string, (ctx: RequestContext, next: NextMiddleware) => Promise<unknown>> = {
     'user.update': profileUpdateGuard,
     'auth.changePassword': changePasswordGuard,
   };
   for (const [handler, guard] of Object.entries(guards)) {
-    const route = routes.find((candidate) => candidate.handler === handler);
-    if (!route) throw new Error(`profile-guard: users-permissions route ${handler} not found`);
-    route.config = route.config ?? {};
-    // Idempotent: a second Strapi in one process (tests) extends the same route objects again.
-    route.config.middlewares = [...(route.config.middlewares ?? []).filter((existing) => existing !== guard), guard];
+    const config = configOf(handler);
+    config.middlewares = [...(config.middlewares ?? []).filter((existing) => existing !== guard), guard];
   }
-  // Changing the password needs a recent step-up on this session (docs/security.md#step-up).
-  const changePassword = routes.find((candidate) => candidate.handler === 'auth.changePassword');
-  if (changePassword) {
-    changePassword.config = changePassword.config ?? {};
-    changePassword.config.policies = [...(changePassword.config.policies ?? []).filter((name) => name !== STEP_UP[0]), ...STEP_UP];
+  // The route policies: a member updates only themselves; changing the password needs a recent
+  // step-up on this session (docs/security.md#step-up).
+  const policies: Record<string, readonly string[]> = { 'user.update': [ONLY_YOURSELF], 'auth.changePassword': STEP_UP };
+  for (const [handler, names] of Object.entries(policies)) {
+    const config = configOf(handler);
+    config.policies = [...(config.policies ?? []).filter((name) => !names.includes(name as string)), ...names];
   }
   // SPEC §6: a profile call without a token is answered 401 'Not authenticated', not the public role's 403.
-  for (const handler of ['user.me', 'user.update', 'auth.changePassword']) {
-    const route = routes.find((candidate) => candidate.handler === handler);
-    if (!route) throw new Error(`profile-guard: users-permissions route ${handler} not found`);
-    route.config = { ...route.config, auth: memberOnlyAuth() };
-  }
+  for (const handler of USERS_PERMISSIONS_ACCESS.member) configOf(handler).auth = memberOnlyAuth();
 }

@@ -1,7 +1,7 @@
 import { STEP_UP, contentApiRoutes } from '../../../route-table';
 import { DELETION_NEEDS_LOGIN, memberOnlyAuth } from '../auth/bearer-required';
 
-// 401 without a valid token; the authenticated role holds these actions (src/bootstrap/permissions.ts).
+// 401 without a valid token; the authenticated role holds these actions (derived from these rows, src/bootstrap/permissions.ts).
 // Deleting the account and downloading its data need a recent step-up (docs/security.md#step-up).
 const routes = contentApiRoutes('account', 'member', [
   // Under /api like every content-API route (SPEC §7).

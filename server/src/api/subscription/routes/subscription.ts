@@ -1,7 +1,7 @@
 import { contentApiRoutes } from '../../../route-table';
 
-// Member-only: 401 without a bearer token; the authenticated role holds these actions
-// (src/bootstrap/permissions.ts). No core routes: records are only changed through these.
+// Member-only: 401 without a bearer token; the authenticated role holds these actions (derived from these rows,
+// src/bootstrap/permissions.ts). No core routes: records are only changed through these.
 export default contentApiRoutes('subscription', 'member', [
   ['GET', '/subscriptions/current', 'current'],
   ['POST', '/subscriptions', 'create'],

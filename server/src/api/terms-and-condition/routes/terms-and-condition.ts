@@ -1,7 +1,6 @@
 import { factories } from '@strapi/strapi';
 import { UID } from '../../../content-types';
+import { everyoneReads } from '../../../route-table';
 
 // GET /api/terms-and-condition only; editors change the text in the admin panel.
-export default factories.createCoreRouter(UID.termsAndCondition, {
-  only: ['find'],
-});
+export default everyoneReads(factories, UID.termsAndCondition, ['find']);
