@@ -5,7 +5,7 @@ import type { LoginResponse, TwoFactorLoginPayload } from '../../../server/src/c
 import { passwordLogInMachine } from '../../../machines/passwordLogIn.machine';
 import { twoFactorLogInMachine } from '../../../machines/twoFactorLogIn.machine';
 import { deferredCalls } from '../../support/deferred';
-import { nextTick, recordingAuth } from './machineTestKit';
+import { nextTick, pendingNetwork, recordingAuth } from './machineTestKit';
 
 /** The form with POST /api/auth/local and the second step's call as doubles, and a real auth actor recording what it is told. */
 function start() {
@@ -125,18 +125,10 @@ describe('passwordLogIn (SPEC §2 Log In, §8; issue 23)', () => {
   });
 
   it('its own actor posts the trimmed identifier to /api/auth/local and stops the request when the page goes', async () => {
-    const requests: { url: string; body: unknown; signal: AbortSignal | null | undefined }[] = [];
-    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
-      requests.push({ url: String(input instanceof Request ? input.url : input), body: init?.body, signal: init?.signal });
-      return new Promise<Response>(() => {});
-    });
+    const network = pendingNetwork();
     const session = recordingAuth();
     const actor = createActor(passwordLogInMachine, { input: { auth: session.auth } }).start();
     actor.send(logIn);
-    await vi.waitFor(() => expect(requests).toHaveLength(1));
-    expect(requests[0].url).toMatch(/\/api\/auth\/local$/);
-    expect(JSON.parse(String(requests[0].body))).toEqual({ identifier: 'eater@example.com', password: ' secret1 ' });
-    actor.stop();
-    expect(requests[0].signal?.aborted).toBe(true);
+    await network.sent(actor, '/api/auth/local', { identifier: 'eater@example.com', password: ' secret1 ' });
   });
 });

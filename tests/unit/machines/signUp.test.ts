@@ -3,7 +3,7 @@ import { createActor, fromPromise } from 'xstate';
 import type { AuthResponse, RegisterPayload, RegisterResponse } from '../../../server/src/contract/auth';
 import { signUpMachine, signUpMessages } from '../../../machines/signUp.machine';
 import { deferredCalls } from '../../support/deferred';
-import { nextTick, recordingAuth } from './machineTestKit';
+import { nextTick, pendingNetwork, recordingAuth } from './machineTestKit';
 
 /** The form with POST /api/auth/local/register as a double, and a real auth actor recording what it is told. */
 function start() {
@@ -105,18 +105,10 @@ describe('signUp (SPEC §2 Sign Up, §5 Sign up, §8)', () => {
   });
 
   it('its own actor posts the trimmed fields to /api/auth/local/register and stops the request when the page goes', async () => {
-    const requests: { url: string; body: unknown; signal: AbortSignal | null | undefined }[] = [];
-    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
-      requests.push({ url: String(input instanceof Request ? input.url : input), body: init?.body, signal: init?.signal });
-      return new Promise<Response>(() => {});
-    });
+    const network = pendingNetwork();
     const session = recordingAuth();
     const actor = createActor(signUpMachine, { input: { auth: session.auth } }).start();
     actor.send(signUp);
-    await vi.waitFor(() => expect(requests).toHaveLength(1));
-    expect(requests[0].url).toMatch(/\/api\/auth\/local\/register$/);
-    expect(JSON.parse(String(requests[0].body))).toEqual({ username: 'meateater', email: 'eater@example.com', password: ' secret1 ' });
-    actor.stop();
-    expect(requests[0].signal?.aborted).toBe(true);
+    await network.sent(actor, '/api/auth/local/register', { username: 'meateater', email: 'eater@example.com', password: ' secret1 ' });
   });
 });

@@ -6,7 +6,7 @@ import { ApiError } from '../../../machines/services/errors';
 import { safeReturnPath } from '../../../machines/rules/returnPath';
 import { twoFactorLogInMachine } from '../../../machines/twoFactorLogIn.machine';
 import { deferredCalls } from '../../support/deferred';
-import { nextTick, recordingAuth } from './machineTestKit';
+import { nextTick, pendingNetwork, recordingAuth } from './machineTestKit';
 
 /** The second step with POST /api/auth/two-factor as a double, and a real auth actor recording what it is told. */
 function start() {
@@ -95,20 +95,12 @@ describe('twoFactorLogIn (issue 23: the second step of a log-in)', () => {
   });
 
   it('its own actor posts the ticket and code to /api/auth/two-factor and stops the request when the page goes', async () => {
-    const requests: { url: string; body: unknown; signal: AbortSignal | null | undefined }[] = [];
-    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
-      requests.push({ url: String(input instanceof Request ? input.url : input), body: init?.body, signal: init?.signal });
-      return new Promise<Response>(() => {});
-    });
+    const network = pendingNetwork();
     const session = recordingAuth();
     const actor = createActor(twoFactorLogInMachine, {
       input: { auth: session.auth, ticket: 'ticket-1', returnTo: safeReturnPath('/') },
     }).start();
     actor.send({ type: 'twoFactor.submitted', code: ' 123456 ' });
-    await vi.waitFor(() => expect(requests).toHaveLength(1));
-    expect(requests[0].url).toMatch(/\/api\/auth\/two-factor$/);
-    expect(JSON.parse(String(requests[0].body))).toEqual({ ticket: 'ticket-1', code: '123456' });
-    actor.stop();
-    expect(requests[0].signal?.aborted).toBe(true);
+    await network.sent(actor, '/api/auth/two-factor', { ticket: 'ticket-1', code: '123456' });
   });
 });
