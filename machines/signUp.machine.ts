@@ -5,7 +5,8 @@ import { signUpError } from './rules/validation';
 import { errorMessage } from './services/errors';
 import { REGISTER_FALLBACK, register } from './services/auth';
 
-export const signUpMessages = {
+/** What /login says after a sign-up (the form's own messages are rules/validation's signUpMessages). */
+export const signUpNotices = {
   /** Sign-up under e-mail confirmation: the server made the account but gave no session. */
   confirmEmail: 'Your account has been created. Please confirm your email address using the link we sent you, then log in.',
 } as const;
@@ -38,7 +39,7 @@ const signUpSetup = setup({
     /** Nothing to store: the member logs in once the e-mail is confirmed. */
     askToConfirm: sendTo(({ context }) => context.auth, {
       type: 'login.requested',
-      notice: signUpMessages.confirmEmail,
+      notice: signUpNotices.confirmEmail,
       replace: false,
     }),
   },

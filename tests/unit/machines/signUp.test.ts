@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { AuthResponse, RegisterPayload, RegisterResponse } from '../../../server/src/contract/auth';
-import { signUpMachine, signUpMessages } from '../../../machines/signUp.machine';
+import { signUpMachine, signUpNotices } from '../../../machines/signUp.machine';
 import { deferredCalls } from '../../support/deferred';
 import { nextTick, pendingNetwork, recordingAuth } from './machineTestKit';
 
@@ -80,10 +80,10 @@ describe('signUp (SPEC §2 Sign Up, §5 Sign up, §8)', () => {
     registrations.last().settle.resolve({ user: answer.user });
     await nextTick();
     expect(actor.getSnapshot().status).toBe('done');
-    expect(signUpMessages.confirmEmail).toBe(
+    expect(signUpNotices.confirmEmail).toBe(
       'Your account has been created. Please confirm your email address using the link we sent you, then log in.',
     );
-    expect(session.received).toEqual([{ type: 'login.requested', notice: signUpMessages.confirmEmail, replace: false }]);
+    expect(session.received).toEqual([{ type: 'login.requested', notice: signUpNotices.confirmEmail, replace: false }]);
   });
 
   it("shows the server's message, or 'Registration failed', and takes the form again", async () => {
