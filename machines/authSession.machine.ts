@@ -1,14 +1,9 @@
-import { assertEvent, assign, fromCallback, fromPromise, setup, type ActorRefFrom } from 'xstate';
-import { LOGIN_FALLBACK, REGISTER_FALLBACK } from './services/authFallbacks';
-import type { LoginPayload, RegisterPayload } from '../server/src/contract/auth';
-import { errorMessage } from './services/errors';
+import { assertEvent, assign, fromCallback, setup, type ActorRefFrom } from 'xstate';
 import type { AuthResponse } from '../server/src/contract/auth';
 import { sessionMessages } from '../server/src/contract/sessions';
-import type { LoginResponse, TwoFactorChallenge, TwoFactorLoginPayload } from '../server/src/contract/twoFactor';
 import type { Session } from './services/session';
 import type { NavigationRequest, ReturnPath } from './rules/navigation';
-import { safeReturnPath } from './rules/returnPath';
-import { isNewAccount, signUpError } from './rules/validation';
+import { isNewAccount } from './rules/validation';
 
 export const authMessages = {
   accountDeleted: 'Your account has been deleted successfully.',
@@ -17,11 +12,8 @@ export const authMessages = {
   signedOutElsewhere: sessionMessages.signedOutElsewhere,
   loggedOutEverywhere: 'You have been logged out of all devices.',
   passwordReset: 'Your password has been reset. You can now log in with your new password.',
-  /** Sign-up under e-mail confirmation: the server made the account but gave no session. */
-  confirmEmail: 'Your account has been created. Please confirm your email address using the link we sent you, then log in.',
 } as const;
 
-export const SIGN_UP_TARGET = '/profile' as const;
 /** SPEC §2: social users whose account is under 60 seconds old start here. */
 export const FIRST_RUN_ROUTE = '/bmi' as const;
 /** Where notices are shown: every message the auth actor holds is for the Log In page. */
@@ -29,28 +21,20 @@ const NOTICE_PAGE = '/login' as const;
 
 type AuthContext = {
   session: Session | null;
-  /** Where a successful login goes; set by the login form from its validated `from`. */
-  returnTo: ReturnPath;
-  error: string | null;
-  /** The green notice on /login (SPEC §2: shown, then cleared); dropped when the person leaves /login. */
+  /** The green notice on /login (SPEC §2: shown, then cleared); dropped when the person leaves /login or logs in. */
   notice: string | null;
-  /** A password log-in waiting for its second factor (two-factor on): the server's single-use ticket. */
-  ticket: string | null;
-  /** What the last log-in was typed with, kept for the form after the second step's Back; dropped once logged in. */
-  identifier: string;
 };
 
 export type AuthEvent =
-  | { type: 'signup.submitted'; username: string; email: string; password: string }
-  | { type: 'login.submitted'; identifier: string; password: string; returnTo: string }
-  /** The second step of a log-in: a code from the authenticator app, or a recovery code. */
-  | { type: 'twoFactor.submitted'; code: string }
-  /** Back to the password form from the second step. */
-  | { type: 'twoFactor.cancelled' }
   /** The router settled on a new path. */
   | { type: 'location.changed'; pathname: string }
-  /** Another flow sends the person to /login with a notice, e.g. a failed social callback. */
-  | { type: 'login.requested'; notice: string; from?: ReturnPath }
+  /**
+   * Another flow sends the person to /login with a notice, e.g. a failed social callback, replacing its page in
+   * history; sign-up under e-mail confirmation keeps its page (`replace: false`).
+   */
+  | { type: 'login.requested'; notice: string; from?: ReturnPath; replace?: false }
+  /** The Log In form was submitted: its notice has been read. */
+  | { type: 'notice.dismissed' }
   | { type: 'logout' }
   | { type: 'session.expired' }
   /** The server refused the token: its session was signed out from another device. */
@@ -63,19 +47,13 @@ export type AuthEvent =
   /** A password was reset, which revokes every token of that account: forget ours and go to /login. */
   | { type: 'password.reset' }
   | { type: 'session.changed'; session: Session | null }
-  /** A social sign-in or callback got a session from the server; a new account goes to /bmi, others to `returnTo`. */
-  | { type: 'session.started'; response: AuthResponse; returnTo: ReturnPath };
-
-/** Strapi answers sign-up under e-mail confirmation with the user only: no jwt, no session. */
-export type RegisterOutcome = AuthResponse | { jwt?: undefined; user: AuthResponse['user'] };
+  /** A social or passkey sign-in got a session: a new account goes to /bmi, others to `returnTo`, leaving no history. */
+  | { type: 'session.started'; response: AuthResponse; returnTo: ReturnPath }
+  /** Sign Up or Log In got a session: on to `next` (/profile, or the log-in's `from`), the form kept in history. */
+  | { type: 'session.started'; response: AuthResponse; next: NavigationRequest };
 
 function sessionFrom(response: AuthResponse): Session {
   return { jwt: response.jwt, userId: String(response.user.id) };
-}
-
-function sessionFromOutcome(outcome: RegisterOutcome): Session {
-  // Stryker disable next-line StringLiteral: only called once confirmationPending found a jwt.
-  return { jwt: outcome.jwt ?? '', userId: String(outcome.user.id) };
 }
 
 /** The same member with the token that replaced the revoked one (the guard has checked there is one). */
@@ -91,14 +69,6 @@ const authSetup = setup({
     input: {} as { session: Session | null },
   },
   actors: {
-    // The API client loads with the first call, not with the first paint.
-    register: fromPromise<RegisterOutcome, RegisterPayload>(async ({ input, signal }) =>
-      (await import('./services/auth')).register(input, { signal }),
-    ),
-    // The password, or the second step's ticket and code (two-factor on): both answer a session or the second step.
-    login: fromPromise<LoginResponse, LoginPayload | TwoFactorLoginPayload>(async ({ input, signal }) =>
-      (await import('./services/auth')).login(input, { signal }),
-    ),
     // Other tabs' storage changes and refused tokens reach the machine through this actor.
     // Stryker disable next-line ArrowFunction: a placeholder the app provides; no cleanup is the same as an empty one.
     watchSession: fromCallback<AuthEvent>(() => () => {}),
@@ -111,8 +81,6 @@ const authSetup = setup({
     forgetSession: () => {},
     navigate: (_, _request: NavigationRequest) => {},
     revalidateRoutes: () => {},
-    clearMessages: assign({ error: null, notice: null }),
-    showNotice: assign((_, notice: string) => ({ error: null, notice })),
     /** The session is over; /login will say why. */
     endSession: assign((_, { notice }: { notice: string }) => ({ session: null, notice })),
     /** The notice belongs to /login: leaving it drops the notice, as SPEC §2's "then cleared". */
@@ -129,13 +97,6 @@ const authSetup = setup({
       assertEvent(event, 'session.tokenRenewed');
       return event.jwt !== null;
     },
-    signUpInvalid: ({ event }) => {
-      assertEvent(event, 'signup.submitted');
-      return signUpError(event) !== null;
-    },
-    confirmationPending: (_, outcome: RegisterOutcome) => !outcome.jwt,
-    // Checked by shape, not with the contract's helper or ApiError's class: the first paint carries this machine.
-    secondFactorAsked: (_, response: LoginResponse) => 'ticket' in response,
   },
 });
 
@@ -147,105 +108,47 @@ function loggedOutWithNotice(notice: string, replace?: true) {
   } as const;
 }
 
-type LoginRequest = { event: Extract<AuthEvent, { type: 'login.requested' }> };
-
-/** Shows /login with the requesting flow's notice (and its `from`). */
-function loginRequested(target?: '#authSession.loggedOut.idle') {
-  return {
-    target,
-    actions: [
-      { type: 'showNotice', params: ({ event }: LoginRequest) => event.notice },
-      {
-        type: 'navigate',
-        params: ({ event }: LoginRequest) => ({ to: NOTICE_PAGE, search: { from: event.from }, replace: true }),
-      },
-    ],
-  } as const;
+/** Where a started session goes: the form's own way on, or /bmi for a new social account, else the return path. */
+function afterSignIn(event: Extract<AuthEvent, { type: 'session.started' }>): NavigationRequest {
+  if ('next' in event) return event.next;
+  // The sign-in page or provider callback leaves history: Back doesn't return to it.
+  return isNewAccount(event.response.user.createdAt, Date.now())
+    ? { to: FIRST_RUN_ROUTE, replace: true }
+    : { href: event.returnTo, replace: true };
 }
 
-// Only a form at rest takes a submission; a busy one ignores repeats.
-const restingForm = authSetup.createStateConfig({
-  on: {
-    'signup.submitted': [
-      {
-        guard: 'signUpInvalid',
-        target: '#authSession.loggedOut.failure',
-        actions: authSetup.assign({
-          error: ({ event }) => {
-            assertEvent(event, 'signup.submitted');
-            return signUpError(event);
-          },
-          notice: null,
-        }),
-      },
-      { target: '#authSession.loggedOut.signingUp', actions: 'clearMessages' },
-    ],
-    'login.submitted': {
-      target: '#authSession.loggedOut.loggingIn',
-      actions: [
-        'clearMessages',
-        authSetup.assign({
-          // A new password log-in: no second step is pending.
-          ticket: null,
-          identifier: ({ event }) => {
-            assertEvent(event, 'login.submitted');
-            return event.identifier.trim();
-          },
-          returnTo: ({ event }) => {
-            assertEvent(event, 'login.submitted');
-            return safeReturnPath(event.returnTo);
-          },
-        }),
-      ],
-    },
-    // A form's error stays on its page: another page starts clean.
-    'location.changed': {
-      target: '#authSession.loggedOut.idle',
-      actions: [authSetup.assign({ error: null }), 'dropNoticeAwayFromLogin'],
-    },
-  },
-});
-
+/**
+ * The session (SPEC §4 Logged in or out): restored from storage, started by a sign-in flow, ended by Log Out,
+ * by the server or by another flow, with the green notice on /login saying why.
+ */
 export const authSessionMachine = authSetup.createMachine({
   id: 'authSession',
-  context: ({ input }) => ({
-    session: input.session,
-    // Stryker disable next-line StringLiteral: safeReturnPath gives / for any other start, and every login sets its own.
-    returnTo: safeReturnPath('/'),
-    error: null,
-    notice: null,
-    ticket: null,
-    identifier: '',
-  }),
+  context: ({ input }) => ({ session: input.session, notice: null }),
   invoke: [{ src: 'watchSession' }, { src: 'watchLocation' }],
   initial: 'resolving',
   on: {
     'session.changed': {
       target: '.resolving',
-      actions: [
-        assign({
-          session: ({ event }) => event.session,
-          error: null,
-        }),
-        'revalidateRoutes',
-      ],
+      actions: [assign({ session: ({ event }) => event.session }), 'revalidateRoutes'],
     },
     'password.reset': loggedOutWithNotice(authMessages.passwordReset),
     'location.changed': { actions: 'dropNoticeAwayFromLogin' },
-    'login.requested': loginRequested(),
+    'login.requested': {
+      actions: [
+        assign({ notice: ({ event }) => event.notice }),
+        {
+          type: 'navigate',
+          params: ({ event }) => ({ to: NOTICE_PAGE, search: { from: event.from }, replace: event.replace ?? true }),
+        },
+      ],
+    },
+    'notice.dismissed': { actions: assign({ notice: null }) },
     'session.started': {
       target: '.loggedIn',
       actions: [
         assign({ session: ({ event }) => sessionFrom(event.response) }),
         { type: 'persistSession', params: ({ event }) => sessionFrom(event.response) },
-        {
-          type: 'navigate',
-          params: ({ event }) =>
-            // The sign-in page or provider callback leaves history: Back doesn't return to it.
-            isNewAccount(event.response.user.createdAt, Date.now())
-              ? { to: FIRST_RUN_ROUTE, replace: true }
-              : { href: event.returnTo, replace: true },
-        },
+        { type: 'navigate', params: ({ event }) => afterSignIn(event) },
       ],
     },
   },
@@ -253,102 +156,9 @@ export const authSessionMachine = authSetup.createMachine({
     resolving: {
       always: [{ guard: 'hasSession', target: 'loggedIn' }, { target: 'loggedOut' }],
     },
-    loggedOut: {
-      // A fresh Log In form under the notice, whatever the form was doing.
-      on: { 'login.requested': loginRequested('#authSession.loggedOut.idle') },
-      initial: 'idle',
-      states: {
-        idle: restingForm,
-        failure: restingForm,
-        signingUp: {
-          tags: ['busy'],
-          invoke: {
-            // Stryker disable next-line StringLiteral: nothing looks the invoked actor up by its id.
-            id: 'register',
-            src: 'register',
-            input: ({ event }) => {
-              assertEvent(event, 'signup.submitted');
-              return { username: event.username.trim(), email: event.email.trim(), password: event.password };
-            },
-            onDone: [
-              {
-                // Nothing to store: the member logs in once the e-mail is confirmed.
-                guard: { type: 'confirmationPending', params: ({ event }) => event.output },
-                target: 'idle',
-                actions: [assign({ notice: authMessages.confirmEmail }), { type: 'navigate', params: { to: NOTICE_PAGE } }],
-              },
-              {
-                target: '#authSession.loggedIn',
-                actions: [
-                  assign({ session: ({ event }) => sessionFromOutcome(event.output) }),
-                  { type: 'persistSession', params: ({ event }) => sessionFromOutcome(event.output) },
-                  { type: 'navigate', params: { to: SIGN_UP_TARGET } },
-                ],
-              },
-            ],
-            onError: {
-              target: 'failure',
-              actions: assign({ error: ({ event }) => errorMessage(event.error, REGISTER_FALLBACK) }),
-            },
-          },
-        },
-        loggingIn: {
-          tags: ['busy'],
-          invoke: {
-            // Stryker disable next-line StringLiteral: nothing looks the invoked actor up by its id.
-            id: 'login',
-            src: 'login',
-            input: ({ context, event }) => {
-              // Stryker disable next-line StringLiteral: only the second step, which holds a ticket, sends twoFactor.submitted.
-              if (event.type === 'twoFactor.submitted') return { ticket: context.ticket ?? '', code: event.code.trim() };
-              assertEvent(event, 'login.submitted');
-              return { identifier: event.identifier.trim(), password: event.password };
-            },
-            onDone: [
-              {
-                guard: { type: 'secondFactorAsked', params: ({ event }) => event.output },
-                target: 'secondFactor',
-                actions: assign({ ticket: ({ event }) => (event.output as TwoFactorChallenge).ticket }),
-              },
-              {
-                // The guard above took every second step: this answer is a session (a cast, not a check: the first paint carries this).
-                target: '#authSession.loggedIn',
-                actions: [
-                  assign({ session: ({ event }) => sessionFrom(event.output as AuthResponse) }),
-                  { type: 'persistSession', params: ({ event }) => sessionFrom(event.output as AuthResponse) },
-                  { type: 'navigate', params: ({ context }) => ({ href: context.returnTo }) },
-                ],
-              },
-            ],
-            onError: [
-              {
-                // A refused code keeps the second step with the server's message; so does a void ticket ("Your log-in has
-                // expired." or "Too many wrong codes. Please log in again."), where Back leads to the password form with the
-                // identifier still typed (kept small: the first paint carries this).
-                guard: ({ context }) => context.ticket !== null,
-                target: 'secondFactor',
-                actions: assign({ error: ({ event }) => errorMessage(event.error, LOGIN_FALLBACK) }),
-              },
-              {
-                target: 'failure',
-                actions: assign({ error: ({ event }) => errorMessage(event.error, LOGIN_FALLBACK) }),
-              },
-            ],
-          },
-        },
-        /** The password was right; the code comes next (its error, if any, in `error`). */
-        secondFactor: {
-          on: {
-            'twoFactor.submitted': { target: 'loggingIn', actions: 'clearMessages' },
-            // Back to the password form; the ticket and its error are no longer shown and the next log-in replaces them.
-            'twoFactor.cancelled': 'idle',
-            'location.changed': 'idle',
-          },
-        },
-      },
-    },
+    loggedOut: {},
     loggedIn: {
-      entry: ['clearMessages', assign({ identifier: '' })],
+      entry: assign({ notice: null }),
       on: {
         logout: {
           target: 'loggedOut',

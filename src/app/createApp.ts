@@ -8,12 +8,8 @@ import type { Flows } from '../hooks/flows';
 import { navigateTo } from '../hooks/navigation';
 import { createAppRouter, type AppRouter, type FlowInspector } from './router';
 
-type AuthActors = Parameters<typeof authSessionMachine.provide>[0]['actors'];
-
 export type AppOptions = {
   history?: RouterHistory;
-  /** Replaces the API actors (register, login) — tests pass deferred doubles here. */
-  actors?: AuthActors;
   /** Replaces page-level flow machines — tests pass machines provided with doubles. */
   flows?: Flows;
   inspect?: FlowInspector;
@@ -21,8 +17,8 @@ export type AppOptions = {
   prerendered?: PrerenderedData;
 };
 
-/** Wires the auth machine to the browser (storage, router, API client) and builds the router. */
-export function createApp({ history, actors, flows, inspect, prerendered }: AppOptions = {}) {
+/** Wires the auth machine (the session only: the sign-in flows come with their pages) to the browser and builds the router. */
+export function createApp({ history, flows, inspect, prerendered }: AppOptions = {}) {
   let router: AppRouter | undefined;
 
   const machine = authSessionMachine.provide({
@@ -45,7 +41,6 @@ export function createApp({ history, actors, flows, inspect, prerendered }: AppO
           if (pathChanged) sendBack({ type: 'location.changed', pathname: toLocation.pathname });
         }),
       ),
-      ...actors,
     },
   });
 

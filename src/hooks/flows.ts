@@ -10,6 +10,7 @@ import type { manageBillingMachine } from '../../machines/manageBilling.machine'
 import type { passkeySignInMachine } from '../../machines/passkeySignIn.machine';
 import type { passkeysMachine } from '../../machines/passkeys.machine';
 import type { passwordChangeMachine } from '../../machines/passwordChange.machine';
+import type { passwordLogInMachine } from '../../machines/passwordLogIn.machine';
 import type { passwordResetMachine } from '../../machines/passwordReset.machine';
 import type { photoUploadMachine } from '../../machines/photoUpload.machine';
 import type { profileSectionMachine } from '../../machines/profileSection.machine';
@@ -21,6 +22,7 @@ import type { subscriptionPurchaseMachine } from '../../machines/subscriptionPur
 import type { socialCallbackMachine } from '../../machines/socialCallback.machine';
 import type { socialSignInMachine } from '../../machines/socialSignIn.machine';
 import type { supportChatMachine } from '../../machines/supportChat.machine';
+import type { signUpMachine } from '../../machines/signUp.machine';
 import type { signedInDevicesMachine } from '../../machines/signedInDevices.machine';
 import type { twoFactorSetupMachine } from '../../machines/twoFactorSetup.machine';
 import type { stepUpMachine } from '../../machines/stepUp.machine';
@@ -31,6 +33,8 @@ import type { stepUpMachine } from '../../machines/stepUp.machine';
  * page's lazy chunk and so stays out of the entry bundle.
  */
 export type Flows = Partial<{
+  signUp: typeof signUpMachine;
+  passwordLogIn: typeof passwordLogInMachine;
   passwordReset: typeof passwordResetMachine;
   deleteAccount: typeof deleteAccountMachine;
   legalDocument: LegalDocumentMachine;

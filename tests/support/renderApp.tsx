@@ -2,10 +2,12 @@ import { onTestFinished } from 'vitest';
 import { render } from '@testing-library/react';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { fromPromise } from 'xstate';
-import type { LoginPayload, RegisterPayload } from '../../server/src/contract/auth';
+import type { AuthResponse, LoginPayload, RegisterPayload, RegisterResponse } from '../../server/src/contract/auth';
 import type { User } from '../../server/src/contract/users';
 import type { LoginResponse, TwoFactorLoginPayload } from '../../server/src/contract/twoFactor';
-import type { RegisterOutcome } from '../../machines/authSession.machine';
+import { passwordLogInMachine } from '../../machines/passwordLogIn.machine';
+import { signUpMachine } from '../../machines/signUp.machine';
+import { twoFactorLogInMachine } from '../../machines/twoFactorLogIn.machine';
 import { createApp } from '../../src/app/createApp';
 import { prepareHydration } from '../../src/app/hydration';
 import type { Flows } from '../../src/hooks/flows';
@@ -78,17 +80,27 @@ function createTestApp(
   path: string,
   { flows, prerendered, inspect }: { flows?: Partial<Flows>; prerendered?: PrerenderedData; inspect?: FlowInspector },
 ) {
-  const registerCalls = deferredCalls<RegisterPayload, RegisterOutcome>();
+  const registerCalls = deferredCalls<RegisterPayload, RegisterResponse>();
+  // The password and the second step's code: one list, in the order the member sent them.
   const loginCalls = deferredCalls<LoginPayload | TwoFactorLoginPayload, LoginResponse>();
+  const signUp = signUpMachine.provide({
+    actors: { register: fromPromise<RegisterResponse, RegisterPayload>(({ input }) => registerCalls.handler(input)) },
+  });
+  const secondFactor = twoFactorLogInMachine.provide({
+    // The second step's call answers a session (the doubles settle it with one).
+    actors: {
+      loginWithCode: fromPromise(async ({ input }: { input: TwoFactorLoginPayload }) => (await loginCalls.handler(input)) as AuthResponse),
+    },
+  });
+  const passwordLogIn = passwordLogInMachine.provide({
+    actors: { login: fromPromise<LoginResponse, LoginPayload>(({ input }) => loginCalls.handler(input)), secondFactor },
+  });
   const { auth, router } = createApp({
     history: createMemoryHistory({ initialEntries: [path] }),
-    flows,
+    // The auth API's doubles, unless a test brings its own.
+    flows: { signUp, passwordLogIn, ...flows },
     prerendered,
     inspect,
-    actors: {
-      register: fromPromise<RegisterOutcome, RegisterPayload>(({ input }) => registerCalls.handler(input)),
-      login: fromPromise<LoginResponse, LoginPayload | TwoFactorLoginPayload>(({ input }) => loginCalls.handler(input)),
-    },
   });
   // A finished test's app must not react to the next test's storage events or answer its 401s.
   onTestFinished(() => {
@@ -97,7 +109,7 @@ function createTestApp(
   return { auth, router, registerCalls, loginCalls };
 }
 
-/** Renders the real app at `path` with deferred doubles for the auth API. */
+/** Renders the real app at `path` with deferred doubles for the auth API (sign-up, log-in and its second step). */
 export function renderApp(path = '/', options: { flows?: Partial<Flows>; inspect?: FlowInspector } = {}) {
   const app = createTestApp(path, options);
   const view = render(<RouterProvider router={app.router} />);

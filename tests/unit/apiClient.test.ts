@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { login, register } from '../../machines/services/auth';
-import { LOGIN_FALLBACK, REGISTER_FALLBACK } from '../../machines/services/authFallbacks';
+import { LOGIN_FALLBACK, REGISTER_FALLBACK, login, register } from '../../machines/services/auth';
 import { NO_TOKEN_MESSAGE } from '../../machines/services/client';
 import { configureApiClient } from '../../machines/services/sessionHooks';
 import { ApiError } from '../../machines/services/errors';

@@ -8,14 +8,13 @@ import { logoutAllDevicesMachine } from '../../machines/logoutAllDevices.machine
 import { passwordChangeMachine } from '../../machines/passwordChange.machine';
 import { passwordResetMachine } from '../../machines/passwordReset.machine';
 import { socialSignInMachine, type PopupProvider } from '../../machines/socialSignIn.machine';
-import { ApiError } from '../../machines/services/errors';
 import type { AuthResponse, ChangePasswordPayload, ResetPasswordPayload } from '../../server/src/contract/auth';
-import type { RegisterOutcome } from '../../machines/authSession.machine';
 import { SESSION_KEYS, type Session } from '../../machines/services/session';
 import { authSessionModel } from '../models/authSession.model';
 import { deferredCalls } from '../support/deferred';
 import { definePathTests, see, type Inspect } from '../support/pathTests';
-import { seeButton, seeLoggedIn, seeLoggedOut, seeMessages, seePath, wholePage } from '../support/pathSteps';
+import { seeLoggedIn, seeLoggedOut, seePath } from '../support/pathSteps';
+import { expectForm, fill, submitLogIn } from '../support/authForms';
 import { fakeServer, renderApp } from '../support/renderApp';
 import { settle } from '../support/settle';
 
@@ -24,21 +23,7 @@ const OTHER_TAB: Session = { jwt: 'jwt-other-tab', userId: '9' };
 const LOGIN_ANSWER: AuthResponse = { jwt: 'jwt-from-server', user: { id: 7, createdAt: '2025-01-01T00:00:00.000Z' } };
 const GOOGLE_ANSWER: AuthResponse = { jwt: 'jwt-google', user: { id: 12, createdAt: '2025-01-01T00:00:00.000Z' } };
 const RENEWED_TOKEN = 'jwt-after-password-change';
-const SIGN_UP_REFUSAL = 'Email is already taken';
-const LOG_IN_REFUSAL = 'Invalid identifier or password';
 const PROVIDER_ERROR = 'access_denied';
-const WRONG_CODE = 'That code is not right. Try again.';
-const TICKET_VOID = 'Your log-in has expired. Please log in again.';
-const TICKET_BURNT = 'Too many wrong codes. Please log in again.';
-const SECOND_STEP_ANSWER: AuthResponse = { jwt: 'jwt-after-code', user: { id: 7, createdAt: '2025-01-01T00:00:00.000Z' } };
-
-type Input = { username: string; email: string; password: string };
-const signUps: Record<string, Input> = {
-  'signUp.submittedBlank': { username: '', email: 'ribeye@example.com', password: 'secret123' },
-  'signUp.submittedBadEmail': { username: 'ribeye', email: 'not-an-email', password: 'secret123' },
-  'signUp.submittedBadUsername': { username: 'rib@eye', email: 'ribeye@example.com', password: 'secret123' },
-  'signUp.submittedValid': { username: 'ribeye', email: 'ribeye@example.com', password: 'secret123' },
-};
 
 function openApp(inspect: Inspect) {
   const server = fakeServer();
@@ -89,25 +74,6 @@ const nav = () => screen.getByRole('navigation', { name: 'Main' });
 async function follow(page: Page, link: string, pathname: string) {
   await userEvent.click(within(nav()).getByRole('link', { name: link }));
   await seePath(page, pathname);
-}
-
-async function fill(label: string, value: string) {
-  const input = await screen.findByLabelText(label, { selector: 'input' });
-  await userEvent.clear(input);
-  if (value) await userEvent.type(input, value);
-}
-
-async function submitSignUp(fields: Input) {
-  await fill('Username', fields.username);
-  await fill('Email', fields.email);
-  await fill('Password', fields.password);
-  await userEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
-}
-
-async function submitLogIn() {
-  await fill('Email or Username', 'ribeye');
-  await fill('Password', 'secret123');
-  await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
 }
 
 /** Another tab logs in or out: only the storage changes, and the browser says so. */
@@ -161,36 +127,19 @@ async function expectLoggedOut(page: Page, pathname: string) {
   await seeLoggedOut();
 }
 
-/** A form page: its heading, its button (busy or not), the alert and the green notice. */
-async function expectForm(page: Page, form: { pathname: '/signup' | '/login'; busy?: boolean; alert?: string; notice?: string }) {
-  await expectLoggedOut(page, form.pathname);
-  const [heading, idle, busy] =
-    form.pathname === '/signup' ? ['Sign Up', 'Sign Up', 'Signing Up...'] : ['Log In', 'Log In', 'Logging In...'];
-  await see(`the heading '${heading}'`, () => screen.getByRole('heading', { level: 1, name: heading }));
-  await seeButton(wholePage, { idle, busy }, form.busy ?? false);
-  await seeMessages(wholePage, form);
-}
-
 const expectNotice = (page: Page, notice: string) => expectForm(page, { pathname: '/login', notice });
 
-/** The second step of a log-in: the code field under the Log In heading, no password field, nothing stored. */
-async function expectCodeForm(page: Page, { busy = false, alert }: { busy?: boolean; alert?: string } = {}) {
-  await expectLoggedOut(page, '/login');
-  await see("the form 'Two-factor authentication'", () => screen.getByRole('form', { name: 'Two-factor authentication' }));
-  expect(screen.getByText('Enter the 6-digit code from your authenticator app, or one of your recovery codes.')).toBeTruthy();
-  expect(screen.queryByLabelText('Password', { selector: 'input' })).toBeNull();
-  await seeButton(wholePage, { idle: 'Verify', busy: 'Verifying...' }, busy);
-  await seeMessages(wholePage, { alert });
-}
-
-async function submitCode(code: string) {
-  await fill('Authentication code', code);
-  await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
-}
-
 describe('authSession: the spec model replayed against the app', () => {
-  // The Log In page is a lazy chunk: loaded once here, so the first replay's screens do not wait on its first transform.
-  beforeAll(() => Promise.all([import('../../src/features/auth/LogInPage'), import('../../src/features/security/SecurityTab')]), 60_000);
+  // The pages are lazy chunks: loaded once here, so the first replay's screens do not wait on their first transform.
+  beforeAll(
+    () =>
+      Promise.all([
+        import('../../src/features/auth/LogInPage'),
+        import('../../src/app/ProfileRoute'),
+        import('../../src/features/security/SecurityTab'),
+      ]),
+    60_000,
+  );
 
   afterEach(() => {
     vi.unstubAllGlobals();
@@ -212,39 +161,11 @@ describe('authSession: the spec model replayed against the app', () => {
       'signUp.opened': (page) => follow(page, 'Sign Up', '/signup'),
       'logIn.opened': (page) => follow(page, 'Log In', '/login'),
       'profile.openedLoggedOut': (page) => page.router.navigate({ to: '/profile' }),
-      'signUp.submittedBlank': () => submitSignUp(signUps['signUp.submittedBlank']),
-      'signUp.submittedBadEmail': () => submitSignUp(signUps['signUp.submittedBadEmail']),
-      'signUp.submittedBadUsername': () => submitSignUp(signUps['signUp.submittedBadUsername']),
-      'signUp.submittedValid': () => submitSignUp(signUps['signUp.submittedValid']),
-      'server.signedUp': (page) => {
-        // Made this moment: only a social sign-in sends a new account to /bmi.
-        page.registerCalls.last().settle.resolve({ jwt: 'jwt-new-member', user: { id: 8, createdAt: new Date().toISOString() } });
-        page.session = { jwt: 'jwt-new-member', userId: '8' };
-      },
-      'server.signedUpAwaitingConfirmation': (page) => {
-        // Strapi under e-mail confirmation answers with the user only.
-        const outcome: RegisterOutcome = { user: { id: 8, createdAt: new Date().toISOString() } };
-        page.registerCalls.last().settle.resolve(outcome);
-      },
-      'server.refusedSignUp': (page) => page.registerCalls.last().settle.reject(new ApiError(SIGN_UP_REFUSAL, 400)),
-      'server.failedSignUp': (page) => page.registerCalls.last().settle.reject(new ApiError('', 500)),
       'logIn.submitted': () => submitLogIn(),
       'server.loggedIn': (page) => {
         page.loginCalls.last().settle.resolve(LOGIN_ANSWER);
         page.session = { jwt: LOGIN_ANSWER.jwt, userId: String(LOGIN_ANSWER.user.id) };
       },
-      'server.refusedLogIn': (page) => page.loginCalls.last().settle.reject(new ApiError(LOG_IN_REFUSAL, 400)),
-      'server.failedLogIn': (page) => page.loginCalls.last().settle.reject(new ApiError('', 500)),
-      'server.askedForCode': (page) => page.loginCalls.last().settle.resolve({ twoFactorRequired: true, ticket: 'ticket-from-server' }),
-      'code.submitted': () => submitCode(' 123456 '),
-      'server.acceptedCode': (page) => {
-        page.loginCalls.last().settle.resolve(SECOND_STEP_ANSWER);
-        page.session = { jwt: SECOND_STEP_ANSWER.jwt, userId: String(SECOND_STEP_ANSWER.user.id) };
-      },
-      'server.refusedCode': (page) => page.loginCalls.last().settle.reject(new ApiError(WRONG_CODE, 400)),
-      'server.ticketVoid': (page) => page.loginCalls.last().settle.reject(new ApiError(TICKET_VOID, 401)),
-      'server.ticketBurnt': (page) => page.loginCalls.last().settle.reject(new ApiError(TICKET_BURNT, 401)),
-      'secondStep.back': () => userEvent.click(screen.getByRole('button', { name: 'Back' })),
       'google.signedIn': async (page) => {
         await userEvent.click(screen.getByRole('button', { name: 'Continue with Google' }));
         page.authorizations.last().settle.resolve('google-id-token');
@@ -307,25 +228,7 @@ describe('authSession: the spec model replayed against the app', () => {
     screens: {
       visitorHome: (page) => expectLoggedOut(page, '/'),
       signUpForm: (page) => expectForm(page, { pathname: '/signup' }),
-      signUpIncomplete: (page) => expectForm(page, { pathname: '/signup', alert: 'Please fill in all required fields.' }),
-      signUpBadEmail: (page) => expectForm(page, { pathname: '/signup', alert: 'Please enter a valid email address.' }),
-      signUpBadUsername: async (page) => {
-        await expectForm(page, { pathname: '/signup', alert: 'Username may only contain letters, digits, ".", "_" and "-"' });
-        expect(page.registerCalls.calls).toHaveLength(0);
-      },
-      signingUp: async (page) => {
-        await expectForm(page, { pathname: '/signup', busy: true });
-        expect(page.registerCalls.last().input).toEqual(signUps['signUp.submittedValid']);
-      },
-      signUpRefused: (page) => expectForm(page, { pathname: '/signup', alert: SIGN_UP_REFUSAL }),
-      signUpFailed: (page) => expectForm(page, { pathname: '/signup', alert: 'Registration failed' }),
-      logInForm: async (page, { via }) => {
-        await expectForm(page, { pathname: '/login' });
-        // Back from the code: the identifier as typed, the password to type again.
-        const typed = via === 'secondStep.back' ? 'ribeye' : '';
-        expect((screen.getByLabelText('Email or Username', { selector: 'input' }) as HTMLInputElement).value).toBe(typed);
-        expect((screen.getByLabelText('Password', { selector: 'input' }) as HTMLInputElement).value).toBe('');
-      },
+      logInForm: (page) => expectForm(page, { pathname: '/login' }),
       logInForProfile: async (page) => {
         await expectForm(page, { pathname: '/login' });
         expect(page.router.state.location.search).toEqual({ from: '/profile' });
@@ -335,18 +238,6 @@ describe('authSession: the spec model replayed against the app', () => {
         expect(page.loginCalls.last().input).toEqual({ identifier: 'ribeye', password: 'secret123' });
       },
       loggingInForProfile: (page) => expectForm(page, { pathname: '/login', busy: true }),
-      logInRefused: (page) => expectForm(page, { pathname: '/login', alert: LOG_IN_REFUSAL }),
-      logInFailed: (page) => expectForm(page, { pathname: '/login', alert: 'Login failed' }),
-      codeForm: (page) => expectCodeForm(page),
-      verifyingCode: async (page) => {
-        await expectCodeForm(page, { busy: true });
-        expect(page.loginCalls.last().input).toEqual({ ticket: 'ticket-from-server', code: '123456' });
-      },
-      codeRefused: (page) => expectCodeForm(page, { alert: WRONG_CODE }),
-      logInExpired: (page) => expectCodeForm(page, { alert: TICKET_VOID }),
-      tooManyCodes: (page) => expectCodeForm(page, { alert: TICKET_BURNT }),
-      confirmEmailNotice: (page) =>
-        expectNotice(page, 'Your account has been created. Please confirm your email address using the link we sent you, then log in.'),
       sessionExpiredNotice: (page) => expectNotice(page, 'Your session has expired. Please log in again.'),
       signedOutElsewhereNotice: (page) => expectNotice(page, 'You were signed out from another device.'),
       accountDeletedNotice: (page) => expectNotice(page, 'Your account has been deleted successfully.'),

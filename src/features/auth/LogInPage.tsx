@@ -1,7 +1,9 @@
 import { useId, type FormEvent } from 'react';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { useAuthActor } from '../../hooks/appContext';
+import { passwordLogInMachine } from '../../../machines/passwordLogIn.machine';
+import { useAuthActor, useFlows } from '../../hooks/appContext';
+import { useFlowActor } from '../../hooks/useFlowActor';
 import { pageTitle, site } from '../../config/site';
 import { AuthMessages } from './AuthMessages';
 import { formValues } from '../../components/form/formValues';
@@ -21,32 +23,30 @@ export function LogInPage() {
   usePageHead({ title: pageTitle('Log In'), description: `Log in to your ${site.brand} account.` });
   const auth = useAuthActor();
   const { from } = logInRoute.useSearch();
-  const loggingIn = useSelector(auth, (snapshot) => snapshot.matches({ loggedOut: 'loggingIn' }));
-  const secondStep = useSelector(
-    auth,
-    (snapshot) =>
-      snapshot.context.ticket !== null && (snapshot.matches({ loggedOut: 'secondFactor' }) || snapshot.matches({ loggedOut: 'loggingIn' })),
-  );
+  const logIn = useFlowActor(useFlows().passwordLogIn ?? passwordLogInMachine, { input: { auth } });
+  const loggingIn = useSelector(logIn, (snapshot) => snapshot.hasTag('busy'));
+  const error = useSelector(logIn, (snapshot) => snapshot.context.error);
+  const secondStep = useSelector(logIn, (snapshot) => snapshot.children.secondFactor);
   // After the second step's Back: the identifier as it was typed.
-  const identifier = useSelector(auth, (snapshot) => snapshot.context.identifier);
+  const identifier = useSelector(logIn, (snapshot) => snapshot.context.identifier);
   const identifierId = useId();
   const rememberId = useId();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const { identifier, password } = formValues(event.currentTarget, ['identifier', 'password'] as const);
-    auth.send({ type: 'login.submitted', identifier, password, returnTo: from ?? '/' });
+    logIn.send({ type: 'login.submitted', identifier, password, returnTo: from ?? '/' });
   };
 
   // The password was right and two-factor is on: the code comes next, on this page.
-  if (secondStep) return <SecondFactorStep auth={auth} />;
+  if (secondStep) return <SecondFactorStep step={secondStep} />;
 
   return (
     <section className="auth-page">
       <div className="auth-card">
         <h1>Log In</h1>
         <p className="auth-card__lead">Welcome back to {site.brand}.</p>
-        <AuthMessages auth={auth} />
+        <AuthMessages auth={auth} error={error} />
         <form method="post" onSubmit={submit} aria-busy={loggingIn}>
           <div className="field">
             <label htmlFor={identifierId}>Email or Username</label>

@@ -1,20 +1,20 @@
 import type { FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
-import type { AuthActorRef } from '../../../machines/authSession.machine';
+import type { ActorRefFrom } from 'xstate';
+import type { twoFactorLogInMachine } from '../../../machines/twoFactorLogIn.machine';
 import { CodeField } from '../../components/form/CodeField';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formValues } from '../../components/form/formValues';
-import { AuthMessages } from './AuthMessages';
 
 /** The second step of a log-in with two-factor on: a code from the authenticator app, or a recovery code. */
-export function SecondFactorStep({ auth }: { auth: AuthActorRef }) {
-  const verifying = useSelector(auth, (snapshot) => snapshot.matches({ loggedOut: 'loggingIn' }));
-  const error = useSelector(auth, (snapshot) => (snapshot.matches({ loggedOut: 'secondFactor' }) ? snapshot.context.error : null));
+export function SecondFactorStep({ step }: { step: ActorRefFrom<typeof twoFactorLogInMachine> }) {
+  const verifying = useSelector(step, (snapshot) => snapshot.hasTag('busy'));
+  const error = useSelector(step, (snapshot) => snapshot.context.error);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const { code } = formValues(event.currentTarget, ['code'] as const);
-    auth.send({ type: 'twoFactor.submitted', code });
+    step.send({ type: 'twoFactor.submitted', code });
   };
 
   return (
@@ -22,7 +22,6 @@ export function SecondFactorStep({ auth }: { auth: AuthActorRef }) {
       <div className="auth-card">
         <h1>Log In</h1>
         <p className="auth-card__lead">One more step: two-factor authentication is on for this account.</p>
-        <AuthMessages auth={auth} />
         <form method="post" onSubmit={submit} aria-busy={verifying} aria-label="Two-factor authentication">
           <FormMessages error={error} />
           <CodeField
@@ -38,7 +37,7 @@ export function SecondFactorStep({ auth }: { auth: AuthActorRef }) {
             type="button"
             className="button button--block"
             disabled={verifying}
-            onClick={() => auth.send({ type: 'twoFactor.cancelled' })}
+            onClick={() => step.send({ type: 'twoFactor.cancelled' })}
           >
             Back
           </button>

@@ -1,7 +1,9 @@
 import { useId, type FormEvent } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { useAuthActor } from '../../hooks/appContext';
+import { signUpMachine } from '../../../machines/signUp.machine';
+import { useAuthActor, useFlows } from '../../hooks/appContext';
+import { useFlowActor } from '../../hooks/useFlowActor';
 import { pageTitle, site } from '../../config/site';
 import { AuthMessages } from './AuthMessages';
 import { formValues } from '../../components/form/formValues';
@@ -14,13 +16,15 @@ export function SignUpPage() {
   const hydrated = useHydrated();
   usePageHead({ title: pageTitle('Sign Up'), description: `Create your ${site.brand} account.` });
   const auth = useAuthActor();
-  const signingUp = useSelector(auth, (snapshot) => snapshot.matches({ loggedOut: 'signingUp' }));
+  const signUp = useFlowActor(useFlows().signUp ?? signUpMachine, { input: { auth } });
+  const signingUp = useSelector(signUp, (snapshot) => snapshot.hasTag('busy'));
+  const error = useSelector(signUp, (snapshot) => snapshot.context.error);
   const usernameId = useId();
   const emailId = useId();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    auth.send({ type: 'signup.submitted', ...formValues(event.currentTarget, ['username', 'email', 'password'] as const) });
+    signUp.send({ type: 'signup.submitted', ...formValues(event.currentTarget, ['username', 'email', 'password'] as const) });
   };
 
   return (
@@ -28,7 +32,7 @@ export function SignUpPage() {
       <div className="auth-card">
         <h1>Sign Up</h1>
         <p className="auth-card__lead">Create your {site.brand} account and start your carnivore journey.</p>
-        <AuthMessages auth={auth} />
+        <AuthMessages auth={auth} error={error} />
         <form method="post" onSubmit={submit} noValidate aria-busy={signingUp}>
           <div className="field">
             <label htmlFor={usernameId}>Username</label>
