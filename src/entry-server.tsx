@@ -83,10 +83,12 @@ export async function prerender(
     // A redirect (e.g. an unknown path) leaves no matches: the browser follows it from the shell.
     const matches = router.state.matches;
     const leaf = matches.at(-1);
-    const chunk = leaf && PRERENDERED_PAGES[leaf.fullPath as keyof AppRouter['routesByPath']];
-    if (!leaf || !chunk) return { skipped: 'not a prerendered page' };
+    // A match's fullPath is typed unknown once the tree has a pathless layout (the members' route).
+    const path = leaf?.fullPath as keyof AppRouter['routesByPath'] | undefined;
+    const chunk = path && PRERENDERED_PAGES[path];
+    if (!leaf || !path || !chunk) return { skipped: 'not a prerendered page' };
     // The router matches /ABOUT, /about/ and /%61bout too: one page, one URL (and one cache entry).
-    if (leaf.fullPath !== data.path) return { redirect: leaf.fullPath };
+    if (path !== data.path) return { redirect: path };
     if (matches.some((match) => match.status !== 'success')) return { skipped: `route status ${leaf.status}` };
 
     let head: PageHead | undefined;

@@ -19,13 +19,6 @@ function isLoggedIn(auth: AuthActorRef): boolean {
   return auth.getSnapshot().matches('loggedIn');
 }
 
-/** Members-only pages: a visitor goes to /login, replacing the entry, with the attempted path as `from`. */
-function requireLogin({ context, location }: { context: RouterContext; location: { href: string } }) {
-  if (!isLoggedIn(context.auth)) {
-    throw redirect({ to: '/login', search: { from: location.href }, replace: true });
-  }
-}
-
 /** GET /api/users/me (or the profile shell's early answer), loaded with the page that needs it rather than the first paint. */
 async function loadCurrentUser({ abortController }: { abortController: AbortController }) {
   const { loadCurrentUser } = await import('./currentUser');
@@ -132,22 +125,38 @@ const emailChangeCancelRoute = createRoute({
   component: lazyPage(() => import('../features/account/EmailChangeLinkPage'), 'EmailChangeCancelPage'),
 });
 
-const profileRoute = createRoute({
+/**
+ * The members' pages (/profile, /bmi): a pathless layout route (an id, no path, so the URLs stay) that
+ * guards them and loads the member once for both. A visitor goes to /login, replacing the entry, with the
+ * attempted path as `from` (a path on this site only, as /login checks it too).
+ */
+const memberRoute = createRoute({
   getParentRoute: () => rootRoute,
+  id: '_member',
+  beforeLoad: ({ context, location, matches }) => {
+    if (!isLoggedIn(context.auth)) {
+      throw redirect({ to: '/login', search: { from: safeReturnPath(location.href) }, replace: true });
+    }
+    // The layout's match stays from one member page to the other, so its loader would not run again.
+    return { memberPageEntered: matches.at(-1)?.cause === 'enter' };
+  },
+  // A member page entered from the other reloads the member, as entering it from elsewhere does.
+  shouldReload: ({ context }) => context.memberPageEntered || undefined,
+  loader: loadCurrentUser,
+});
+
+const profileRoute = createRoute({
+  getParentRoute: () => memberRoute,
   path: 'profile',
   validateSearch: (search: Record<string, unknown>): { tab?: ProfileTabId } => ({
     tab: isProfileTab(search.tab) ? search.tab : undefined,
   }),
-  beforeLoad: requireLogin,
-  loader: loadCurrentUser,
   component: lazyPage(() => import('./ProfileRoute'), 'ProfileRoute'),
 });
 
 const firstRunBmiRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => memberRoute,
   path: 'bmi',
-  beforeLoad: requireLogin,
-  loader: loadCurrentUser,
   component: lazyPage(() => import('../features/profile/FirstRunBmiPage'), 'FirstRunBmiPage'),
 });
 
@@ -168,8 +177,7 @@ const routeTree = rootRoute.addChildren([
   emailConfirmationRoute,
   emailChangeConfirmRoute,
   emailChangeCancelRoute,
-  profileRoute,
-  firstRunBmiRoute,
+  memberRoute.addChildren([profileRoute, firstRunBmiRoute]),
   deleteProfileRoute,
   socialCallbackRoute,
   unknownPathRoute,

@@ -1,10 +1,11 @@
 import { useId } from 'react';
-import { Link, getRouteApi } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { firstRunBmiMachine } from '../../../machines/firstRunBmi.machine';
 import { useFlows } from '../../hooks/appContext';
 import { useNavigateAction } from '../../hooks/navigation';
 import { useFlowActor } from '../../hooks/useFlowActor';
+import { useMember } from '../../hooks/useReloadProfile';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formValues } from '../../components/form/formValues';
 import { pageTitle, site } from '../../config/site';
@@ -13,12 +14,10 @@ import { weightUnit } from '../../../machines/rules/units';
 import { UnitsSetting } from './progress/SettingControls';
 import { memberUnitSystem } from './progress/memberSettings';
 
-const bmiRoute = getRouteApi('/bmi');
-
 /** First run after a social sign-up: the BMI details, saved like the profile's Information. */
 export function FirstRunBmiPage() {
   usePageHead({ title: pageTitle('Your BMI'), description: `Set up your ${site.brand} profile: height, weight and BMI.` });
-  const user = bmiRoute.useLoaderData();
+  const user = useMember();
   const navigate = useNavigateAction();
   const flow = useFlowActor((useFlows().firstRunBmi ?? firstRunBmiMachine).provide({ actions: { navigate } }), {
     input: { userId: String(user.id), username: user.username, email: user.email },
@@ -33,7 +32,7 @@ export function FirstRunBmiPage() {
       <div className="auth-card">
         <h1>Welcome to Carnivo</h1>
         <p className="auth-card__lead">Tell us a little about you so we can work out your BMI and ideal weight.</p>
-        <UnitsSetting userId={String(user.id)} unitSystem={unit} routeId="/bmi" />
+        <UnitsSetting userId={String(user.id)} unitSystem={unit} />
         <FormMessages error={error} />
         <form
           noValidate

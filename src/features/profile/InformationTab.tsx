@@ -144,7 +144,7 @@ export function InformationTab({ user }: { user: User }) {
       {/* The heading names the card and the choice inside it: one 'Units', not a heading and a legend. */}
       <section className="profile-card" aria-labelledby={ids.units}>
         <h2 id={ids.units}>Units</h2>
-        <UnitsSetting userId={String(user.id)} unitSystem={unit} routeId="/profile" labelledBy={ids.units} />
+        <UnitsSetting userId={String(user.id)} unitSystem={unit} labelledBy={ids.units} />
       </section>
       <PasswordCard />
       <DataExportPanel />

@@ -10,8 +10,9 @@ import { bottomBarTabs, profileTabs, type ProfileTabId } from './profileTabs';
 import { SupportTab } from './support/SupportTab';
 import { pageTitle, site } from '../../config/site';
 import { usePageHead } from '../../hooks/usePageHead';
+import { useMember } from '../../hooks/useReloadProfile';
 
-const profileRoute = getRouteApi('/profile');
+const profileRoute = getRouteApi('/_member/profile');
 
 type AppPanels = { subscriptionsPanel: ReactNode; securityPanel: ReactNode };
 
@@ -63,7 +64,7 @@ const allTabIds = profileTabs.map((tab) => tab.id);
 /** The Subscriptions and Security tabs come from the app (src/app/ProfileRoute.tsx): features do not import each other. */
 export function ProfilePage({ subscriptionsPanel, securityPanel }: AppPanels) {
   usePageHead({ title: pageTitle('Profile'), description: `Your ${site.brand} profile, diet, goals and subscription.` });
-  const user = profileRoute.useLoaderData();
+  const user = useMember();
   const { tab = 'information' } = profileRoute.useSearch();
   const [menuOpen, setMenuOpen] = useState(false);
   const activeLabel = profileTabs.find((candidate) => candidate.id === tab)?.label;

@@ -1,15 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
-import { getInvoices, type InvoicePage } from '../../../machines/services/billing';
+import { createActor, fromPromise } from 'xstate';
+import type { InvoicePage } from '../../../machines/services/billing';
 import { billingHistoryMachine } from '../../../machines/billingHistory.machine';
 import type { Invoice } from '../../../server/src/contract/billing';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
-
-vi.mock('../../../machines/services/billing', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/billing')>()),
-  getInvoices: vi.fn(),
-}));
 
 const invoice = (id: string): Invoice => ({
   id,
@@ -24,19 +19,22 @@ const invoice = (id: string): Invoice => ({
 });
 
 let pages: Deferred<InvoicePage>[];
+/** The API double: each page asked for, with the actor's signal; the test settles it. */
+const loadInvoices = vi.fn<(input: { page: number }, signal: AbortSignal) => Promise<InvoicePage>>();
 
 beforeEach(() => {
   pages = [];
-  vi.mocked(getInvoices)
-    .mockReset()
-    .mockImplementation(() => {
-      const page = deferred<InvoicePage>();
-      pages.push(page);
-      return page.promise;
-    });
+  loadInvoices.mockReset().mockImplementation(() => {
+    const page = deferred<InvoicePage>();
+    pages.push(page);
+    return page.promise;
+  });
 });
 
-const start = () => createActor(billingHistoryMachine).start();
+const machine = billingHistoryMachine.provide({
+  actors: { loadInvoices: fromPromise<InvoicePage, { page: number }>(({ input, signal }) => loadInvoices(input, signal)) },
+});
+const start = () => createActor(machine).start();
 
 describe('billingHistory (issue 11: billing history on the Subscriptions tab)', () => {
   it('loads the first page at once, busy, and shows it', async () => {
@@ -44,7 +42,7 @@ describe('billingHistory (issue 11: billing history on the Subscriptions tab)', 
     expect(actor.getSnapshot().matches('loading')).toBe(true);
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     expect(actor.getSnapshot().context).toEqual({ invoices: [], page: 0, hasMore: false, error: null });
-    expect(getInvoices).toHaveBeenCalledWith(1, { signal: expect.any(AbortSignal) });
+    expect(loadInvoices).toHaveBeenCalledWith({ page: 1 }, expect.any(AbortSignal));
     expect(Object.keys(actor.getSnapshot().children)).toEqual(['loadInvoices']);
 
     pages[0].resolve({ invoices: [invoice('in_2'), invoice('in_1')], hasMore: false });
@@ -61,7 +59,7 @@ describe('billingHistory (issue 11: billing history on the Subscriptions tab)', 
     actor.send({ type: 'history.moreRequested' });
     expect(actor.getSnapshot().matches('loading')).toBe(true);
     expect(actor.getSnapshot().context.invoices).toEqual([invoice('in_3')]);
-    expect(getInvoices).toHaveBeenLastCalledWith(2, { signal: expect.any(AbortSignal) });
+    expect(loadInvoices).toHaveBeenLastCalledWith({ page: 2 }, expect.any(AbortSignal));
     pages[1].resolve({ invoices: [invoice('in_2'), invoice('in_1')], hasMore: false });
     await nextTick();
     expect(actor.getSnapshot().context).toEqual({
@@ -72,7 +70,7 @@ describe('billingHistory (issue 11: billing history on the Subscriptions tab)', 
     });
     actor.send({ type: 'history.moreRequested' });
     expect(actor.getSnapshot().matches('loaded')).toBe(true);
-    expect(getInvoices).toHaveBeenCalledTimes(2);
+    expect(loadInvoices).toHaveBeenCalledTimes(2);
   });
 
   it("a failed page shows the server's text (or 'Failed to load billing history'), keeps what was shown, and Retry asks for that page again", async () => {
@@ -86,11 +84,11 @@ describe('billingHistory (issue 11: billing history on the Subscriptions tab)', 
     expect(actor.getSnapshot().hasTag('busy')).toBe(false);
     expect(actor.getSnapshot().context).toEqual({ invoices: [invoice('in_3')], page: 1, hasMore: true, error: 'Too many requests' });
     actor.send({ type: 'history.moreRequested' });
-    expect(getInvoices).toHaveBeenCalledTimes(2);
+    expect(loadInvoices).toHaveBeenCalledTimes(2);
 
     actor.send({ type: 'history.retried' });
     expect(actor.getSnapshot().matches('loading')).toBe(true);
-    expect(getInvoices).toHaveBeenLastCalledWith(2, { signal: expect.any(AbortSignal) });
+    expect(loadInvoices).toHaveBeenLastCalledWith({ page: 2 }, expect.any(AbortSignal));
     pages[2].reject(new Error(''));
     await nextTick();
     expect(actor.getSnapshot().context.error).toBe('Failed to load billing history');
@@ -103,12 +101,12 @@ describe('billingHistory (issue 11: billing history on the Subscriptions tab)', 
   it('ignores Retry unless a page failed', async () => {
     const actor = start();
     actor.send({ type: 'history.retried' });
-    expect(getInvoices).toHaveBeenCalledTimes(1);
+    expect(loadInvoices).toHaveBeenCalledTimes(1);
     pages[0].resolve({ invoices: [], hasMore: false });
     await nextTick();
     actor.send({ type: 'history.retried' });
     expect(actor.getSnapshot().matches('loaded')).toBe(true);
-    expect(getInvoices).toHaveBeenCalledTimes(1);
+    expect(loadInvoices).toHaveBeenCalledTimes(1);
   });
 
   it('starts over from the first page when the subscription changed, dropping an answer still on its way', async () => {
@@ -119,9 +117,9 @@ describe('billingHistory (issue 11: billing history on the Subscriptions tab)', 
     actor.send({ type: 'subscription.changed' });
     expect(actor.getSnapshot().matches('loading')).toBe(true);
     expect(actor.getSnapshot().context).toEqual({ invoices: [], page: 0, hasMore: false, error: null });
-    expect(getInvoices).toHaveBeenLastCalledWith(1, { signal: expect.any(AbortSignal) });
+    expect(loadInvoices).toHaveBeenLastCalledWith({ page: 1 }, expect.any(AbortSignal));
     // The abandoned page-2 call was aborted and its answer is ignored.
-    expect(vi.mocked(getInvoices).mock.calls[1][1]?.signal?.aborted).toBe(true);
+    expect(loadInvoices.mock.calls[1][1].aborted).toBe(true);
     pages[1].resolve({ invoices: [invoice('stale')], hasMore: false });
     await nextTick();
     expect(actor.getSnapshot().matches('loading')).toBe(true);

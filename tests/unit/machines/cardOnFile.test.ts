@@ -1,15 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
-import { getCardOnFile } from '../../../machines/services/billing';
+import { createActor, fromPromise } from 'xstate';
 import { cardOnFileMachine } from '../../../machines/cardOnFile.machine';
 import type { CardOnFile } from '../../../server/src/contract/billing';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
-
-vi.mock('../../../machines/services/billing', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/billing')>()),
-  getCardOnFile: vi.fn(),
-}));
 
 const visa: CardOnFile = { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2034 };
 const mastercard: CardOnFile = { brand: 'mastercard', last4: '4444', expMonth: 3, expYear: 2031 };
@@ -17,20 +11,22 @@ const mastercard: CardOnFile = { brand: 'mastercard', last4: '4444', expMonth: 3
 let loads: Deferred<CardOnFile | null>[];
 let signals: AbortSignal[];
 
+/** The API double: each load, with the actor's signal; the test settles it. */
+const loadCard = vi.fn<(signal: AbortSignal) => Promise<CardOnFile | null>>();
+
 beforeEach(() => {
   loads = [];
   signals = [];
-  vi.mocked(getCardOnFile)
-    .mockReset()
-    .mockImplementation(({ signal } = {}) => {
-      const load = deferred<CardOnFile | null>();
-      loads.push(load);
-      signals.push(signal!);
-      return load.promise;
-    });
+  loadCard.mockReset().mockImplementation((signal) => {
+    const load = deferred<CardOnFile | null>();
+    loads.push(load);
+    signals.push(signal);
+    return load.promise;
+  });
 });
 
-const start = () => createActor(cardOnFileMachine).start();
+const machine = cardOnFileMachine.provide({ actors: { loadCard: fromPromise<CardOnFile | null>(({ signal }) => loadCard(signal)) } });
+const start = () => createActor(machine).start();
 
 describe('cardOnFile (issue 21: the card on file in Billing)', () => {
   it('loads the card at once, busy, and shows it', async () => {
@@ -38,7 +34,7 @@ describe('cardOnFile (issue 21: the card on file in Billing)', () => {
     expect(actor.getSnapshot().matches('loading')).toBe(true);
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     expect(actor.getSnapshot().context).toEqual({ card: null, error: null });
-    expect(getCardOnFile).toHaveBeenCalledExactlyOnceWith({ signal: expect.any(AbortSignal) });
+    expect(loadCard).toHaveBeenCalledExactlyOnceWith(expect.any(AbortSignal));
     expect(Object.keys(actor.getSnapshot().children)).toEqual(['loadCard']);
 
     loads[0].resolve(visa);
@@ -63,7 +59,7 @@ describe('cardOnFile (issue 21: the card on file in Billing)', () => {
     actor.send({ type: 'card.changed' });
     expect(actor.getSnapshot().matches('loading')).toBe(true);
     expect(actor.getSnapshot().context.card).toEqual(visa);
-    expect(getCardOnFile).toHaveBeenCalledTimes(2);
+    expect(loadCard).toHaveBeenCalledTimes(2);
     loads[1].resolve(mastercard);
     await nextTick();
     expect(actor.getSnapshot().context).toEqual({ card: mastercard, error: null });
@@ -89,7 +85,7 @@ describe('cardOnFile (issue 21: the card on file in Billing)', () => {
     await nextTick();
     actor.send({ type: 'card.retried' });
     expect(actor.getSnapshot().matches('loaded')).toBe(true);
-    expect(getCardOnFile).toHaveBeenCalledTimes(1);
+    expect(loadCard).toHaveBeenCalledTimes(1);
 
     actor.send({ type: 'card.changed' });
     loads[1].reject(new Error('The payment service could not complete the request.'));

@@ -1,28 +1,32 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SimulatedClock, createActor } from 'xstate';
-import { exportAccount, type AccountExportFile } from '../../../machines/services/billing';
+import { SimulatedClock, createActor, fromPromise } from 'xstate';
+import type { AccountExportFile } from '../../../machines/services/billing';
 import { dataExportMachine, exportedMessage } from '../../../machines/dataExport.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 import { SUCCESS_NOTICE_MS } from '../../../machines/shared/notice';
 
-vi.mock('../../../machines/services/billing', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/billing')>()),
-  exportAccount: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the machine's actors make; each test sets what they answer. */
+const exportAccount = vi.fn<(options: { signal: AbortSignal }) => Promise<AccountExportFile>>();
 
 const file: AccountExportFile = { filename: 'carnivo-data-7.json', text: '{"account":{"id":7}}' };
 let request: Deferred<AccountExportFile>;
 
 beforeEach(() => {
   request = deferred<AccountExportFile>();
-  vi.mocked(exportAccount).mockReset().mockReturnValue(request.promise);
+  exportAccount.mockReset().mockReturnValue(request.promise);
 });
 
 function start() {
   const saveFile = vi.fn<(file: AccountExportFile) => void>();
   const clock = new SimulatedClock();
-  const actor = createActor(dataExportMachine.provide({ actions: { saveFile: (_, saved) => saveFile(saved) } }), { clock }).start();
+  const actor = createActor(
+    dataExportMachine.provide({
+      actors: { exportAccount: fromPromise<AccountExportFile>(({ signal }) => exportAccount({ signal })) },
+      actions: { saveFile: (_, saved) => saveFile(saved) },
+    }),
+    { clock },
+  ).start();
   return { actor, clock, saveFile };
 }
 
@@ -59,7 +63,7 @@ describe('dataExport (issue 11: "Download my data")', () => {
     actor.send({ type: 'export.requested' });
     request.resolve(file);
     await nextTick();
-    vi.mocked(exportAccount).mockResolvedValue({ ...file, filename: 'second.json' });
+    exportAccount.mockResolvedValue({ ...file, filename: 'second.json' });
     actor.send({ type: 'export.requested' });
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     await nextTick();
@@ -78,7 +82,7 @@ describe('dataExport (issue 11: "Download my data")', () => {
     expect(saveFile).not.toHaveBeenCalled();
 
     const again = deferred<AccountExportFile>();
-    vi.mocked(exportAccount).mockReturnValue(again.promise);
+    exportAccount.mockReturnValue(again.promise);
     actor.send({ type: 'export.requested' });
     expect(actor.getSnapshot().matches('preparing')).toBe(true);
     expect(actor.getSnapshot().context.error).toBeNull();

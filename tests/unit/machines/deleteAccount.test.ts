@@ -1,27 +1,25 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SimulatedClock, createActor } from 'xstate';
-import { deleteAccount } from '../../../machines/services/account';
+import { SimulatedClock, createActor, fromPromise } from 'xstate';
 import { deleteAccountMachine } from '../../../machines/deleteAccount.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick, recordingAuth } from './machineTestKit';
 
-// DELETE /api/users-permissions/users/delete-account (SPEC §7) is a double; the machine's own actor calls it.
-vi.mock('../../../machines/services/account', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/account')>()),
-  deleteAccount: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the machine's actors make; each test sets what they answer. */
+const deleteAccount = vi.fn<(options: { signal: AbortSignal }) => Promise<void>>();
+const machine = deleteAccountMachine.provide({ actors: { deleteAccount: fromPromise<void>(({ signal }) => deleteAccount({ signal })) } });
 
+// DELETE /api/users-permissions/users/delete-account (SPEC §7) is a double; the machine's own actor calls it.
 let request: Deferred<void>;
 
 beforeEach(() => {
   request = deferred<void>();
-  vi.mocked(deleteAccount).mockReset().mockReturnValue(request.promise);
+  deleteAccount.mockReset().mockReturnValue(request.promise);
 });
 
 function start(loggedIn: boolean) {
   const session = recordingAuth();
   const clock = new SimulatedClock();
-  const actor = createActor(deleteAccountMachine, { input: { auth: session.auth, loggedIn }, inspect: session.inspect, clock }).start();
+  const actor = createActor(machine, { input: { auth: session.auth, loggedIn }, inspect: session.inspect, clock }).start();
   return { actor, clock, session };
 }
 
@@ -123,7 +121,7 @@ describe('deleteAccount (SPEC §2 Delete Account, §4 Delete flow, §6, §8, §9
       expect(actor.getSnapshot().context.error).toBe('Authentication token missing');
       expect(session.received).toEqual([]);
 
-      vi.mocked(deleteAccount).mockRejectedValue(new Error(''));
+      deleteAccount.mockRejectedValue(new Error(''));
       actor.send({ type: 'deletion.requested' });
       actor.send({ type: 'deletion.confirmed' });
       await nextTick();

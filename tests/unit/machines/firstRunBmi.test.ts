@@ -1,30 +1,35 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
-import { updateProfile } from '../../../machines/services/users';
+import { createActor, fromPromise } from 'xstate';
+import type { ProfileUpdate } from '../../../server/src/contract/users';
 import { bmiUpdate, firstRunBmiMachine, type BmiFields } from '../../../machines/firstRunBmi.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 
-// PUT /api/users/{userId} (SPEC §7) is a double; the machine's own actor calls it.
-vi.mock('../../../machines/services/users', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/users')>()),
-  updateProfile: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the machine's actors make; each test sets what they answer. */
+const updateProfile = vi.fn<(userId: string, update: ProfileUpdate, options: { signal: AbortSignal }) => Promise<string | null>>();
 
 let save: Deferred<void>;
 
 beforeEach(() => {
   save = deferred<void>();
-  vi.mocked(updateProfile)
-    .mockReset()
-    .mockReturnValue(save.promise.then(() => null));
+  updateProfile.mockReset().mockReturnValue(save.promise.then(() => null));
 });
 
 const member = { userId: '7', username: 'meateater', email: 'eater@example.com' };
 
 function start(input = member) {
   const navigate = vi.fn();
-  const actor = createActor(firstRunBmiMachine.provide({ actions: { navigate } }), { input }).start();
+  const actor = createActor(
+    firstRunBmiMachine.provide({
+      actors: {
+        updateProfile: fromPromise<void, { userId: string; update: ProfileUpdate }>(async ({ input, signal }) => {
+          await updateProfile(input.userId, input.update, { signal });
+        }),
+      },
+      actions: { navigate },
+    }),
+    { input },
+  ).start();
   return { actor, navigate };
 }
 
@@ -151,7 +156,7 @@ describe('firstRunBmi (/bmi after a social sign-up: SPEC §2, §5 Profile Inform
     expect(actor.getSnapshot().context.error).toBe('Not authenticated');
     expect(navigate).not.toHaveBeenCalled();
 
-    vi.mocked(updateProfile).mockRejectedValue(new Error(''));
+    updateProfile.mockRejectedValue(new Error(''));
     actor.send({ type: 'bmi.submitted', fields: fields() });
     expect(actor.getSnapshot().matches('saving')).toBe(true);
     await nextTick();

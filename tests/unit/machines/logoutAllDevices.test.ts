@@ -1,25 +1,25 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
-import { logoutAllDevices } from '../../../machines/services/account';
+import { createActor, fromPromise } from 'xstate';
 import { logoutAllDevicesMachine } from '../../../machines/logoutAllDevices.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick, recordingAuth } from './machineTestKit';
 
-vi.mock('../../../machines/services/account', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/account')>()),
-  logoutAllDevices: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the machine's actors make; each test sets what they answer. */
+const logoutAllDevices = vi.fn<(options: { signal: AbortSignal }) => Promise<void>>();
+const machine = logoutAllDevicesMachine.provide({
+  actors: { logoutAllDevices: fromPromise<void>(({ signal }) => logoutAllDevices({ signal })) },
+});
 
 let request: Deferred<void>;
 
 beforeEach(() => {
   request = deferred<void>();
-  vi.mocked(logoutAllDevices).mockReset().mockReturnValue(request.promise);
+  logoutAllDevices.mockReset().mockReturnValue(request.promise);
 });
 
 function start() {
   const session = recordingAuth();
-  const actor = createActor(logoutAllDevicesMachine, { input: { auth: session.auth }, inspect: session.inspect }).start();
+  const actor = createActor(machine, { input: { auth: session.auth }, inspect: session.inspect }).start();
   return { actor, session };
 }
 
@@ -55,7 +55,7 @@ describe('logoutAllDevices ("Log out of all devices" on the Profile)', () => {
     expect(actor.getSnapshot().context.error).toBe('Not authenticated');
     expect(session.received).toEqual([]);
 
-    vi.mocked(logoutAllDevices).mockRejectedValue(new Error(''));
+    logoutAllDevices.mockRejectedValue(new Error(''));
     actor.send({ type: 'logoutAll.requested' });
     expect(actor.getSnapshot().matches('submitting')).toBe(true);
     expect(actor.getSnapshot().context.error).toBeNull();

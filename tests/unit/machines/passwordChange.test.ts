@@ -1,26 +1,29 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SimulatedClock, createActor } from 'xstate';
-import { changePassword } from '../../../machines/services/users';
+import { SimulatedClock, createActor, fromPromise } from 'xstate';
+import type { ChangePasswordPayload } from '../../../server/src/contract/auth';
 import { PASSWORD_CHANGED_MESSAGE, passwordChangeMachine } from '../../../machines/passwordChange.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick, recordingAuth } from './machineTestKit';
 
-vi.mock('../../../machines/services/users', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/users')>()),
-  changePassword: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the machine's actors make; each test sets what they answer. */
+const changePassword = vi.fn<(payload: ChangePasswordPayload, options: { signal: AbortSignal }) => Promise<string | null>>();
+const machine = passwordChangeMachine.provide({
+  actors: {
+    changePassword: fromPromise<string | null, ChangePasswordPayload>(({ input, signal }) => changePassword(input, { signal })),
+  },
+});
 
 let request: Deferred<string | null>;
 
 beforeEach(() => {
   request = deferred<string | null>();
-  vi.mocked(changePassword).mockReset().mockReturnValue(request.promise);
+  changePassword.mockReset().mockReturnValue(request.promise);
 });
 
 function start() {
   const session = recordingAuth();
   const clock = new SimulatedClock();
-  const actor = createActor(passwordChangeMachine, { input: { auth: session.auth }, inspect: session.inspect, clock }).start();
+  const actor = createActor(machine, { input: { auth: session.auth }, inspect: session.inspect, clock }).start();
   return { actor, clock, session };
 }
 
@@ -112,7 +115,7 @@ describe('passwordChange (SPEC §2 Profile Information, §4 Password change pane
     expect(actor.getSnapshot().matches({ open: 'failure' })).toBe(true);
     expect(actor.getSnapshot().context.error).toBe('The provided current password is invalid');
 
-    vi.mocked(changePassword).mockRejectedValue(new Error(''));
+    changePassword.mockRejectedValue(new Error(''));
     actor.send({ type: 'change.submitted', fields });
     await nextTick();
     expect(actor.getSnapshot().context.error).toBe('Failed to change password');

@@ -1,20 +1,17 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SimulatedClock, createActor } from 'xstate';
-import { uploadProfilePicture } from '../../../machines/services/users';
+import { SimulatedClock, createActor, fromPromise } from 'xstate';
 import { PHOTO_UPDATED_MESSAGE, photoUploadMachine } from '../../../machines/photoUpload.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 
-vi.mock('../../../machines/services/users', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/users')>()),
-  uploadProfilePicture: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the machine's actors make; each test sets what they answer. */
+const uploadProfilePicture = vi.fn<(userId: string, file: File, options: { signal: AbortSignal }) => Promise<void>>();
 
 let upload: Deferred<void>;
 
 beforeEach(() => {
   upload = deferred<void>();
-  vi.mocked(uploadProfilePicture).mockReset().mockReturnValue(upload.promise);
+  uploadProfilePicture.mockReset().mockReturnValue(upload.promise);
 });
 
 const photo = new File(['png'], 'me.png', { type: 'image/png' });
@@ -22,7 +19,14 @@ const photo = new File(['png'], 'me.png', { type: 'image/png' });
 function start() {
   const reloadProfile = vi.fn();
   const clock = new SimulatedClock();
-  const machine = photoUploadMachine.provide({ actions: { reloadProfile } });
+  const machine = photoUploadMachine.provide({
+    actors: {
+      uploadPicture: fromPromise<void, { userId: string; file: File }>(({ input, signal }) =>
+        uploadProfilePicture(input.userId, input.file, { signal }),
+      ),
+    },
+    actions: { reloadProfile },
+  });
   const actor = createActor(machine, { input: { userId: '7' }, clock }).start();
   return { actor, clock, reloadProfile };
 }
@@ -121,7 +125,7 @@ describe('photoUpload (SPEC §4 Picture upload, §5 photo picker, §8, §9)', ()
     expect(actor.getSnapshot().context.error).toBe('Failed to upload image');
     expect(reloadProfile).not.toHaveBeenCalled();
 
-    vi.mocked(uploadProfilePicture).mockRejectedValue(new Error(''));
+    uploadProfilePicture.mockRejectedValue(new Error(''));
     actor.send({ type: 'upload.confirmed' });
     // Trying again: the earlier refusal no longer shows while the picture uploads.
     expect(actor.getSnapshot().matches('uploading')).toBe(true);

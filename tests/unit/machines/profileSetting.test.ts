@@ -1,26 +1,34 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SimulatedClock, createActor } from 'xstate';
-import { updateSetting } from '../../../machines/services/progress';
+import { SimulatedClock, createActor, fromPromise } from 'xstate';
+import type { SettingUpdate } from '../../../machines/services/progress';
 import { profileSettingMachine } from '../../../machines/profileSetting.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 
-vi.mock('../../../machines/services/progress', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/progress')>()),
-  updateSetting: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the machine's actors make; each test sets what they answer. */
+const updateSetting = vi.fn<(userId: string, update: SettingUpdate, options: { signal: AbortSignal }) => Promise<void>>();
 
 let save: Deferred<void>;
 
 beforeEach(() => {
   save = deferred<void>();
-  vi.mocked(updateSetting).mockReset().mockReturnValue(save.promise);
+  updateSetting.mockReset().mockReturnValue(save.promise);
 });
 
 function start() {
   const reloadProfile = vi.fn();
   const clock = new SimulatedClock();
-  const actor = createActor(profileSettingMachine.provide({ actions: { reloadProfile } }), { input: { userId: '7' }, clock }).start();
+  const actor = createActor(
+    profileSettingMachine.provide({
+      actors: {
+        updateSetting: fromPromise<void, { userId: string; update: SettingUpdate }>(({ input, signal }) =>
+          updateSetting(input.userId, input.update, { signal }),
+        ),
+      },
+      actions: { reloadProfile },
+    }),
+    { input: { userId: '7' }, clock },
+  ).start();
   return { actor, clock, reloadProfile };
 }
 
@@ -69,7 +77,7 @@ describe('profileSetting (issue 12: the units switch and the reminders toggle)',
     save.resolve();
     await nextTick();
     save = deferred<void>();
-    vi.mocked(updateSetting).mockReturnValue(save.promise);
+    updateSetting.mockReturnValue(save.promise);
     actor.send({ type: 'setting.changed', update: { reminders_enabled: true } });
     expect(actor.getSnapshot().matches('saving')).toBe(true);
     expect(updateSetting).toHaveBeenLastCalledWith('7', { reminders_enabled: true }, { signal: expect.any(AbortSignal) });
@@ -85,7 +93,7 @@ describe('profileSetting (issue 12: the units switch and the reminders toggle)',
     expect(actor.getSnapshot().context.pending).toBeNull();
     expect(reloadProfile).not.toHaveBeenCalled();
 
-    vi.mocked(updateSetting).mockRejectedValue(new Error(''));
+    updateSetting.mockRejectedValue(new Error(''));
     actor.send(imperial);
     expect(actor.getSnapshot().context.error).toBeNull();
     await nextTick();

@@ -1,26 +1,27 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
+import { createActor, fromPromise } from 'xstate';
+import type { StepUpProof } from '../../../machines/services/stepUp';
 import { stepUpMessages, type StepUpMethod } from '../../../server/src/contract/stepUp';
 import { hasTypedMethod, stepUpMachine, typedMethod } from '../../../machines/stepUp.machine';
 import { askStepUp } from '../../../machines/shared/stepUpGate';
-import { confirmStepUp } from '../../../machines/services/stepUp';
 import { configureApiClient, configureStepUp } from '../../../machines/services/sessionHooks';
 import { deleteAccount } from '../../../machines/services/account';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 
-vi.mock('../../../machines/services/stepUp', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/stepUp')>()),
-  confirmStepUp: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the machine's actors make; each test sets what they answer. */
+const confirmStepUp = vi.fn<(proof: StepUpProof, options: { signal: AbortSignal }) => Promise<void>>();
 
 let request: Deferred<void>;
 beforeEach(() => {
   request = deferred<void>();
-  vi.mocked(confirmStepUp).mockReset().mockReturnValue(request.promise);
+  confirmStepUp.mockReset().mockReturnValue(request.promise);
 });
 
-const start = () => createActor(stepUpMachine).start();
+const machine = stepUpMachine.provide({
+  actors: { confirm: fromPromise<void, StepUpProof>(({ input, signal }) => confirmStepUp(input, { signal })) },
+});
+const start = () => createActor(machine).start();
 
 describe('stepUp (the "Confirm it\'s you" dialog)', () => {
   it('asks with the methods the server named, and sends the password, or the code when two-factor is on', () => {
@@ -87,7 +88,7 @@ describe('stepUp (the "Confirm it\'s you" dialog)', () => {
     expect(actor.getSnapshot().hasTag('dialog')).toBe(true);
     expect(actor.getSnapshot().context.error).toBe(stepUpMessages.wrongPassword);
 
-    vi.mocked(confirmStepUp).mockRejectedValue(new Error(''));
+    confirmStepUp.mockRejectedValue(new Error(''));
     actor.send({ type: 'stepUp.submitted', secret: 'again' });
     expect(actor.getSnapshot().context.error).toBeNull();
     await nextTick();

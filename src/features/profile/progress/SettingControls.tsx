@@ -3,7 +3,6 @@ import { useSelector } from '@xstate/react';
 import { PROFILE_UPDATED_MESSAGE } from '../../../../machines/profileSection.machine';
 import { FormMessages } from '../../../components/form/FormMessages';
 import type { UnitSystem } from '../../../../machines/rules/units';
-import type { MemberRoute } from '../../../hooks/useReloadProfile';
 import { useProfileSetting } from './useProgressFlows';
 
 type SettingActor = ReturnType<typeof useProfileSetting>;
@@ -19,14 +18,13 @@ function useSettingStatus(flow: SettingActor) {
 type UnitsSettingProps = {
   userId: string;
   unitSystem: UnitSystem;
-  routeId: MemberRoute;
   /** The id of the heading that names the choice (the Units card's); without one the group has its own legend. */
   labelledBy?: string;
 };
 
 /** Metric or imperial, saved as soon as it is chosen (issue 12). */
-export function UnitsSetting({ userId, unitSystem, routeId, labelledBy }: UnitsSettingProps) {
-  const flow = useProfileSetting(userId, routeId);
+export function UnitsSetting({ userId, unitSystem, labelledBy }: UnitsSettingProps) {
+  const flow = useProfileSetting(userId);
   const { busy, saved, error } = useSettingStatus(flow);
   const shown = useSelector(flow, (snapshot) => {
     const pending = snapshot.context.pending;
@@ -51,7 +49,7 @@ export function UnitsSetting({ userId, unitSystem, routeId, labelledBy }: UnitsS
 
 /** Goal reminder e-mails on or off, saved as soon as it is switched (issue 12). */
 export function RemindersSetting({ userId, enabled }: { userId: string; enabled: boolean }) {
-  const flow = useProfileSetting(userId, '/profile');
+  const flow = useProfileSetting(userId);
   const { busy, saved, error } = useSettingStatus(flow);
   const shown = useSelector(flow, (snapshot) => {
     const pending = snapshot.context.pending;

@@ -2,11 +2,11 @@ import { profileSettingMachine } from '../../../../machines/profileSetting.machi
 import { weightHistoryMachine } from '../../../../machines/weightHistory.machine';
 import { useFlows } from '../../../hooks/appContext';
 import { useFlowActor } from '../../../hooks/useFlowActor';
-import { useReloadProfile, type MemberRoute } from '../../../hooks/useReloadProfile';
+import { useReloadProfile } from '../../../hooks/useReloadProfile';
 
-/** A setting saved on its own; afterwards the page's data (the profile, or /bmi's member) reloads. */
-export function useProfileSetting(userId: string, routeId: MemberRoute) {
-  const reloadProfile = useReloadProfile(routeId);
+/** A setting saved on its own; afterwards the member (on /profile or /bmi) reloads. */
+export function useProfileSetting(userId: string) {
+  const reloadProfile = useReloadProfile();
   return useFlowActor((useFlows().profileSetting ?? profileSettingMachine).provide({ actions: { reloadProfile } }), { input: { userId } });
 }
 

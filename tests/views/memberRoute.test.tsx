@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { SESSION_KEYS } from '../../machines/services/session';
+import { fakeServer, renderApp } from '../support/renderApp';
+
+/** The members' pages share one pathless layout route (src/app/router.tsx): its guard and its member load. */
+function signedIn() {
+  const server = fakeServer();
+  vi.stubGlobal('fetch', server.fetch);
+  localStorage.setItem(SESSION_KEYS.jwt, 'member-token');
+  localStorage.setItem(SESSION_KEYS.userId, '7');
+  const memberLoads = () => server.requests.filter((request) => request.startsWith('/api/users/me')).length;
+  return { server, memberLoads };
+}
+
+describe('the members’ layout route', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    localStorage.clear();
+  });
+
+  it('sends a visitor to /login with the whole attempted path as from, replacing the entry', async () => {
+    const app = renderApp('/profile?tab=goals');
+    await screen.findByRole('heading', { name: 'Log In' });
+    expect(app.router.state.location.pathname).toBe('/login');
+    expect(app.router.state.location.search).toEqual({ from: '/profile?tab=goals' });
+    expect(app.router.history.length).toBe(1);
+  });
+
+  it('keeps the URLs: /profile and /bmi are its children, each its own page', async () => {
+    const { memberLoads } = signedIn();
+    const app = renderApp('/bmi');
+    await screen.findByRole('heading', { name: 'Welcome to Carnivo' });
+    expect(app.router.state.matches.map((match) => match.routeId)).toEqual(['__root__', '/_member', '/_member/bmi']);
+    expect(memberLoads()).toBe(1);
+
+    // Entering the other member page loads the member again (it may have changed); a tab switch does not.
+    await userEvent.click(screen.getByRole('link', { name: 'Skip for now' }));
+    await screen.findByRole('heading', { name: 'Profile', level: 1 });
+    expect(app.router.state.location.pathname).toBe('/profile');
+    await waitFor(() => expect(memberLoads()).toBe(2));
+    await app.router.navigate({ to: '/profile', search: { tab: 'goals' } });
+    expect(app.router.state.location.search).toEqual({ tab: 'goals' });
+    expect(memberLoads()).toBe(2);
+  });
+});
