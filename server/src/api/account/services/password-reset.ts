@@ -115,7 +115,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     },
 
-    /** Sets the new password; returns the user's id. Every earlier session ends (src/security/sessions.ts). */
+    /** Sets the new password; returns the user's id. Every earlier session ends (src/security/sessions/revocation.ts). */
     async resetPassword(body: unknown): Promise<number> {
       const input = (body ?? {}) as Record<string, unknown>;
       const code = normaliseResetCode(asString(input.code));
