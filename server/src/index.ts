@@ -34,7 +34,7 @@ export default {
     // Here rather than in config/logger.ts: Strapi deep-copies its config, which would read the getter once.
     strapi.log.defaultMeta = requestIdLogMeta;
     logEscapedErrors(strapi);
-    // Before the schema sync drops the old revocation cut-off: it becomes session rows (docs/security.md#sessions).
+    // Before the schema sync drops the old revocation cut-off: it becomes session rows (docs/security.md#revocable-sessions).
     keepLegacyTokens(strapi);
   },
 

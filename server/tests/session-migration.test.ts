@@ -101,8 +101,12 @@ beforeAll(async () => {
   await restoreOldColumn(app!.strapi);
   const cutOff = Date.now();
   // Ann never revoked anything (no cut-off); Bob and Cid logged out everywhere at `cutOff`.
-  await knex(USERS).where('id', bob.id).update({ [COLUMN]: cutOff });
-  await knex(USERS).where('id', cid.id).update({ [COLUMN]: cutOff });
+  await knex(USERS)
+    .where('id', bob.id)
+    .update({ [COLUMN]: cutOff });
+  await knex(USERS)
+    .where('id', cid.id)
+    .update({ [COLUMN]: cutOff });
   await new Promise((resolve) => setTimeout(resolve, 5));
   const later = await call('POST', '/api/auth/local', { body: { identifier: 'legacycid', password: 'legacycid-Pass-1' } });
   expect(later.status).toBe(200);
@@ -122,7 +126,10 @@ afterAll(async () => {
 describe('the upgrade to session rows', () => {
   it('drops the cut-off column and gives each member one unlisted legacy row', async () => {
     expect(await app!.strapi.db.connection.schema.hasColumn(USERS, COLUMN)).toBe(false);
-    const legacy = (await app!.strapi.db.query(SESSIONS).findMany({ where: { member_id: ids.bob } })) as { sid: string; issued_at: string }[];
+    const legacy = (await app!.strapi.db.query(SESSIONS).findMany({ where: { member_id: ids.bob } })) as {
+      sid: string;
+      issued_at: string;
+    }[];
     expect(legacy.map((row) => row.sid)).toContain(`legacy.${ids.bob}`);
     const list = await call('GET', '/api/sessions', { token: tokens.annOld });
     expect(list.status).toBe(200);

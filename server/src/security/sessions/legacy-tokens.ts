@@ -3,7 +3,7 @@ import { UID } from '../../content-types';
 import { legacySessionId } from './records';
 
 /**
- * Tokens from before the session rows keep working (docs/security.md#sessions). Revocation used to
+ * Tokens from before the session rows keep working (docs/security.md#revocable-sessions). Revocation used to
  * be a per-member cut-off, `up_users.sessions_valid_after`: a token issued before it was refused. Once,
  * before Strapi's schema sync drops that column, each member's cut-off becomes a legacy session row
  * (`legacy.<id>`, issued at the cut-off): a token without a sid works while that row is live and the
@@ -45,7 +45,11 @@ async function writeLegacyRows(strapi: Core.Strapi, cutOffs: CutOff[]): Promise<
   await strapi.db.connection.transaction(async (trx) => {
     // Strapi keeps `unique` in its own checks, not in the table: rows written already are looked up.
     const written = new Set(
-      ((await trx(table).where('sid', 'like', `${legacySessionId('')}%`).select('sid')) as { sid: string }[]).map((row) => row.sid),
+      (
+        (await trx(table)
+          .where('sid', 'like', `${legacySessionId('')}%`)
+          .select('sid')) as { sid: string }[]
+      ).map((row) => row.sid),
     );
     const missing = cutOffs.filter(({ id }) => !written.has(legacySessionId(id)));
     for (let start = 0; start < missing.length; start += CHUNK) {

@@ -8,7 +8,7 @@ import type { MemberSession } from '../../contract/sessions';
 import type { DeviceSummary } from '../user-agent';
 
 /**
- * The session rows (docs/security.md#sessions): one `member_sessions` row per issued token, named by
+ * The session rows (docs/security.md#revocable-sessions): one `member_sessions` row per issued token, named by
  * the token's random `sid` claim. The row is the only thing that revokes: a revoked row, a missing row
  * or another member's row refuses its token on every instance at once (the check reads the database).
  * A sign-in from a device the member's sessions of the last 90 days do not show is told by e-mail.

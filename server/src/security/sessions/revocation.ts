@@ -4,7 +4,7 @@ import { revokeAllSessionRows } from './records';
 import { removeRecentPasskeys } from '../step-up';
 
 /**
- * Ending every session of a member (docs/security.md#sessions): every session row is marked revoked
+ * Ending every session of a member (docs/security.md#revocable-sessions): every session row is marked revoked
  * (the legacy row too), so every token is refused, and a pending second log-in step (a two-factor
  * ticket) goes with them.
  */

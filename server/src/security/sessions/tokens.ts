@@ -3,7 +3,7 @@ import { checkSession, isSessionId, newSessionId, recordSession, type IssuedSess
 import { summarizeUserAgent } from '../user-agent';
 
 /**
- * Signing and checking tokens (docs/security.md#sessions). users-permissions' jwt service stays the
+ * Signing and checking tokens (docs/security.md#revocable-sessions). users-permissions' jwt service stays the
  * signer, wrapped here; nothing else in the app signs or verifies a token (the import-rule test).
  *
  * Every token carries a random `sid` and the millisecond it was issued (`iat_ms`). It works once its
@@ -36,12 +36,8 @@ interface TokenContext {
 
 type JwtServiceFactory = ((deps: { strapi: Core.Strapi }) => JwtService) & { plainFactory?: (deps: { strapi: Core.Strapi }) => JwtService };
 
-/** The plugin's own service, unwrapped (for signing and the signature check). */
-let plainJwt: ((deps: { strapi: Core.Strapi }) => JwtService) | undefined;
-const signer = (strapi: Core.Strapi): JwtService => {
-  if (!plainJwt) throw new Error('sessions: users-permissions has not been extended yet');
-  return plainJwt({ strapi });
-};
+/** The plugin's own service, unwrapped, kept on the wrapped one (for signing and the signature check). */
+const signer = (strapi: Core.Strapi): JwtService => (strapi.plugin('users-permissions').service('jwt') as { plain: JwtService }).plain;
 
 /** When the token was issued, in ms: its own claim, or the standard seconds for older tokens. */
 const issuedAtMs = (payload: TokenPayload): number =>
@@ -128,9 +124,9 @@ async function checkedToken(strapi: Core.Strapi, token: string, ctx?: TokenConte
  */
 export function withSessionTokens(createJwtService: JwtServiceFactory): JwtServiceFactory {
   const plainFactory = createJwtService.plainFactory ?? createJwtService;
-  plainJwt = plainFactory;
-  const factory = ({ strapi }: { strapi: Core.Strapi }): JwtService => ({
+  const factory = ({ strapi }: { strapi: Core.Strapi }): JwtService & { plain: JwtService } => ({
     ...plainFactory({ strapi }),
+    plain: plainFactory({ strapi }),
     // Synchronous like the plugin's own: its controllers put the result straight into the answer.
     issue: (payload, options) => signToken(strapi, payload, options),
     verify: (token) => checkedToken(strapi, token),
