@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootStrapi, type TestStrapi } from './helpers/strapi';
+import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
 import type { ApiError, AuthResponse } from './helpers/types';
 import { SIGNED_OUT_REASON, type SessionsResponse } from '../src/contract/sessions';
 
@@ -22,18 +22,8 @@ let databaseFile: string;
 
 type Answer = Partial<AuthResponse> & Partial<ApiError> & Partial<SessionsResponse>;
 
-async function call(method: string, urlPath: string, options: { body?: unknown; token?: string } = {}) {
-  const res = await fetch(app!.baseUrl + urlPath, {
-    method,
-    headers: {
-      ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-      ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
-    },
-    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Answer };
-}
+const call = (method: string, urlPath: string, options: { body?: unknown; token?: string } = {}) =>
+  request<Answer>(app!.baseUrl, method, urlPath, options);
 
 const works = async (token: string) => (await call('GET', '/api/users/me', { token })).status;
 const sidOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { sid: string }).sid;
