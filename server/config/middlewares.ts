@@ -90,8 +90,8 @@ const config: Core.Config.Middlewares = [
   // While the database cannot be reached: 503 with Retry-After instead of a 500 or a 401
   // (src/middlewares/database-unavailable.ts); inside strapi::errors, so it sees what the routes threw.
   'global::database-unavailable',
-  // The session row of a token issued by the route, written before the answer (src/middlewares/session-records.ts).
-  'global::session-records',
+  // A signed-out session's 401 says so (src/middlewares/signed-out-sessions.ts).
+  'global::signed-out-sessions',
   {
     name: 'strapi::security',
     config: {

@@ -15,8 +15,9 @@ import { logEscapedErrors } from './operations/escaped-errors';
 import { closeLegalEditWatchers } from './prerender/legal-edits';
 import { closeSharedRedis } from './security/limits';
 import { assertProductionSafety } from './security/production-safety';
-import { revokeSessionsOnCredentialChange } from './security/sessions';
-import { deleteSessionsWithAccount, startSessionPruning } from './security/member-sessions';
+import { revokeSessionsOnCredentialChange } from './security/sessions/revocation';
+import { deleteSessionsWithAccount, startSessionPruning } from './security/sessions/records';
+import { keepLegacyTokens } from './security/sessions/legacy-tokens';
 import { noteOwnersRecordedSince } from './uploads/member-files';
 import { sweepInterruptedUploads } from './uploads/interrupted-uploads';
 import type { MailQueueService } from './api/email-message/services/mail-queue';
@@ -33,6 +34,8 @@ export default {
     // Here rather than in config/logger.ts: Strapi deep-copies its config, which would read the getter once.
     strapi.log.defaultMeta = requestIdLogMeta;
     logEscapedErrors(strapi);
+    // Before the schema sync drops the old revocation cut-off: it becomes session rows (docs/security.md#revocable-sessions).
+    keepLegacyTokens(strapi);
   },
 
   async destroy({ strapi }: { strapi: Core.Strapi }) {

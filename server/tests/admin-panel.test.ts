@@ -10,7 +10,7 @@ import { mailQueueOf } from './helpers/mail-queue';
 import type { AuthResponse } from './helpers/types';
 import { CONTENT_ROLE_SUBJECTS, narrowContentRoles } from '../src/bootstrap/admin-roles';
 import { listQueue, formatQueue, retryMessage } from '../src/operations/mail-queue-view';
-import { KNOWN_DEVICE_DAYS, pruneSessions } from '../src/security/member-sessions';
+import { KNOWN_DEVICE_DAYS, pruneSessions } from '../src/security/sessions/records';
 
 /**
  * The admin panel cannot read or forge members' secrets (issue 28, docs/security.md#the-admin-panel).

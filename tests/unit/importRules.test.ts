@@ -5,8 +5,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * The import rules of `npm run lint` (.oxlintrc.json, docs/development.md) reject a wrong-way import or a
- * circle. Each case below is a small project laid out like this one, in a temporary folder, linted with
+ * The import rules of `npm run lint` (.oxlintrc.json, docs/development.md) reject a wrong-way import, a
+ * circle, or a concept reached outside its room (scripts/lint-rooms.mjs). Each case below is a small project laid out like this one, in a temporary folder, linted with
  * the repository's own .oxlintrc.json: a pull request adding one of these imports fails the lint.
  */
 const root = path.resolve(import.meta.dirname, '../..');
@@ -55,6 +55,14 @@ const views: Fixture = {
     ``,
   ].join('\n'),
   'server/src/api/auth.ts': `import { MIN_LENGTH } from '../contract/auth';\nexport const minLength = MIN_LENGTH;\n`,
+  // The rooms: the e-mail plugin is touched in server/src/mail, tokens are signed and checked in server/src/security/sessions.
+  'server/src/mail/deliver.ts': `export const deliver = (strapi, mail) => strapi.plugin('email').provider.send(mail);\n`,
+  'server/src/security/sessions/tokens.ts': [
+    `import jwt from 'jsonwebtoken';`,
+    `export const issue = (strapi, id) => strapi.plugin('users-permissions').service('jwt').issue({ id });`,
+    `export const check = (token, secret) => jwt.verify(token, secret);`,
+    ``,
+  ].join('\n'),
 };
 
 type Diagnostic = { code: string; filename: string; message: string };
@@ -68,6 +76,8 @@ function lint(added: Fixture): Diagnostic[] {
       writeFileSync(path.join(dir, file), text);
     }
     writeFileSync(path.join(dir, '.oxlintrc.json'), readFileSync(path.join(root, '.oxlintrc.json')));
+    mkdirSync(path.join(dir, 'scripts'));
+    writeFileSync(path.join(dir, 'scripts/lint-rooms.mjs'), readFileSync(path.join(root, 'scripts/lint-rooms.mjs')));
     symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     const run = spawnSync(path.join(root, 'node_modules/.bin/oxlint'), ['--format', 'json', 'src', 'machines', 'server'], {
       cwd: dir,
@@ -126,6 +136,24 @@ const wrongWay = [
     file: 'machines/logout.machine.ts',
     text: `export const logoutMachine = { go: (to: string) => window.location.assign(to) };\n`,
     rule: 'eslint(no-restricted-globals)',
+  },
+  {
+    wrong: 'a server module sending through the e-mail plugin',
+    file: 'server/src/api/welcome.ts',
+    text: `export const welcome = (strapi) => strapi.plugin('email').service('email').send({ to: 'a@example.com' });\n`,
+    rule: 'rooms(email-plugin)',
+  },
+  {
+    wrong: 'a controller signing a token with the jwt service',
+    file: 'server/src/api/passkey.ts',
+    text: `export const signIn = (strapi, id) => strapi.plugin('users-permissions').service('jwt').issue({ id });\n`,
+    rule: 'rooms(token-signing)',
+  },
+  {
+    wrong: 'a module verifying a token with jsonwebtoken',
+    file: 'server/src/policies/token.ts',
+    text: `import jwt from 'jsonwebtoken';\nexport const check = (token, secret) => jwt.verify(token, secret);\n`,
+    rule: 'rooms(token-signing)',
   },
   // A circle of two files, even inside one layer: both ends are refused.
   {

@@ -10,7 +10,7 @@ export interface SignInAlertMail {
   securityUrl: string;
 }
 
-/** A sign-in from a device the member has not used lately (src/security/member-sessions.ts). */
+/** A sign-in from a device the member has not used lately (src/security/sessions/records.ts). */
 export default defineMail<SignInAlertMail>({
   queue: 'other',
   render({ username, device, at, securityUrl }) {

@@ -1,10 +1,9 @@
 import type { Core } from '@strapi/strapi';
-import { currentSessionId } from '../security/sessions';
+import { currentSessionId } from '../security/sessions/tokens';
 import { requireRecentStepUp } from '../security/step-up';
 
 interface PolicyContext {
-  state: { user?: { id: number } };
-  request: { header: Record<string, string | string[] | undefined> };
+  state: { user?: { id: number }; session?: { id?: unknown } };
 }
 
 /**
@@ -16,7 +15,6 @@ export default async (policyContext: PolicyContext, _config: unknown, { strapi }
   const user = policyContext.state.user;
   // Only member routes name this policy: their auth already refused a request without a member.
   if (!user) return false;
-  const header = policyContext.request.header.authorization;
-  await requireRecentStepUp(strapi, user.id, currentSessionId(Array.isArray(header) ? header[0] : header));
+  await requireRecentStepUp(strapi, user.id, currentSessionId(policyContext));
   return true;
 };

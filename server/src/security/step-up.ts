@@ -9,7 +9,7 @@ import { notifyOwner } from '../mail/notify-owner';
 /**
  * Step-up (docs/security.md#step-up): a stolen session token alone must not change how the account
  * signs in, delete it, or take its data. The proof of presence is the session row's
- * `reauthenticated_at` (src/security/member-sessions.ts): set when the session starts (every session
+ * `reauthenticated_at` (src/security/sessions/records.ts): set when the session starts (every session
  * starts with a log-in) and by POST /api/auth/step-up. It is read on the session of the request's own
  * token only, so a proof on one session never serves another, and it lasts STEP_UP_WINDOW_SEC.
  */

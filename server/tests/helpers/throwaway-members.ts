@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
+import { issueSession } from '../../src/security/sessions/tokens';
 
 const USERS = 'plugin::users-permissions.user';
 
@@ -8,7 +9,7 @@ export type ThrowawayMember = { id: number; jwt: string };
 /**
  * A maker of throwaway members for one request each, so a route that logs the member out or deletes
  * the account spoils nothing. Each is written straight to the database with the template member's
- * role and password hash (no bcrypt round, no sign-up limit) and given a token by the plugin's JWT service.
+ * role and password hash (no bcrypt round, no sign-up limit) and given a session by the sessions room (src/security/sessions/tokens.ts).
  */
 export async function throwawayMembers(strapi: Core.Strapi, templateId: number, prefix: string): Promise<() => Promise<ThrowawayMember>> {
   const template = (await strapi.db.query(USERS).findOne({ where: { id: templateId }, select: ['password'], populate: ['role'] })) as {
@@ -29,6 +30,6 @@ export async function throwawayMembers(strapi: Core.Strapi, templateId: number, 
         role: template.role.id,
       },
     })) as { id: number };
-    return { id: row.id, jwt: await strapi.plugin('users-permissions').service('jwt').issue({ id: row.id }) };
+    return { id: row.id, jwt: await issueSession(strapi, row.id) };
   };
 }

@@ -12,7 +12,7 @@ import type { PendingEmailChange } from '../../contract/emailChange';
 import type { EmailChangeService } from '../../api/account/services/email-change';
 import { guardedGuess } from '../../security/guess-budget';
 import { refuse } from '../../security/auth-rate-limit';
-import { currentSessionId } from '../../security/sessions';
+import { currentSessionId } from '../../security/sessions/tokens';
 import { requireRecentStepUp } from '../../security/step-up';
 
 /**
@@ -74,7 +74,7 @@ export const profileUpdateGuard = async (ctx: RequestContext, next: NextMiddlewa
   }
 
   // A new address waits for its link (docs/security.md#verified-e-mail-change): the rest saves at once.
-  const newEmail = await checkEmailChange(ctx, user.id, changes.email, currentPassword, currentSessionId(ctx.get('Authorization')));
+  const newEmail = await checkEmailChange(ctx, user.id, changes.email, currentPassword, currentSessionId(ctx));
   delete changes.email;
   // Counted before anything is written or mailed: a member cannot make the site mail an address over and over.
   const refusal = newEmail

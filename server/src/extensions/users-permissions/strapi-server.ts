@@ -5,8 +5,7 @@ import { createAuthRateLimit } from '../../security/auth-rate-limit';
 import { emailMessages, isValidEmail, usernameError } from '../../contract/fieldRules';
 import { TAKEN_MESSAGES, identifierWhere, usernameTaken } from '../../security/identifiers';
 import { accountSubject, clearThrottle, throttledLogIn } from '../../security/login-throttle';
-import { withSessionRevocation } from '../../security/sessions';
-import { discardIssuedSessions } from '../../security/member-sessions';
+import { recordAnsweredSession, withSessionTokens } from '../../security/sessions/tokens';
 import { applyProfileGuards } from './profile-guard';
 import { withSocialSignIn } from './social/controller';
 import { UID } from '../../content-types';
@@ -49,15 +48,15 @@ function withTransactionalConfirmation(createUserService: ServiceFactory): Servi
  * The one gate every sign-in answer passes: an answer carrying a session for a member with two-factor
  * authentication on is replaced by the second step's ticket (api/two-factor). A password log-in gets
  * here; so would a confirmation link or any provider that ever returned a password account's session.
+ * Any other answer's session is recorded (src/security/sessions/tokens.ts); the replaced one never is,
+ * so its token never works: no row, no signed-in device, no alert.
  */
-async function askSecondFactor(strapi: Core.Strapi, ctx: Ctx): Promise<void> {
+async function startSession(strapi: Core.Strapi, ctx: Ctx): Promise<void> {
   const body: unknown = ctx.body;
   if (!isPlainObject(body) || typeof body.jwt !== 'string' || !isPlainObject(body.user) || typeof body.user.id !== 'number') return;
   const twoFactor = strapi.service('api::two-factor.two-factor') as unknown as TwoFactorService;
-  if (!(await twoFactor.isEnabled(body.user.id))) return;
+  if (!(await twoFactor.isEnabled(body.user.id))) return recordAnsweredSession(strapi, ctx);
   const challenge: TwoFactorChallenge = { twoFactorRequired: true, ticket: await twoFactor.issueTicket(body.user.id) };
-  // The session users-permissions just issued is not handed out: no row, no signed-in device, no alert.
-  discardIssuedSessions();
   ctx.set('Cache-Control', 'no-store');
   ctx.body = challenge;
 }
@@ -68,18 +67,18 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 /**
  * users-permissions, customised (see docs/security.md):
  * - forgot-password / reset-password use short, single-use, hashed, 1-hour codes (api::account.password-reset);
- * - tokens are revocable (src/security/sessions.ts);
+ * - every token has a revocable session row (src/security/sessions/);
  * - log-in identifiers are unambiguous and failed log-ins are throttled per account, and per
  *   identifier alike where no account has it (src/security/login-throttle.ts);
  * - the auth routes' rate limit is shared by every instance (src/security/auth-rate-limit.ts);
  * - send-email-confirmation answers the same whether or not the address has an account;
  * - the confirmation token and its e-mail are committed together (the mail queue, docs/operations.md#mail-queue);
- * - no answer carries a session of a member with two-factor on: the second step comes first (askSecondFactor).
+ * - no answer carries a session of a member with two-factor on: the second step comes first (startSession).
  * The plugin's routes stay as they are.
  */
 export default (plugin: UsersPermissionsPlugin) => {
   plugin.middlewares.rateLimit = (_config, { strapi }) => createAuthRateLimit(strapi);
-  plugin.services.jwt = withSessionRevocation(plugin.services.jwt);
+  plugin.services.jwt = withSessionTokens(plugin.services.jwt);
   plugin.services.user = withTransactionalConfirmation(plugin.services.user);
 
   // Google / Apple ID-token sign-in and Facebook's code flow (see ./social/controller.ts).
@@ -151,25 +150,25 @@ export default (plugin: UsersPermissionsPlugin) => {
 
       async callback(ctx: Ctx, next: Next) {
         const result = await passwordOrProviderLogIn(ctx, next);
-        await askSecondFactor(strapi, ctx);
+        await startSession(strapi, ctx);
         return result;
       },
 
       async emailConfirmation(ctx: Ctx, next: Next) {
         const result = await base.emailConfirmation(ctx, next);
-        await askSecondFactor(strapi, ctx);
+        await startSession(strapi, ctx);
         return result;
       },
 
       async register(ctx: Ctx, next: Next) {
         const result = await registerChecked(ctx, next);
-        await askSecondFactor(strapi, ctx);
+        await startSession(strapi, ctx);
         return result;
       },
 
       async connect(ctx: Ctx, next: Next) {
         const result = await base.connect(ctx, next);
-        await askSecondFactor(strapi, ctx);
+        await startSession(strapi, ctx);
         return result;
       },
 
@@ -187,6 +186,8 @@ export default (plugin: UsersPermissionsPlugin) => {
 
       async changePassword(ctx: Ctx, next: Next) {
         const result = await base.changePassword(ctx, next);
+        // Signed in already: the new session needs no second step.
+        await recordAnsweredSession(strapi, ctx);
         await notifyOwner(strapi, ctx.state.user!.id, 'password-changed');
         return result;
       },

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { revokeSessions } from '../../../security/sessions';
+import { logOutEverywhere } from '../../../security/sessions/revocation';
 import type { MemberContext, RequestContext } from '../../../request-context';
 import { handleGatewayError, sendError } from '../../../payments/http';
 import { billingMessages } from '../../../contract/billing';
@@ -59,7 +59,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
 
   /** POST /api/auth/logout-all: revokes every token of the member, this one included. */
   async logoutAll(ctx: MemberContext) {
-    await revokeSessions(strapi, ctx.state.user.id);
+    await logOutEverywhere(strapi, ctx.state.user.id);
     ctx.body = { ok: true };
   },
 });

@@ -177,7 +177,7 @@ const createEmailChangeService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * Makes the change the token confirms: once, within 24 hours, and only while no other account has
-     * the address. The new address ends every session and voids a mailed reset code (src/security/sessions.ts).
+     * the address. The new address ends every session and voids a mailed reset code (src/security/sessions/revocation.ts).
      */
     async confirm(token: unknown): Promise<{ email: string }> {
       return strapi.db.transaction(async () => {

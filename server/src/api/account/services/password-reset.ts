@@ -96,7 +96,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     },
 
-    /** Sets the new password; returns the user's id. Every earlier session ends (src/security/sessions.ts). */
+    /** Sets the new password; returns the user's id. Every earlier session ends (src/security/sessions/revocation.ts). */
     async resetPassword(body: unknown): Promise<number> {
       // SPEC §5 reset step 2, the same schema as the reset form's; the code comes back normalised.
       const checked = parseBody(resetPasswordBody, body);

@@ -6,6 +6,7 @@ import { errors } from '@strapi/utils';
 import { UID } from '../../../content-types';
 import { emailMessages, isValidEmail } from '../../../contract/fieldRules';
 import { openText, sealText, serverKeys } from '../../../security/at-rest';
+import { deliverToProvider } from '../../../mail/deliver';
 
 /**
  * The mail queue (docs/operations.md#mail-queue). Every e-mail is a row of `email_messages`, written in
@@ -227,7 +228,7 @@ export default ({ strapi }: { strapi: Core.Strapi }): MailQueueService => {
         };
         const text = open(row.text);
         const html = open(row.html);
-        await strapi.plugin('email').provider.send({
+        await deliverToProvider(strapi, {
           to: row.to,
           ...(row.from_address ? { from: row.from_address } : {}),
           ...(row.reply_to ? { replyTo: row.reply_to } : {}),

@@ -4,8 +4,8 @@ import type { MemberContext } from '../../../request-context';
 import { sendError } from '../../../payments/http';
 import { sessionMessages, type SessionsResponse } from '../../../contract/sessions';
 import { stepUpMessages, type StepUpResponse } from '../../../contract/stepUp';
-import { currentSessionId, sessionsValidAfter } from '../../../security/sessions';
-import { listSessions, revokeSession } from '../../../security/member-sessions';
+import { currentSessionId } from '../../../security/sessions/tokens';
+import { listSessions, revokeSession } from '../../../security/sessions/records';
 import { recordStepUp, stepUpMethods } from '../../../security/step-up';
 import { guardedGuess } from '../../../security/guess-budget';
 import { twoFactorMessages } from '../../../contract/twoFactor';
@@ -46,10 +46,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** GET /api/sessions: the member's own signed-in sessions; `current` marks the one asking. */
     async find(ctx: MemberContext) {
       const memberId = ctx.state.user.id;
-      const validAfter = (await sessionsValidAfter(strapi, memberId)) ?? 0;
-      const body: SessionsResponse = {
-        sessions: await listSessions(strapi, memberId, validAfter, currentSessionId(ctx.get('Authorization'))),
-      };
+      const body: SessionsResponse = { sessions: await listSessions(strapi, memberId, currentSessionId(ctx)) };
       ctx.set('Cache-Control', 'no-store');
       ctx.body = body;
     },
@@ -70,7 +67,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async stepUp(ctx: MemberContext) {
       const memberId = ctx.state.user.id;
-      const sid = currentSessionId(ctx.get('Authorization'));
+      const sid = currentSessionId(ctx);
       // A token from before the session table has no row to hold the proof: a new log-in gives one.
       if (sid === null) return sendError(ctx, 401, 'UnauthorizedError', stepUpMessages.noSession);
       const body = bodyOf(ctx);

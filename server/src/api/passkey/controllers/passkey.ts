@@ -4,6 +4,7 @@ import { UID } from '../../../content-types';
 import { checkPasskeyName, passkeyMessages } from '../../../contract/passkeys';
 import type { MemberContext, RequestContext } from '../../../request-context';
 import type { PasskeyService } from '../services/passkey';
+import { issueSession } from '../../../security/sessions/tokens';
 
 const { ApplicationError, ValidationError, NotFoundError } = errors;
 /** The largest id of a PostgreSQL integer column. */
@@ -59,7 +60,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * POST /api/auth/passkey { credential } (public): a verified passkey sign-in gets a session issued
-     * exactly as a password log-in's (users-permissions' jwt service, so revocation applies), answered
+     * exactly as a password log-in's (src/security/sessions/tokens.ts), answered
      * { jwt, user }. User verification is required, so no second factor is asked (docs/security.md#passkeys).
      */
     async signIn(ctx: RequestContext) {
@@ -76,7 +77,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       } | null;
       if (advanced?.email_confirmation && user.confirmed !== true) throw new ApplicationError('Your account email is not confirmed');
       if (user.blocked === true) throw new ApplicationError('Your account has been blocked by an administrator');
-      const jwt = await strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
+      const jwt = await issueSession(strapi, user.id, ctx);
       const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(UID.user), { auth: ctx.state.auth });
       ctx.body = { jwt, user: sanitized };
     },

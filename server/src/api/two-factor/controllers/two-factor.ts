@@ -5,7 +5,7 @@ import { UID } from '../../../content-types';
 import { TicketVoid, type TwoFactorService } from '../services/two-factor';
 import { sendError } from '../../../payments/http';
 import { createAuthRateLimit } from '../../../security/auth-rate-limit';
-import { currentSessionId } from '../../../security/sessions';
+import { currentSessionId, issueSession } from '../../../security/sessions/tokens';
 import { recordStepUp } from '../../../security/step-up';
 
 const service = (strapi: Core.Strapi) => strapi.service('api::two-factor.two-factor') as unknown as TwoFactorService;
@@ -23,7 +23,7 @@ const secretAnswer = (ctx: RequestContext, body: unknown) => {
 
 /** A right code (and password) in the request proved presence on this session: the next guarded action is not asked again. */
 const provedPresence = async (strapi: Core.Strapi, ctx: MemberContext) => {
-  const sid = currentSessionId(ctx.get('Authorization'));
+  const sid = currentSessionId(ctx);
   if (sid !== null) await recordStepUp(strapi, ctx.state.user.id, sid);
 };
 
@@ -77,8 +77,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const user = await strapi.db.query(UID.user).findOne({ where: { id: userId }, populate: ['role'] });
       if (!user) throw new errors.UnauthorizedError('Invalid credentials');
       if (user.blocked === true) throw new errors.ApplicationError('Your account has been blocked by an administrator');
-      // users-permissions' own jwt service: the token carries the issue instant that revocation checks (src/security/sessions.ts).
-      const jwt = strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
+      const jwt = await issueSession(strapi, user.id, ctx);
       const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(UID.user), { auth: ctx.state.auth });
       ctx.body = { jwt, user: sanitized };
     },

@@ -15,7 +15,6 @@ import {
 } from '../../../contract/twoFactor';
 import { countedGuess, refuseUncountable, type GuessPolicy, type Subject } from '../../../security/login-throttle';
 import { passwordGuess } from '../../../security/guess-budget';
-import { sessionsValidAfter } from '../../../security/sessions';
 import {
   decryptSecret,
   encryptSecret,
@@ -289,9 +288,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (typeof ticket !== 'string' || ticket.length < 20 || ticket.length > 100) throw new TicketVoid();
       const row = (await tickets().findOne({ where: { ticket_hash: { $in: keyedHashes(ticket, keys()) } } })) as TicketRow | null;
       const now = Date.now();
-      const issuedAt = row ? Number(row.expires_at) - TICKET_TTL_MS : 0;
-      const validAfter = row ? await sessionsValidAfter(strapi, row.user_id) : null;
-      if (!row || row.used_at || Number(row.expires_at) <= now || validAfter === null || issuedAt < validAfter) {
+      // A ticket from before a revocation is gone (src/security/sessions/revocation.ts); a gone member's is void.
+      const memberExists = row ? (await strapi.db.query(UID.user).count({ where: { id: row.user_id } })) > 0 : false;
+      if (!row || row.used_at || Number(row.expires_at) <= now || !memberExists) {
         throw new TicketVoid();
       }
       if (!codeGiven(code)) throw new errors.ValidationError(messages.codeMissing);

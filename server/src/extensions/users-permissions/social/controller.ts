@@ -7,6 +7,7 @@ import { InvalidTokenError, ProviderUnavailableError, verifyAppleIdToken, verify
 import type { SocialProvider } from '../../../contract/social';
 import { NOT_SET_UP, PROVIDER_LABELS, isEnabled, isSocialProvider, socialSettings } from './settings';
 import { UID } from '../../../content-types';
+import { pendingSession } from '../../../security/sessions/tokens';
 
 type Controller = Record<string, (ctx: Ctx, next?: Next) => unknown>;
 type ControllerFactory = (deps: { strapi: Core.Strapi }) => Controller;
@@ -50,7 +51,8 @@ export function withSocialSignIn(createAuthController: ControllerFactory): Contr
 
     const signIn = async (ctx: Ctx, provider: SocialProvider, email: string) => {
       const user = await findOrCreateSocialUser(strapi, provider, email);
-      const jwt = strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
+      // Recorded by the auth controller's sign-in gate (../strapi-server.ts), like a password log-in's.
+      const jwt = pendingSession(strapi, user.id);
       const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(UID.user), { auth: ctx.state.auth });
       ctx.send({ jwt, user: sanitized });
     };

@@ -1,26 +1,32 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { UID } from '../content-types';
-import { sendMail } from '../mail/send';
-import { queueBestEffort } from '../mail/notify-owner';
-import { publicUrl } from '../public-url';
-import type { MemberSession } from '../contract/sessions';
-import type { DeviceSummary } from './user-agent';
+import { UID } from '../../content-types';
+import { sendMail } from '../../mail/send';
+import { queueBestEffort } from '../../mail/notify-owner';
+import { publicUrl } from '../../public-url';
+import type { MemberSession } from '../../contract/sessions';
+import type { DeviceSummary } from '../user-agent';
 
 /**
- * The session table behind every token (docs/security.md#signed-in-devices-and-sign-in-alerts): one
- * `member_sessions` row per issued JWT, named by the token's random `sid` claim. Revoking a row refuses
- * its token on every instance at once (the check reads the database), and a sign-in from a device
- * the member's sessions of the last 90 days do not show is told by e-mail.
+ * The session rows (docs/security.md#revocable-sessions): one `member_sessions` row per issued token, named by
+ * the token's random `sid` claim. The row is the only thing that revokes: a revoked row, a missing row
+ * or another member's row refuses its token on every instance at once (the check reads the database).
+ * A sign-in from a device the member's sessions of the last 90 days do not show is told by e-mail.
+ *
+ * Tokens from before the session rows carry no `sid`: they are checked against the member's one legacy
+ * row (`legacy.<member id>`, written once from the old `sessions_valid_after` cut-off by
+ * ./legacy-tokens.ts), which is never listed and is revoked like any other.
  */
-
-export const SESSION_CLAIM = 'sid';
 
 /** The sid is opaque and unguessable: 24 random bytes. */
 const SESSION_ID = /^[A-Za-z0-9_-]{16,64}$/;
 export const isSessionId = (value: unknown): value is string => typeof value === 'string' && SESSION_ID.test(value);
 export const newSessionId = (): string => crypto.randomBytes(24).toString('base64url');
+
+const LEGACY_PREFIX = 'legacy.';
+/** The one legacy row of a member (their tokens without a sid); never a valid sid (it holds a dot). */
+export const legacySessionId = (memberId: number | string): string => `${LEGACY_PREFIX}${memberId}`;
+const notLegacy = { $not: { sid: { $startsWith: LEGACY_PREFIX } } };
 
 /** last_active_at is written at most this often per session: one cheap update a minute, not one a request. */
 export const LAST_ACTIVE_STEP_MS = 60_000;
@@ -52,31 +58,6 @@ const sessions = (strapi: Core.Strapi) => strapi.db.query(UID.memberSession);
 const time = (value: string | number | Date | null): number | null => (value === null ? null : new Date(value).getTime());
 
 /**
- * Sessions issued while answering a request wait here until the answer is ready; the session-records
- * middleware then writes them before the token leaves the server, outside any transaction of the route.
- */
-const issuedInRequest = new AsyncLocalStorage<IssuedSession[]>();
-
-export const collectIssuedSessions = <T>(collected: IssuedSession[], work: () => Promise<T>): Promise<T> =>
-  issuedInRequest.run(collected, work);
-
-/**
- * Drops the sessions issued so far in this request: their tokens are not handed out (a password
- * log-in that must take its second step first), so no row is written and those tokens never work.
- */
-export function discardIssuedSessions(): void {
-  issuedInRequest.getStore()?.splice(0);
-}
-
-/** Queues the session for the request's middleware; false outside a request (the caller writes it). */
-export function deferToRequest(session: IssuedSession): boolean {
-  const collected = issuedInRequest.getStore();
-  if (!collected) return false;
-  collected.push(session);
-  return true;
-}
-
-/**
  * Writes the session's row and, from a device the member has not used in 90 days (and not on their
  * very first session), queues the sign-in alert once the row is written. The alert is best-effort
  * (queueBestEffort): one that cannot be queued (a stored address the mail rule now refuses) is
@@ -86,7 +67,7 @@ export async function recordSession(strapi: Core.Strapi, session: IssuedSession,
   // One read of what the member used lately (the newest first; a first session finds none).
   const since = session.issuedAt - KNOWN_DEVICE_DAYS * DAY_MS;
   const earlier = (await sessions(strapi).findMany({
-    where: { member_id: session.memberId },
+    where: { member_id: session.memberId, ...notLegacy },
     select: ['device', 'browser', 'issued_at'],
     orderBy: { issued_at: 'desc' },
     limit: 1000,
@@ -134,65 +115,51 @@ async function queueSignInAlert(strapi: Core.Strapi, memberId: number, summary: 
   });
 }
 
-/** What a request's token is checked against, read in one query: the member's cut-off and the token's session row. */
-export interface TokenCheck {
-  /** sessions_valid_after (ms); null when the member is gone. */
-  validAfter: number | null;
-  /** Whether the token's session row exists, is the member's and is not revoked (true for a token without a sid). */
-  sessionLive: boolean;
-  /** Whether the member's session row was signed out (revoked_at set), as opposed to unknown. */
-  signedOut: boolean;
-}
-
-/**
- * Set while a request is answered: its token's session was signed out. The session-records middleware
- * then answers the 401 with "You were signed out from another device." instead of Strapi's own words.
- */
-const signedOutInRequest = new AsyncLocalStorage<{ signedOut: boolean }>();
-
-export const watchSignedOutToken = <T>(note: { signedOut: boolean }, work: () => Promise<T>): Promise<T> =>
-  signedOutInRequest.run(note, work);
-
-export function noteSignedOutToken(): void {
-  const note = signedOutInRequest.getStore();
-  if (note) note.signedOut = true;
-}
+/** A token's standing: live; refused (unknown, another member's, or issued before its legacy cut-off); signed out (its own row revoked). */
+export type SessionCheck = 'live' | 'refused' | 'signed-out' | 'no-member';
 
 interface CheckRow {
-  valid_after: string | number | null;
   session_id: number | null;
   session_member: number | string | null;
+  issued_at: string | number | Date | null;
   revoked_at: string | number | Date | null;
   last_active_at: string | number | Date | null;
 }
 
 /**
- * The check of every authenticated request, one round trip (a join of the user row and the session row).
- * Notes the session's activity at most once a minute; a failed note never refuses the request.
+ * The check of every authenticated request, one round trip (the user row joined with the token's
+ * session row: its own, or the member's legacy row for a token without a sid). A member who is gone is
+ * left to the auth strategy ("Invalid credentials"). Notes the session's activity at most once a
+ * minute; a failed note never refuses the request.
  */
-export async function checkToken(strapi: Core.Strapi, memberId: number | string, sid: string | null): Promise<TokenCheck> {
+export async function checkSession(
+  strapi: Core.Strapi,
+  memberId: number | string,
+  sid: string | null,
+  tokenIssuedAt: number,
+): Promise<SessionCheck> {
   const users = strapi.db.metadata.get(UID.user).tableName;
   const table = strapi.db.metadata.get(UID.memberSession).tableName;
   const knex = strapi.db.connection;
-  const query = knex(users).where(`${users}.id`, memberId).select(`${users}.sessions_valid_after as valid_after`);
-  if (sid !== null) {
-    query
-      .leftJoin(table, (join) => join.on(`${table}.sid`, '=', knex.raw('?', [sid])))
-      .select(
-        `${table}.id as session_id`,
-        `${table}.member_id as session_member`,
-        `${table}.revoked_at as revoked_at`,
-        `${table}.last_active_at as last_active_at`,
-      );
-  }
-  const row = (await query.first()) as CheckRow | undefined;
-  if (!row) return { validAfter: null, sessionLive: false, signedOut: false };
-  const validAfter = Number(row.valid_after ?? 0) || 0;
-  if (sid === null) return { validAfter, sessionLive: true, signedOut: false };
+  const row = (await knex(users)
+    .where(`${users}.id`, memberId)
+    .leftJoin(table, (join) => join.on(`${table}.sid`, '=', knex.raw('?', [sid ?? legacySessionId(memberId)])))
+    .select(
+      `${table}.id as session_id`,
+      `${table}.member_id as session_member`,
+      `${table}.issued_at as issued_at`,
+      `${table}.revoked_at as revoked_at`,
+      `${table}.last_active_at as last_active_at`,
+    )
+    .first()) as CheckRow | undefined;
+  if (!row) return 'no-member';
   const own = row.session_id !== null && String(row.session_member) === String(memberId);
-  const live = own && row.revoked_at === null;
-  if (live && Date.now() - (time(row.last_active_at) ?? 0) >= LAST_ACTIVE_STEP_MS) await noteActivity(strapi, row.session_id!);
-  return { validAfter, sessionLive: live, signedOut: own && row.revoked_at !== null };
+  if (!own) return 'refused';
+  // A legacy token is refused quietly, as before the rows: it never had a device of its own to sign out.
+  if (sid === null) return row.revoked_at === null && tokenIssuedAt >= (time(row.issued_at) ?? 0) ? 'live' : 'refused';
+  if (row.revoked_at !== null) return 'signed-out';
+  if (Date.now() - (time(row.last_active_at) ?? 0) >= LAST_ACTIVE_STEP_MS) await noteActivity(strapi, row.session_id!);
+  return 'live';
 }
 
 async function noteActivity(strapi: Core.Strapi, rowId: number): Promise<void> {
@@ -207,19 +174,14 @@ async function noteActivity(strapi: Core.Strapi, rowId: number): Promise<void> {
     );
 }
 
-/** The member's live sessions: not revoked, not expired, not issued before their last "log out everywhere". */
-export async function listSessions(
-  strapi: Core.Strapi,
-  memberId: number,
-  validAfter: number,
-  currentSid: string | null,
-): Promise<MemberSession[]> {
+/** The member's live sessions (not revoked, not expired), the legacy row aside. */
+export async function listSessions(strapi: Core.Strapi, memberId: number, currentSid: string | null): Promise<MemberSession[]> {
   const now = Date.now();
   const rows = (await sessions(strapi).findMany({
     where: {
       member_id: memberId,
       revoked_at: { $null: true },
-      issued_at: { $gte: new Date(validAfter) },
+      ...notLegacy,
       $or: [{ expires_at: { $null: true } }, { expires_at: { $gt: new Date(now) } }],
     },
     orderBy: [{ last_active_at: 'desc' }, { id: 'desc' }],
@@ -245,7 +207,7 @@ export async function revokeSession(strapi: Core.Strapi, memberId: number, sid: 
   return count > 0;
 }
 
-/** Marks every session row of the member revoked (the tokens are refused anyway by sessions_valid_after). */
+/** Marks every session row of the member revoked, the legacy row included: all their tokens are refused. */
 export async function revokeAllSessionRows(strapi: Core.Strapi, memberId: number | string): Promise<void> {
   await sessions(strapi).updateMany({ where: { member_id: memberId, revoked_at: { $null: true } }, data: { revoked_at: new Date() } });
 }
