@@ -19,8 +19,8 @@ const refusal = (run: () => boolean) => {
 };
 
 describe('global::only-yourself', () => {
-  const update = (id: string | undefined, user: { id: number } | undefined = member) =>
-    refusal(() => onlyYourself({ state: { user }, params: { id } }));
+  const update = (id: string | undefined, user: { id: number } | null = member) =>
+    refusal(() => onlyYourself({ state: { user: user ?? undefined }, params: { id } }));
 
   it("passes the member's own id", () => {
     expect(update('7')).toBe(true);
@@ -33,14 +33,14 @@ describe('global::only-yourself', () => {
   });
 
   it('refuses a request without a member', () => {
-    expect(update('7', undefined)).toBe(false);
+    expect(update('7', null)).toBe(false);
   });
 });
 
 describe('global::own-picture', () => {
   const USERS = 'plugin::users-permissions.user';
-  const upload = (body: unknown, user: { id: number } | undefined = member) =>
-    refusal(() => ownPicture({ state: { user }, request: { body } }));
+  const upload = (body: unknown, user: { id: number } | null = member) =>
+    refusal(() => ownPicture({ state: { user: user ?? undefined }, request: { body } }));
 
   it("passes an upload onto the member's own picture", () => {
     expect(upload({ refId: '7', ref: USERS, field: 'profile_picture' })).toBe(true);
@@ -61,6 +61,6 @@ describe('global::own-picture', () => {
     ]) {
       expect(upload(body), JSON.stringify(body)).toBe(true);
     }
-    expect(upload({ refId: '8', ref: USERS, field: 'profile_picture' }, undefined)).toBe(true);
+    expect(upload({ refId: '8', ref: USERS, field: 'profile_picture' }, null)).toBe(true);
   });
 });
