@@ -6,7 +6,7 @@ import path from 'node:path';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 // 110 until two-factor: the first paint's auth machine now holds the log-in's second step (docs/testing.md#bundle-budget).
-const ENTRY_BUDGET_KB = 111;
+const ENTRY_BUDGET_KB = 112;
 // The profile shell (src/entry-profile-shell.ts): inline in /profile's HTML, read before that page's first paint.
 const PROFILE_SHELL = 'profile-shell.js';
 const PROFILE_SHELL_BUDGET_KB = 4;
