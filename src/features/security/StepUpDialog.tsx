@@ -5,6 +5,7 @@ import { hasTypedMethod, typedMethod, type StepUpActorRef } from '../../../machi
 import { Modal } from '../../components/Modal';
 import { FormMessages } from '../../components/form/FormMessages';
 import { PasswordField } from '../../components/form/PasswordField';
+import { ActionButtons } from '../../components/form/ActionButtons';
 
 /**
  * "Confirm it's you" (docs/security.md#step-up): over whatever page asked, so the member keeps their
@@ -38,11 +39,7 @@ export function StepUpDialog({ stepUp }: { stepUp: StepUpActorRef }) {
               <input id={codeId} name="secret" autoComplete="one-time-code" spellCheck={false} />
             </div>
           )}
-          <div className="modal__actions">
-            <button type="submit" className="button button--primary" disabled={busy}>
-              {busy ? 'Confirming...' : 'Confirm'}
-            </button>
-          </div>
+          <ActionButtons busy={busy} label="Confirm" busyLabel="Confirming..." className="modal__actions" />
         </form>
       )}
       <div className="modal__actions">
