@@ -1,7 +1,7 @@
 import { assertEvent, assign, emit, fromPromise, setup, type ActorRefFrom } from 'xstate';
 import { stepUpMessages, type StepUpMethod } from '../server/src/contract/stepUp';
 import { errorMessage } from './services/errors';
-import { confirmStepUp, type StepUpProof } from './services/stepUp';
+import type { StepUpProof } from './services/stepUp';
 
 export type StepUpEvent =
   /** A guarded call was refused for want of a recent proof: the member is asked. */
@@ -34,7 +34,10 @@ export const stepUpMachine = setup({
     emitted: {} as StepUpEmitted,
   },
   actors: {
-    confirm: fromPromise<void, StepUpProof>(({ input, signal }) => confirmStepUp(input, { signal })),
+    // The API client and WebAuthn load with the first proof: the root layout starts this actor at first paint.
+    confirm: fromPromise<void, StepUpProof>(async ({ input, signal }) =>
+      (await import('./services/stepUp')).confirmStepUp(input, { signal }),
+    ),
   },
   actions: {
     reportConfirmed: emit({ type: 'stepUp.finished', confirmed: true }),

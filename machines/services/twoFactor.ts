@@ -25,23 +25,25 @@ export function startTwoFactorSetup({ signal }: CallOptions = {}): Promise<TwoFa
 }
 
 /** POST /api/two-factor/enable: on with the first code; the recovery codes, shown once. */
-export async function enableTwoFactor(code: string, { signal }: CallOptions = {}): Promise<string[]> {
-  const { recoveryCodes } = await apiRequest<RecoveryCodesResponse>('/api/two-factor/enable', {
-    method: 'POST',
-    auth: true,
-    body: { code } satisfies TwoFactorEnablePayload,
-    fallback: TWO_FACTOR_FALLBACK,
-    signal,
-  });
-  return recoveryCodes;
+export function enableTwoFactor(code: string, options: CallOptions = {}): Promise<string[]> {
+  return postCodeForRecoveryCodes('/api/two-factor/enable', { code } satisfies TwoFactorEnablePayload, options);
 }
 
 /** POST /api/two-factor/recovery-codes: new codes; the old ones stop working. */
-export async function regenerateRecoveryCodes(code: string, { signal }: CallOptions = {}): Promise<string[]> {
-  const { recoveryCodes } = await apiRequest<RecoveryCodesResponse>('/api/two-factor/recovery-codes', {
+export function regenerateRecoveryCodes(code: string, options: CallOptions = {}): Promise<string[]> {
+  return postCodeForRecoveryCodes('/api/two-factor/recovery-codes', { code } satisfies TwoFactorRegeneratePayload, options);
+}
+
+/** The two calls that take a code and answer with the recovery codes. */
+async function postCodeForRecoveryCodes(
+  path: string,
+  body: TwoFactorEnablePayload | TwoFactorRegeneratePayload,
+  { signal }: CallOptions,
+): Promise<string[]> {
+  const { recoveryCodes } = await apiRequest<RecoveryCodesResponse>(path, {
     method: 'POST',
     auth: true,
-    body: { code } satisfies TwoFactorRegeneratePayload,
+    body,
     fallback: TWO_FACTOR_FALLBACK,
     signal,
   });

@@ -13,12 +13,17 @@ collectDefaultMetrics({ register: registry });
 
 export const metricsContentType = registry.contentType;
 
-const requests = new Counter({
-  name: 'carnivo_http_requests_total',
-  help: 'HTTP requests answered, by method, route pattern and status class (2xx, 3xx, 4xx, 5xx).',
-  labelNames: ['method', 'route', 'status_class'] as const,
-  registers: [registry],
-});
+// Every metric registers with this process's registry, never prom-client's global one.
+const counter = <T extends string>(name: string, help: string, labelNames: readonly T[]) =>
+  new Counter<T>({ name, help, labelNames, registers: [registry] });
+const gauge = <T extends string = never>(name: string, help: string, labelNames: readonly T[] = []) =>
+  new Gauge<T>({ name, help, labelNames, registers: [registry] });
+
+const requests = counter(
+  'carnivo_http_requests_total',
+  'HTTP requests answered, by method, route pattern and status class (2xx, 3xx, 4xx, 5xx).',
+  ['method', 'route', 'status_class'],
+);
 
 const durations = new Histogram({
   name: 'carnivo_http_request_duration_seconds',
@@ -42,45 +47,34 @@ export type RefusingLimit =
   | 'email-change-member'
   | 'email-change-address';
 
-const refusals = new Counter({
-  name: 'carnivo_rate_limit_refusals_total',
-  help: 'Requests refused with 429 by a rate limit or log-in lock, by limit.',
-  labelNames: ['limit'] as const,
-  registers: [registry],
-});
+const refusals = counter('carnivo_rate_limit_refusals_total', 'Requests refused with 429 by a rate limit or log-in lock, by limit.', [
+  'limit',
+]);
 
-const emailMessages = new Gauge({
-  name: 'carnivo_email_messages',
-  help: 'Rows of the e-mail queue (email_messages) by status: queued, sending, sent, failed. No samples while the table does not exist.',
-  labelNames: ['status'] as const,
-  registers: [registry],
-});
+const emailMessages = gauge(
+  'carnivo_email_messages',
+  'Rows of the e-mail queue (email_messages) by status: queued, sending, sent, failed. No samples while the table does not exist.',
+  ['status'],
+);
 
-const poolConnections = new Gauge({
-  name: 'carnivo_db_pool_connections',
-  help: 'Database pool connections by state: used (lent to a query), free (idle), max (the pool size).',
-  labelNames: ['state'] as const,
-  registers: [registry],
-});
+const poolConnections = gauge(
+  'carnivo_db_pool_connections',
+  'Database pool connections by state: used (lent to a query), free (idle), max (the pool size).',
+  ['state'],
+);
 
-const poolPendingAcquires = new Gauge({
-  name: 'carnivo_db_pool_pending_acquires',
-  help: 'Queries waiting for a database connection from the pool.',
-  registers: [registry],
-});
+const poolPendingAcquires = gauge('carnivo_db_pool_pending_acquires', 'Queries waiting for a database connection from the pool.');
 
-const ready = new Gauge({
-  name: 'carnivo_ready',
-  help: '1 when this instance is ready for traffic (as GET /api/health/ready says: database answers, not draining), else 0.',
-  registers: [registry],
-});
+const ready = gauge(
+  'carnivo_ready',
+  '1 when this instance is ready for traffic (as GET /api/health/ready says: database answers, not draining), else 0.',
+);
 
-const dependencyUp = new Gauge({
-  name: 'carnivo_dependency_up',
-  help: '1 when the dependency answers, else 0: database, redis (no sample without REDIS_URL).',
-  labelNames: ['dependency'] as const,
-  registers: [registry],
-});
+const dependencyUp = gauge(
+  'carnivo_dependency_up',
+  '1 when the dependency answers, else 0: database, redis (no sample without REDIS_URL).',
+  ['dependency'],
+);
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const EMAIL_STATUSES = ['queued', 'sending', 'sent', 'failed'] as const;

@@ -1,14 +1,6 @@
 import crypto from 'node:crypto';
-import {
-  GatewayError,
-  addInterval,
-  type CreatedSubscription,
-  type CustomerInput,
-  type GatewaySubscription,
-  type InvoicePage,
-  type PaymentGateway,
-  type WebhookEvent,
-} from './gateway';
+import { GatewayError, addInterval } from './gateway';
+import type { CreatedSubscription, CustomerInput, GatewaySubscription, InvoicePage, PaymentGateway, WebhookEvent } from './gateway';
 import { ENDED_STATUSES, INCOMPLETE_LIFETIME_MS, type PlanInterval, type SubscriptionStatus } from '../contract/subscriptions';
 import type { CardBrand, CardOnFile, Invoice } from '../contract/billing';
 

@@ -1,13 +1,6 @@
 import Stripe from 'stripe';
-import {
-  GatewayError,
-  type CreatedSubscription,
-  type CustomerInput,
-  type GatewaySubscription,
-  type InvoicePage,
-  type PaymentGateway,
-  type WebhookEvent,
-} from './gateway';
+import { GatewayError } from './gateway';
+import type { CreatedSubscription, CustomerInput, GatewaySubscription, InvoicePage, PaymentGateway, WebhookEvent } from './gateway';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../contract/subscriptions';
 import { CARD_BRANDS, INVOICE_STATUSES, type CardBrand, type CardOnFile, type Invoice, type InvoiceStatus } from '../contract/billing';
 

@@ -1,4 +1,5 @@
 import { Modal } from '../../components/Modal';
+import { ActionButtons } from '../../components/form/ActionButtons';
 
 type ConfirmDeletionDialogProps = { busy: boolean; onConfirm: () => void; onCancel: () => void };
 
@@ -18,14 +19,7 @@ export function ConfirmDeletionDialog({ busy, onConfirm, onCancel }: ConfirmDele
           Deleting...
         </p>
       )}
-      <div className="modal__actions">
-        <button type="button" className="button button--danger" disabled={busy} onClick={onConfirm}>
-          Yes, Delete
-        </button>
-        <button type="button" className="button" disabled={busy} onClick={onCancel} data-autofocus>
-          Cancel
-        </button>
-      </div>
+      <ActionButtons className="modal__actions" danger busy={busy} label="Yes, Delete" onConfirm={onConfirm} onCancel={onCancel} />
     </Modal>
   );
 }

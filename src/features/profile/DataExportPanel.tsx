@@ -4,6 +4,7 @@ import { dataExportMachine, exportedMessage } from '../../../machines/dataExport
 import { useFlows } from '../../hooks/appContext';
 import { useFlowActor } from '../../hooks/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
+import { DescribedAction } from '../../components/form/DescribedAction';
 import { downloadFile } from '../../components/handOver';
 
 const browserDataExport = dataExportMachine.provide({ actions: { saveFile: (_, file) => downloadFile(file, 'application/json') } });
@@ -16,25 +17,19 @@ export function DataExportPanel() {
   const saved = useSelector(flow, (snapshot) =>
     snapshot.hasTag('success') && snapshot.context.filename ? exportedMessage(snapshot.context.filename) : null,
   );
-  const descriptionId = useId();
   const headingId = useId();
 
   return (
     <section className="profile-card" aria-labelledby={headingId}>
       <h2 id={headingId}>Your data</h2>
       <FormMessages error={error} notice={saved} />
-      <p id={descriptionId} className="muted">
-        A JSON file with your account, profile, goals, subscriptions and invoices.
-      </p>
-      <button
-        type="button"
-        className="button"
-        aria-describedby={descriptionId}
-        disabled={busy}
+      <DescribedAction
+        description="A JSON file with your account, profile, goals, subscriptions and invoices."
+        label="Download my data"
+        busyLabel="Preparing..."
+        busy={busy}
         onClick={() => flow.send({ type: 'export.requested' })}
-      >
-        {busy ? 'Preparing...' : 'Download my data'}
-      </button>
+      />
     </section>
   );
 }

@@ -4,6 +4,7 @@ import type { ActorRefFrom } from 'xstate';
 import type { profileSectionMachine } from '../../../machines/profileSection.machine';
 import type { ProfileForm, SavedProfile } from '../../../machines/rules/profileForms';
 import { FormMessages } from '../../components/form/FormMessages';
+import { ActionButtons } from '../../components/form/ActionButtons';
 
 export type SectionActor = ActorRefFrom<typeof profileSectionMachine>;
 
@@ -43,14 +44,7 @@ export function EditableSection({ title, section, view, fields, readForm, profil
       {editing ? (
         <form className="profile-form" onSubmit={submit} noValidate aria-busy={saving}>
           {fields}
-          <div className="profile-card__actions">
-            <button type="submit" className="button button--primary" disabled={saving}>
-              {saving ? 'Saving...' : 'Save'}
-            </button>
-            <button type="button" className="button" disabled={saving} onClick={() => section.send({ type: 'edit.cancelled' })}>
-              Cancel
-            </button>
-          </div>
+          <ActionButtons busy={saving} label="Save" busyLabel="Saving..." onCancel={() => section.send({ type: 'edit.cancelled' })} />
         </form>
       ) : (
         <>

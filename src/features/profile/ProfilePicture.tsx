@@ -3,6 +3,7 @@ import { useSelector } from '@xstate/react';
 import { PHOTO_UPDATED_MESSAGE } from '../../../machines/photoUpload.machine';
 import type { User } from '../../../server/src/contract/users';
 import { FormMessages } from '../../components/form/FormMessages';
+import { ActionButtons } from '../../components/form/ActionButtons';
 import { usePhotoUpload } from './useProfileFlows';
 
 /** Media URLs are relative to the site (SPEC §3); absolute ones come from a CDN provider. */
@@ -53,19 +54,13 @@ export function ProfilePicture({ user }: { user: User }) {
       <div className="profile-picture__controls">
         <FormMessages error={error} notice={uploaded ? PHOTO_UPDATED_MESSAGE : null} />
         {file ? (
-          <div className="profile-card__actions">
-            <button
-              type="button"
-              className="button button--primary"
-              disabled={uploading}
-              onClick={() => upload.send({ type: 'upload.confirmed' })}
-            >
-              {uploading ? 'Uploading...' : 'Save Photo'}
-            </button>
-            <button type="button" className="button" disabled={uploading} onClick={() => upload.send({ type: 'upload.cancelled' })}>
-              Cancel
-            </button>
-          </div>
+          <ActionButtons
+            busy={uploading}
+            label="Save Photo"
+            busyLabel="Uploading..."
+            onConfirm={() => upload.send({ type: 'upload.confirmed' })}
+            onCancel={() => upload.send({ type: 'upload.cancelled' })}
+          />
         ) : (
           <button type="button" className="button" onClick={() => inputRef.current?.click()}>
             {picture ? 'Change Photo' : 'Upload Photo'}

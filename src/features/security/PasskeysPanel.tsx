@@ -8,6 +8,7 @@ import { useFlowActor } from '../../hooks/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formValues } from '../../components/form/formValues';
 import { Modal } from '../../components/Modal';
+import { ActionButtons } from '../../components/form/ActionButtons';
 
 /** Security › Passkeys: the member's passkeys (name, created, last used), Add and Remove (docs/security.md#passkeys). */
 export function PasskeysPanel() {
@@ -90,25 +91,15 @@ export function PasskeysPanel() {
           closeButton={false}
           description={`Remove "${confirming.name}"? You will no longer be able to sign in with it.`}
         >
-          <div className="modal__actions">
-            <button
-              type="button"
-              className="button button--danger"
-              disabled={removing}
-              onClick={() => panel.send({ type: 'remove.confirmed' })}
-            >
-              {removing ? 'Removing...' : 'Yes, Remove'}
-            </button>
-            <button
-              type="button"
-              className="button"
-              disabled={removing}
-              onClick={() => panel.send({ type: 'remove.cancelled' })}
-              data-autofocus
-            >
-              Cancel
-            </button>
-          </div>
+          <ActionButtons
+            className="modal__actions"
+            danger
+            busy={removing}
+            label="Yes, Remove"
+            busyLabel="Removing..."
+            onConfirm={() => panel.send({ type: 'remove.confirmed' })}
+            onCancel={() => panel.send({ type: 'remove.cancelled' })}
+          />
         </Modal>
       )}
     </section>

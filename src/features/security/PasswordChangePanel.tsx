@@ -4,6 +4,7 @@ import { PASSWORD_CHANGED_MESSAGE, passwordChangeMachine } from '../../../machin
 import { useAuthActor, useFlows } from '../../hooks/appContext';
 import { useFlowActor } from '../../hooks/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
+import { ActionButtons } from '../../components/form/ActionButtons';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
 import { PASSWORD_SECTION } from '../../components/profileLinks';
@@ -42,14 +43,12 @@ export function PasswordChangePanel() {
           <PasswordField label="Current Password" name="currentPassword" autoComplete="current-password" />
           <PasswordField label="New Password" name="password" autoComplete="new-password" />
           <PasswordField label="Confirm New Password" name="passwordConfirmation" autoComplete="new-password" />
-          <div className="profile-card__actions">
-            <button type="submit" className="button button--primary" disabled={busy}>
-              {busy ? 'Changing...' : 'Update Password'}
-            </button>
-            <button type="button" className="button" disabled={busy} onClick={() => panel.send({ type: 'change.cancelled' })}>
-              Cancel
-            </button>
-          </div>
+          <ActionButtons
+            busy={busy}
+            label="Update Password"
+            busyLabel="Changing..."
+            onCancel={() => panel.send({ type: 'change.cancelled' })}
+          />
         </form>
       )}
     </section>

@@ -1,35 +1,17 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useId, useRef, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { stepUpMessages } from '../../../server/src/contract/stepUp';
-import { hasTypedMethod, typedMethod } from '../../../machines/stepUp.machine';
-import { askStepUp } from '../../../machines/shared/stepUpGate';
-import { useStepUp } from '../../hooks/useStepUp';
+import { hasTypedMethod, typedMethod, type StepUpActorRef } from '../../../machines/stepUp.machine';
 import { Modal } from '../../components/Modal';
 import { FormMessages } from '../../components/form/FormMessages';
 import { PasswordField } from '../../components/form/PasswordField';
-import type { PendingStepUp } from './StepUpHost';
+import { ActionButtons } from '../../components/form/ActionButtons';
 
 /**
  * "Confirm it's you" (docs/security.md#step-up): over whatever page asked, so the member keeps their
  * place; the action they started carries on once they confirm.
  */
-export function StepUpDialog({ pending }: { pending: readonly PendingStepUp[] }) {
-  const stepUp = useStepUp();
-  // The calls that arrived while this chunk loaded: asked once each, like any later one.
-  const asked = useRef(new Set<PendingStepUp>());
-  useEffect(() => {
-    for (const request of pending) {
-      if (asked.current.has(request)) continue;
-      asked.current.add(request);
-      void askStepUp(stepUp, request.methods).then(request.resolve);
-    }
-  }, [pending, stepUp]);
-  const open = useSelector(stepUp, (snapshot) => snapshot.hasTag('dialog'));
-  if (!open) return null;
-  return <StepUpForm stepUp={stepUp} />;
-}
-
-function StepUpForm({ stepUp }: { stepUp: ReturnType<typeof useStepUp> }) {
+export function StepUpDialog({ stepUp }: { stepUp: StepUpActorRef }) {
   const busy = useSelector(stepUp, (snapshot) => snapshot.hasTag('busy'));
   const error = useSelector(stepUp, (snapshot) => snapshot.context.error);
   const methods = useSelector(stepUp, (snapshot) => snapshot.context.methods);
@@ -57,11 +39,7 @@ function StepUpForm({ stepUp }: { stepUp: ReturnType<typeof useStepUp> }) {
               <input id={codeId} name="secret" autoComplete="one-time-code" spellCheck={false} />
             </div>
           )}
-          <div className="modal__actions">
-            <button type="submit" className="button button--primary" disabled={busy}>
-              {busy ? 'Confirming...' : 'Confirm'}
-            </button>
-          </div>
+          <ActionButtons busy={busy} label="Confirm" busyLabel="Confirming..." className="modal__actions" />
         </form>
       )}
       <div className="modal__actions">

@@ -1,31 +1,25 @@
-import { useEffect, useState } from 'react';
-import type { StepUpMethod } from '../../../server/src/contract/stepUp';
-import { configureStepUp } from '../../../machines/services/sessionHooks';
+import { Suspense, lazy } from 'react';
+import { CatchBoundary } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { useStepUp } from '../../hooks/useStepUp';
 
-/** A refused call waiting for the dialog, from before the dialog's chunk was there. */
-export type PendingStepUp = { methods: StepUpMethod[]; resolve: (confirmed: boolean) => void };
-
-type DialogModule = typeof import('./StepUpDialog');
+// The dialog's chunk (the form, the modal) loads when the first refused call opens it, off the first paint.
+const StepUpDialog = lazy(() => import('./StepUpDialog').then((module) => ({ default: module.StepUpDialog })));
 
 /**
- * Where the step-up dialog lives (docs/security.md#step-up). Its chunk (the machine, the dialog) loads
- * with the first refused call, off the first paint; that call and any before the dialog is up wait
- * for it. Should the chunk fail to load, they fail with the server's words.
+ * Where the step-up dialog lives (docs/security.md#step-up): the app's one step-up actor runs from the
+ * first paint, so a refused call waits on it; its dialog shows while the actor says so. Should the
+ * dialog's chunk fail to load, the member cannot answer: the waiting calls fail with the server's words.
  */
 export function StepUpHost() {
-  const [module, setModule] = useState<DialogModule | null>(null);
-  const [pending, setPending] = useState<PendingStepUp[]>([]);
-  useEffect(
-    () =>
-      configureStepUp(
-        (methods) =>
-          new Promise<boolean>((resolve) => {
-            setPending((waiting) => [...waiting, { methods, resolve }]);
-            import('./StepUpDialog').then(setModule, () => resolve(false));
-          }),
-      ),
-    [],
+  const stepUp = useStepUp();
+  const open = useSelector(stepUp, (snapshot) => snapshot.hasTag('dialog'));
+  if (!open) return null;
+  return (
+    <CatchBoundary getResetKey={() => 0} onCatch={() => stepUp.send({ type: 'stepUp.cancelled' })} errorComponent={() => null}>
+      <Suspense fallback={null}>
+        <StepUpDialog stepUp={stepUp} />
+      </Suspense>
+    </CatchBoundary>
   );
-  if (!module) return null;
-  return <module.StepUpDialog pending={pending} />;
 }

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useId, type FormEvent } from 'react';
+import { useId, type FormEvent, type ReactNode } from 'react';
 import { fromPromise } from 'xstate';
 import { twoFactorSetupMachine } from '../../../machines/twoFactorSetup.machine';
 import { spacedKey } from '../../../machines/rules/twoFactor';
@@ -7,6 +7,7 @@ import { useFlows } from '../../hooks/appContext';
 import { useFlowActor } from '../../hooks/useFlowActor';
 import { CodeField } from '../../components/form/CodeField';
 import { FormMessages } from '../../components/form/FormMessages';
+import { ActionButtons } from '../../components/form/ActionButtons';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
 import { copyText, downloadFile, printText } from '../../components/handOver';
@@ -88,14 +89,7 @@ function Confirm({ flow, busy }: { flow: Flow; busy: boolean }) {
       )}
       <form className="profile-form" onSubmit={submit} noValidate aria-label="Turn on two-factor authentication" aria-busy={busy}>
         <CodeField label="6-digit code" />
-        <div className="profile-card__actions">
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {busy ? 'Turning on...' : 'Turn on'}
-          </button>
-          <button type="button" className="button" disabled={busy} onClick={() => flow.send({ type: 'setup.cancelled' })}>
-            Cancel
-          </button>
-        </div>
+        <ActionButtons busy={busy} label="Turn on" busyLabel="Turning on..." onCancel={() => flow.send({ type: 'setup.cancelled' })} />
       </form>
     </>
   );
@@ -136,8 +130,6 @@ function RecoveryCodes({ flow }: { flow: Flow }) {
 
 function On({ flow, busy, state }: { flow: Flow; busy: boolean; state: string }) {
   const left = useSelector(flow, (snapshot) => snapshot.context.recoveryCodesLeft);
-  const regenerateId = useId();
-  const disableId = useId();
   const regenerate = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     flow.send({ type: 'regenerate.submitted', code: formValues(event.currentTarget, ['code'] as const).code });
@@ -152,26 +144,55 @@ function On({ flow, busy, state }: { flow: Flow; busy: boolean; state: string })
       <p>
         Two-factor authentication is on. {left} recovery {left === 1 ? 'code' : 'codes'} left.
       </p>
-      <div className="profile-card__group" role="group" aria-labelledby={regenerateId}>
-        <h3 id={regenerateId}>Get new recovery codes</h3>
-        <p className="muted">Your current recovery codes stop working.</p>
-        <form className="profile-form" onSubmit={regenerate} noValidate aria-label="New recovery codes">
-          <CodeField label="Code for new recovery codes" hint={RECOVERY_HINT} recovery />
-          <button type="submit" className="button" disabled={busy}>
-            {state === 'regenerating' ? 'Generating...' : 'Get new recovery codes'}
-          </button>
-        </form>
-      </div>
-      <div className="profile-card__group" role="group" aria-labelledby={disableId}>
-        <h3 id={disableId}>Turn off</h3>
-        <form className="profile-form" onSubmit={disable} noValidate aria-label="Turn off two-factor authentication">
-          <PasswordField label="Password" name="password" autoComplete="current-password" />
-          <CodeField label="Code to turn off" hint={RECOVERY_HINT} recovery />
-          <button type="submit" className="button" disabled={busy}>
-            {state === 'disabling' ? 'Turning off...' : 'Turn off two-factor authentication'}
-          </button>
-        </form>
-      </div>
+      <ActionGroup
+        heading="Get new recovery codes"
+        note="Your current recovery codes stop working."
+        formLabel="New recovery codes"
+        onSubmit={regenerate}
+        busy={busy}
+        label={state === 'regenerating' ? 'Generating...' : 'Get new recovery codes'}
+      >
+        <CodeField label="Code for new recovery codes" hint={RECOVERY_HINT} recovery />
+      </ActionGroup>
+      <ActionGroup
+        heading="Turn off"
+        formLabel="Turn off two-factor authentication"
+        onSubmit={disable}
+        busy={busy}
+        label={state === 'disabling' ? 'Turning off...' : 'Turn off two-factor authentication'}
+      >
+        <PasswordField label="Password" name="password" autoComplete="current-password" />
+        <CodeField label="Code to turn off" hint={RECOVERY_HINT} recovery />
+      </ActionGroup>
     </>
+  );
+}
+
+type ActionGroupProps = {
+  heading: string;
+  note?: string;
+  formLabel: string;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  busy: boolean;
+  /** The button's words: what it does, or what it is doing while its own step runs. */
+  label: string;
+  /** The form's fields. */
+  children: ReactNode;
+};
+
+/** One thing to do while two-factor is on: a titled group with its form, every button held while any step runs. */
+function ActionGroup({ heading, note, formLabel, onSubmit, busy, label, children }: ActionGroupProps) {
+  const headingId = useId();
+  return (
+    <div className="profile-card__group" role="group" aria-labelledby={headingId}>
+      <h3 id={headingId}>{heading}</h3>
+      {note && <p className="muted">{note}</p>}
+      <form className="profile-form" onSubmit={onSubmit} noValidate aria-label={formLabel}>
+        {children}
+        <button type="submit" className="button" disabled={busy}>
+          {label}
+        </button>
+      </form>
+    </div>
   );
 }

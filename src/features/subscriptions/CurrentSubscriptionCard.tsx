@@ -5,6 +5,7 @@ import type { CurrentSubscription } from '../../../server/src/contract/subscript
 import { formatDate } from '../../../machines/rules/dates';
 import { formatAmount } from './format';
 import { Modal } from '../../components/Modal';
+import { ActionButtons } from '../../components/form/ActionButtons';
 
 export const PLAN_REMOVED = 'A plan no longer offered';
 
@@ -79,25 +80,16 @@ export function CurrentSubscriptionCard({ current, loading, cancel }: CurrentSub
           onClose={() => cancel.send({ type: 'cancel.dismissed' })}
           description={`Are you sure? Your access continues until the end of your billing period${current.currentPeriodEnd ? `, on ${formatDate(current.currentPeriodEnd)}` : ''}.`}
         >
-          <div className="modal__actions">
-            <button
-              type="button"
-              className="button button--danger"
-              disabled={cancelling}
-              onClick={() => cancel.send({ type: 'cancel.confirmed' })}
-            >
-              {cancelling ? 'Cancelling...' : 'Yes, Cancel'}
-            </button>
-            <button
-              type="button"
-              className="button"
-              disabled={cancelling}
-              onClick={() => cancel.send({ type: 'cancel.dismissed' })}
-              data-autofocus
-            >
-              No, Keep Subscription
-            </button>
-          </div>
+          <ActionButtons
+            className="modal__actions"
+            danger
+            busy={cancelling}
+            label="Yes, Cancel"
+            busyLabel="Cancelling..."
+            onConfirm={() => cancel.send({ type: 'cancel.confirmed' })}
+            onCancel={() => cancel.send({ type: 'cancel.dismissed' })}
+            cancelLabel="No, Keep Subscription"
+          />
         </Modal>
       )}
     </div>

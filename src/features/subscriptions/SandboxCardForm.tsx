@@ -1,7 +1,7 @@
 import { useId, type FormEvent } from 'react';
 import type { SandboxCard } from '../../../server/src/contract/subscriptions';
 import { formValues } from '../../components/form/formValues';
-import { CardFormActions } from './CardFormActions';
+import { ActionButtons } from '../../components/form/ActionButtons';
 
 type SandboxCardFormProps = {
   busy: boolean;
@@ -39,7 +39,7 @@ export function SandboxCardForm({ busy, onPay, onCancel, submitLabel = 'Pay Now'
           <input id={ids.cvc} name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" />
         </div>
       </div>
-      <CardFormActions busy={busy} submitLabel={submitLabel} busyLabel={busyLabel} onCancel={onCancel} />
+      <ActionButtons className="modal__actions" busy={busy} label={submitLabel} busyLabel={busyLabel} onCancel={onCancel} />
     </form>
   );
 }

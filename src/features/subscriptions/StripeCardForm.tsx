@@ -2,7 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
 import type { PaymentMethodInput } from '../../../machines/services/confirmPayment';
-import { CardFormActions } from './CardFormActions';
+import { ActionButtons } from '../../components/form/ActionButtons';
 
 type StripeCardFormProps = {
   publishableKey: string;
@@ -68,7 +68,14 @@ function CardForm({ busy, onPay, onCancel }: Omit<StripeCardFormProps, 'publisha
           />
         </div>
       </div>
-      <CardFormActions busy={busy} submitLabel="Pay Now" busyLabel="Processing..." ready={stripe !== null} onCancel={onCancel} />
+      <ActionButtons
+        className="modal__actions"
+        busy={busy}
+        label="Pay Now"
+        busyLabel="Processing..."
+        ready={stripe !== null}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

@@ -24,7 +24,7 @@ const machine = stepUpMachine.provide({
 const start = () => createActor(machine).start();
 
 describe('stepUp (the "Confirm it\'s you" dialog)', () => {
-  it('asks with the methods the server named, and sends the password, or the code when two-factor is on', () => {
+  it('asks with the methods the server named, and sends the password, or the code when two-factor is on', async () => {
     const actor = start();
     // Nothing asked, no dialog, until a call is refused.
     expect(actor.getSnapshot().matches('idle')).toBe(true);
@@ -37,11 +37,15 @@ describe('stepUp (the "Confirm it\'s you" dialog)', () => {
     actor.send({ type: 'stepUp.submitted', secret: 'pw' });
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     expect(actor.getSnapshot().hasTag('dialog')).toBe(true);
-    expect(confirmStepUp).toHaveBeenCalledWith({ method: 'password', secret: 'pw' }, { signal: expect.any(AbortSignal) });
+    // The call's code loads with the first proof (off the first paint).
+    await vi.waitFor(() =>
+      expect(confirmStepUp).toHaveBeenCalledWith({ method: 'password', secret: 'pw' }, { signal: expect.any(AbortSignal) }),
+    );
 
     const coded = start();
     coded.send({ type: 'stepUp.requested', methods: ['code'] });
     coded.send({ type: 'stepUp.submitted', secret: '123456' });
+    await vi.waitFor(() => expect(confirmStepUp).toHaveBeenCalledTimes(2));
     expect(confirmStepUp).toHaveBeenLastCalledWith({ method: 'code', secret: '123456' }, { signal: expect.any(AbortSignal) });
   });
 
@@ -73,7 +77,7 @@ describe('stepUp (the "Confirm it\'s you" dialog)', () => {
     // The second request does not change what the open dialog asks.
     expect(actor.getSnapshot().context.methods).toEqual(['password']);
     actor.send({ type: 'stepUp.passkeyChosen' });
-    expect(confirmStepUp).toHaveBeenCalledWith({ method: 'passkey' }, { signal: expect.any(AbortSignal) });
+    await vi.waitFor(() => expect(confirmStepUp).toHaveBeenCalledWith({ method: 'passkey' }, { signal: expect.any(AbortSignal) }));
     request.resolve();
     await expect(Promise.all([first, second])).resolves.toEqual([true, true]);
   });

@@ -2,6 +2,7 @@ import { Suspense, lazy, useId, type ComponentType, type FormEvent } from 'react
 import { useSelector } from '@xstate/react';
 import { localToday } from '../../../../machines/weightHistory.machine';
 import { FormMessages } from '../../../components/form/FormMessages';
+import { ActionButtons } from '../../../components/form/ActionButtons';
 import { formValues } from '../../../components/form/formValues';
 import { formatWeight, weightUnit, type UnitSystem } from '../../../../machines/rules/units';
 import { formatDay } from '../../../../machines/rules/dates';
@@ -70,11 +71,7 @@ export function WeightHistory({ unit, goalKg, heightCm }: WeightHistoryProps) {
               <label htmlFor={ids.weight}>Weight ({label})</label>
               <input id={ids.weight} name="weight" inputMode="decimal" />
             </div>
-            <div className="profile-card__actions">
-              <button type="submit" className="button button--primary" disabled={busy}>
-                {busy ? 'Saving...' : 'Add entry'}
-              </button>
-            </div>
+            <ActionButtons busy={busy} label="Add entry" busyLabel="Saving..." />
           </form>
           {entries.length === 0 ? (
             <p>No entries yet. Every change of your weight is recorded here.</p>
