@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, SERVER_DIR, type TestStrapi } from './helpers/strapi';
+import { bootStrapi, type TestStrapi } from './helpers/strapi';
 import { SITEMAP_PATHS } from '../src/middlewares/crawler-files';
 
 // Over 1 KB, so both the build and the server would compress them.
@@ -73,9 +73,10 @@ beforeAll(async () => {
   // Built without variants (e.g. an older build): compressed on the fly instead.
   fs.writeFileSync(path.join(spaDir, 'assets', 'plain.js'), APP_JS);
   fs.writeFileSync(path.join(spaDir, 'images', 'photo.png'), PNG);
-  uploadFile = path.join(SERVER_DIR, 'public', 'uploads', `compression-test-${crypto.randomUUID()}.png`);
-  fs.writeFileSync(uploadFile, PNG);
   app = await bootStrapi({ env: { SPA_DIR: spaDir, PUBLIC_URL } });
+  // After the start: the start-up sweep would remove a file that no upload row names.
+  uploadFile = path.join(app.strapi.dirs.static.public, 'uploads', `compression-test-${crypto.randomUUID()}.png`);
+  fs.writeFileSync(uploadFile, PNG);
 });
 
 afterAll(async () => {

@@ -16,10 +16,11 @@ import {
 } from '../src/security/login-throttle';
 import { createAuthRateLimit } from '../src/security/auth-rate-limit';
 import { productionProblems, secretProblem } from '../src/security/production-safety';
+import { testRedisDb } from './helpers/instances';
 
 /** Units of the shared limits (no Strapi boot): backoff, per-address keys, Redis sharing, failing open. */
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
+const REDIS_URL = `redis://127.0.0.1:6379/${testRedisDb()}`;
 
 function redisAnswers(): Promise<boolean> {
   return new Promise((resolve) => {
@@ -256,7 +257,7 @@ describe('count first, then check', () => {
   });
 
   it.skipIf(!hasRedis)('on Redis (as on any number of instances): 60 concurrent guesses get 10 checks, then the lock', async () => {
-    process.env.REDIS_URL = `${REDIS_URL}/${process.env.TEST_REDIS_DB ?? 9}`;
+    process.env.REDIS_URL = REDIS_URL;
     const subject = accountSubject('member', `burst-redis-${Date.now()}`);
     expect(await burstOfGuesses(subject)).toEqual({ checked: 10, locked: 50, uncountable: 0 });
     expect(await lockedFor(subject)).toBe(BASE_LOCK_SEC);

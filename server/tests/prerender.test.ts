@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Core } from '@strapi/strapi';
 import { bootStrapi, SERVER_DIR, type TestStrapi } from './helpers/strapi';
+import { testRedisDb } from './helpers/instances';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { LEGAL_CACHE_MS, createPrerenderer, type Prerenderer } from '../src/prerender/prerender';
@@ -468,7 +469,7 @@ describe.skipIf(!redisAnswers)('a legal page edited on one instance', () => {
     const lifecycles: Subscriber[] = [];
     const strapi = { db: { lifecycles: { subscribe: (subscriber: Subscriber) => lifecycles.push(subscriber) } }, log: { warn: vi.fn() } };
     const prerenderer: Prerenderer = { page: async () => null, forgetLegalPages: vi.fn() };
-    const redis = new Redis({ host: '127.0.0.1', port: REDIS_PORT, db: 9 });
+    const redis = new Redis({ host: '127.0.0.1', port: REDIS_PORT, db: testRedisDb() });
     watchLegalEdits(strapi as unknown as Core.Strapi, prerenderer, redis);
     return { lifecycles, prerenderer, redis };
   }
