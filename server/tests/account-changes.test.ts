@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
-import { RESET_SUBJECT, createOutboxReader, emailChangeTokenOf, resetCodeOf } from './helpers/outbox';
+import { boot, type TestApp } from './helpers/app';
+import { request } from './helpers/strapi';
+import { RESET_SUBJECT, emailChangeTokenOf, resetCodeOf } from './helpers/outbox';
 import type { ApiError, AuthResponse } from './helpers/types';
 
 /**
@@ -15,9 +13,8 @@ import type { ApiError, AuthResponse } from './helpers/types';
 const INVALID_CODE = 'This reset code is invalid or has expired. Please request a new one.';
 const USERS = 'plugin::users-permissions.user';
 
-let app: TestStrapi;
-let outboxDir: string;
-let outbox: ReturnType<typeof createOutboxReader>;
+let app: TestApp;
+let outbox: TestApp['outbox'];
 let counter = 0;
 
 type Answer = Partial<AuthResponse> & Partial<ApiError> & { ok?: boolean; id?: number; email?: string; jwt?: string };
@@ -25,13 +22,9 @@ const call = (method: string, urlPath: string, options: { body?: unknown; token?
   request<Answer>(app.baseUrl, method, urlPath, options);
 const login = (identifier: string, password: string) => call('POST', '/api/auth/local', { body: { identifier, password } });
 
-async function member() {
+function member() {
   counter += 1;
-  const username = `changer${counter}`;
-  const password = `${username}-Pass-1`;
-  const res = await call('POST', '/api/auth/local/register', { body: { username, email: `${username}@example.com`, password } });
-  expect(res.status).toBe(200);
-  return { id: res.body.user!.id, jwt: res.body.jwt!, email: `${username}@example.com`, password };
+  return app.register(`changer${counter}`);
 }
 
 async function mailedCode(email: string): Promise<string> {
@@ -51,22 +44,12 @@ const useCode = (code: string) =>
   call('POST', '/api/auth/reset-password', { body: { code, password: 'Taken-Over-9', passwordConfirmation: 'Taken-Over-9' } });
 
 beforeAll(async () => {
-  outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-outbox-'));
-  outbox = createOutboxReader(outboxDir);
-  app = await bootStrapi({
-    env: {
-      EMAIL_OUTBOX_DIR: outboxDir,
-      SMTP_HOST: '',
-      AUTH_RATELIMIT_MAX: '1000',
-      AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000',
-      AUTH_ADDRESS_LIMIT_PER_DAY: '1000',
-    },
-  });
+  app = await boot({ outbox: true, limits: 'raised' });
+  outbox = app.outbox;
 });
 
 afterAll(async () => {
   await app?.stop();
-  fs.rmSync(outboxDir, { recursive: true, force: true });
 });
 
 describe('a reset code mailed before a credential change', () => {

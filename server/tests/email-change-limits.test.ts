@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
+import { boot, type TestApp } from './helpers/app';
+import { request } from './helpers/strapi';
 import { createOutboxReader } from './helpers/outbox';
 import { mailQueueOf, settleMail } from './helpers/mail-queue';
 import {
@@ -24,8 +22,7 @@ import { emailMessages } from '../src/contract/fieldRules';
 const USERS = 'plugin::users-permissions.user';
 const MESSAGES = 'api::email-message.email-message';
 
-let app: TestStrapi;
-let outboxDir: string;
+let app: TestApp;
 
 const surface: AttackSurface = {
   async call(_i, method, urlPath, options = {}) {
@@ -41,29 +38,19 @@ const surface: AttackSurface = {
   queued: () => app.strapi.db.query(MESSAGES).count({}),
   async deliveredTo(address) {
     await settleMail(app.strapi);
-    return createOutboxReader(outboxDir).take(address).length;
+    return createOutboxReader(app.outboxDir).take(address).length;
   },
   stored: async (id) => (await app.strapi.db.query(USERS).findOne({ where: { id }, select: ['email', 'pending_email'] })) as never,
   accountsWith: (email) => app.strapi.db.query(USERS).count({ where: { email } }),
 };
 
 beforeAll(async () => {
-  outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-outbox-'));
-  app = await bootStrapi({
-    env: {
-      EMAIL_OUTBOX_DIR: outboxDir,
-      SMTP_HOST: '',
-      // The auth routes' own limits are not under test here (registrations and refused addresses are many).
-      AUTH_RATELIMIT_MAX: '10000',
-      AUTH_ADDRESS_LIMIT_PER_MINUTE: '10000',
-      AUTH_ADDRESS_LIMIT_PER_DAY: '10000',
-    },
-  });
+  // The auth routes' own limits are not under test here (registrations and refused addresses are many).
+  app = await boot({ outbox: true, limits: 'raised' });
 });
 
 afterAll(async () => {
   await app?.stop();
-  fs.rmSync(outboxDir, { recursive: true, force: true });
 });
 
 describe('e-mail change requests are limited per member and per target address (SQLite, one process)', () => {

@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
-import { createOutboxReader, emailChangeTokenOf, resetCodeOf } from './helpers/outbox';
+import { boot, type TestApp } from './helpers/app';
+import { request } from './helpers/strapi';
+import { emailChangeTokenOf, resetCodeOf } from './helpers/outbox';
 import type { ApiError, AuthResponse } from './helpers/types';
 import { emailChangeMessages } from '../src/contract/emailChange';
 
@@ -15,9 +13,8 @@ import { emailChangeMessages } from '../src/contract/emailChange';
 
 const USERS = 'plugin::users-permissions.user';
 
-let app: TestStrapi;
-let outboxDir: string;
-let outbox: ReturnType<typeof createOutboxReader>;
+let app: TestApp;
+let outbox: TestApp['outbox'];
 let counter = 0;
 
 type Answer = Partial<AuthResponse> &
@@ -45,13 +42,9 @@ const stored = async (id: number) =>
     select: ['email', 'pending_email', 'email_change_token', 'email_change_cancel_token'],
   })) as StoredRow;
 
-async function member() {
+function member() {
   counter += 1;
-  const username = `mover${counter}`;
-  const password = `${username}-Pass-1`;
-  const res = await call('POST', '/api/auth/local/register', { body: { username, email: `${username}@example.com`, password } });
-  expect(res.status).toBe(200);
-  return { id: res.body.user!.id, jwt: res.body.jwt!, email: `${username}@example.com`, password };
+  return app.register(`mover${counter}`);
 }
 
 /** Asks for `newEmail` and returns the two links' tokens read from the outbox. */
@@ -66,22 +59,12 @@ async function requestChange(who: Awaited<ReturnType<typeof member>>, newEmail: 
 }
 
 beforeAll(async () => {
-  outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-outbox-'));
-  outbox = createOutboxReader(outboxDir);
-  app = await bootStrapi({
-    env: {
-      EMAIL_OUTBOX_DIR: outboxDir,
-      SMTP_HOST: '',
-      AUTH_RATELIMIT_MAX: '1000',
-      AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000',
-      AUTH_ADDRESS_LIMIT_PER_DAY: '1000',
-    },
-  });
+  app = await boot({ outbox: true, limits: 'raised' });
+  outbox = app.outbox;
 });
 
 afterAll(async () => {
   await app?.stop();
-  fs.rmSync(outboxDir, { recursive: true, force: true });
 });
 
 describe('asking for a new address', () => {

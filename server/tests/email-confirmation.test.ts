@@ -1,31 +1,23 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
-import { createOutboxReader } from './helpers/outbox';
+import { boot, type TestApp } from './helpers/app';
+import { request } from './helpers/strapi';
 import type { ApiError, AuthResponse } from './helpers/types';
 
 const PUBLIC_URL = 'http://carnivo.test';
 
-let app: TestStrapi;
-let outboxDir: string;
-let outbox: ReturnType<typeof createOutboxReader>;
+let app: TestApp;
+let outbox: TestApp['outbox'];
 
 const login = (identifier: string, password: string) =>
   request<AuthResponse & ApiError>(app.baseUrl, 'POST', '/api/auth/local', { body: { identifier, password } });
 
 beforeAll(async () => {
-  outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-outbox-'));
-  outbox = createOutboxReader(outboxDir);
-  app = await bootStrapi({
-    env: { EMAIL_OUTBOX_DIR: outboxDir, SMTP_HOST: '', PUBLIC_URL, EMAIL_CONFIRMATION: 'true' },
-  });
+  app = await boot({ outbox: true, env: { PUBLIC_URL, EMAIL_CONFIRMATION: 'true' } });
+  outbox = app.outbox;
 });
 
 afterAll(async () => {
   await app?.stop();
-  fs.rmSync(outboxDir, { recursive: true, force: true });
 });
 
 describe('email confirmation (EMAIL_CONFIRMATION=true)', () => {

@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { SERVER_DIR, bootStrapi, requestFrom, type TestStrapi } from './helpers/strapi';
+import { boot, type TestApp } from './helpers/app';
+import { SERVER_DIR, requestFrom } from './helpers/strapi';
 import { ACCOUNT_BUDGET, BURST, LOCKED_CODES, LOCKED_LOG_IN, PASSWORD, TICKET_BUDGET, bursts } from './helpers/guess-bursts';
 import { profileMessages } from '../src/contract/profileRules';
 
@@ -16,8 +15,7 @@ import { profileMessages } from '../src/contract/profileRules';
  * and the victim's rows are re-read unchanged.
  */
 
-let app: TestStrapi;
-let outboxDir: string;
+let app: TestApp;
 let nextAddress = 1;
 const client = () => `127.0.${60 + Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 1}`;
 
@@ -43,8 +41,7 @@ const hashOf = async (id: number) => (await row<{ password: string }>('SELECT pa
 const passwordChecksOf = (hash: string) => passwordChecks.filter((checked) => checked === hash).length;
 
 beforeAll(async () => {
-  outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-guess-budget-outbox-'));
-  app = await bootStrapi({ env: { EMAIL_OUTBOX_DIR: outboxDir, SMTP_HOST: '' } });
+  app = await boot({ outbox: true });
   urls.push(app.baseUrl);
 
   const users = app.strapi.plugin('users-permissions').service('user') as {
@@ -69,7 +66,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const undo of restore) undo();
   await app?.stop();
-  if (outboxDir) fs.rmSync(outboxDir, { recursive: true, force: true });
 });
 
 describe(`${BURST} concurrent wrong guesses on one server (SQLite)`, () => {

@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, requestFrom, type TestStrapi } from './helpers/strapi';
+import { boot, type TestApp } from './helpers/app';
+import { request, requestFrom } from './helpers/strapi';
 import type { ApiError, AuthResponse } from './helpers/types';
 
 /**
@@ -14,8 +12,7 @@ import type { ApiError, AuthResponse } from './helpers/types';
 
 const LOCKED = 'Too many failed log-in attempts. Try again in 15 minutes or reset your password.';
 
-let app: TestStrapi;
-let outboxDir: string;
+let app: TestApp;
 let nextAddress = 1;
 /** A loopback address no other request used: a fresh client for the per-address limits. */
 const freshClient = () => `127.0.${20 + Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 1}`;
@@ -30,14 +27,12 @@ const seen = (res: { status: number; body: Answer; headers: Record<string, unkno
 });
 
 beforeAll(async () => {
-  outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-outbox-'));
   // Default limits: 10 a minute per route and client address, so every attempt below comes from its own address.
-  app = await bootStrapi({ env: { EMAIL_OUTBOX_DIR: outboxDir, SMTP_HOST: '' } });
+  app = await boot({ outbox: true });
 });
 
 afterAll(async () => {
   await app?.stop();
-  fs.rmSync(outboxDir, { recursive: true, force: true });
 });
 
 async function registerMember(username: string) {

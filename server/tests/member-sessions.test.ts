@@ -1,10 +1,6 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, type TestStrapi } from './helpers/strapi';
-import { createOutboxReader } from './helpers/outbox';
+import { boot, type TestApp } from './helpers/app';
 import { settleMail } from './helpers/mail-queue';
 import type { ApiError, AuthResponse } from './helpers/types';
 import { SIGNED_OUT_REASON, type SessionsResponse } from '../src/contract/sessions';
@@ -22,8 +18,8 @@ const FIREFOX_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) FxiOS/131.0 Mobile/15E148 Safari/605.1.15';
 const SAFARI_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15';
 
-let app: TestStrapi;
-let outbox: ReturnType<typeof createOutboxReader>;
+let app: TestApp;
+let outbox: TestApp['outbox'];
 let counter = 0;
 
 type Answer = Partial<AuthResponse> & Partial<ApiError> & Partial<SessionsResponse> & { ok?: boolean };
@@ -84,18 +80,8 @@ async function alertsTo(email: string) {
 }
 
 beforeAll(async () => {
-  const outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-outbox-'));
-  outbox = createOutboxReader(outboxDir);
-  app = await bootStrapi({
-    env: {
-      EMAIL_OUTBOX_DIR: outboxDir,
-      SMTP_HOST: '',
-      PUBLIC_URL,
-      AUTH_RATELIMIT_MAX: '1000',
-      AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000',
-      AUTH_ADDRESS_LIMIT_PER_DAY: '1000',
-    },
-  });
+  app = await boot({ outbox: true, limits: 'raised', env: { PUBLIC_URL } });
+  outbox = app.outbox;
 });
 
 afterAll(async () => {

@@ -1,11 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { TOTP } from 'otpauth';
-import { bootStrapi, type TestStrapi } from './helpers/strapi';
+import { boot, type TestApp } from './helpers/app';
 import { settleMail } from './helpers/mail-queue';
-import { createOutboxReader, resetCodeOf, type OutboxEmail } from './helpers/outbox';
+import { resetCodeOf, type OutboxEmail } from './helpers/outbox';
 import { softwarePasskey } from './helpers/software-authenticator';
 import { OWNER_EVENTS, recentPasskeysRemoved, type OwnerEvent } from '../src/mail/owner-notice';
 import { RECENT_PASSKEY_MINUTES } from '../src/security/step-up';
@@ -21,9 +18,8 @@ const ORIGIN = 'https://carnivo.test';
 const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const OWNER_SUBJECTS = new Set<string>(Object.values(OWNER_EVENTS).map((event) => event.subject));
 
-let app: TestStrapi;
-let tmpDir: string;
-let outbox: ReturnType<typeof createOutboxReader>;
+let app: TestApp;
+let outbox: TestApp['outbox'];
 let counter = 0;
 
 type Body = Record<string, unknown> & {
@@ -94,15 +90,12 @@ async function expectOneNotice(email: string, event: OwnerEvent, since: number, 
 const codeOf = (secret: string) => TOTP.generate({ secret: new TOTP({ secret }).secret });
 
 beforeAll(async () => {
-  tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-owner-notices-'));
-  const outboxDir = path.join(tmpDir, 'outbox');
-  app = await bootStrapi({ env: { EMAIL_OUTBOX_DIR: outboxDir, SMTP_HOST: '', AUTH_RATELIMIT_ENABLED: 'false', PUBLIC_URL: ORIGIN } });
-  outbox = createOutboxReader(outboxDir);
+  app = await boot({ outbox: true, limits: 'off', env: { PUBLIC_URL: ORIGIN } });
+  outbox = app.outbox;
 });
 
 afterAll(async () => {
   await app?.stop();
-  fs.rmSync(tmpDir, { recursive: true, force: true });
 });
 
 describe('owner notices', () => {

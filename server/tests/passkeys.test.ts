@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
+import { boot, type TestApp } from './helpers/app';
+import { request } from './helpers/strapi';
 import type { ApiError, AuthResponse } from './helpers/types';
 import { softwarePasskey, type SoftwarePasskey } from './helpers/software-authenticator';
 import { passkeyMessages, type AddPasskeyResponse, type PasskeysResponse } from '../src/contract/passkeys';
@@ -17,8 +15,7 @@ import { passkeyMessages, type AddPasskeyResponse, type PasskeysResponse } from 
 const ORIGIN = 'https://carnivo.test';
 const RP_ID = 'carnivo.test';
 
-let app: TestStrapi;
-let tmpDir: string;
+let app: TestApp;
 
 interface Member {
   id: number;
@@ -87,15 +84,11 @@ async function memberWithPasskey(prefix: string): Promise<{ member: Member; pass
 }
 
 beforeAll(async () => {
-  tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-passkeys-'));
-  app = await bootStrapi({
-    env: { EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'), SMTP_HOST: '', AUTH_RATELIMIT_ENABLED: 'false', PUBLIC_URL: ORIGIN },
-  });
+  app = await boot({ outbox: true, limits: 'off', env: { PUBLIC_URL: ORIGIN } });
 });
 
 afterAll(async () => {
   await app?.stop();
-  fs.rmSync(tmpDir, { recursive: true, force: true });
 });
 
 describe('passkeys: registration, listing and sign-in', () => {

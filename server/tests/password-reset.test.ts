@@ -1,34 +1,23 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
-import { RESET_SUBJECT, createOutboxReader, resetCodeOf } from './helpers/outbox';
-import type { ApiError, AuthResponse } from './helpers/types';
+import { boot, type Member, type TestApp } from './helpers/app';
+import { RESET_SUBJECT, resetCodeOf } from './helpers/outbox';
+import type { ApiError } from './helpers/types';
 
 const INVALID_CODE = 'This reset code is invalid or has expired. Please request a new one.';
 const PUBLIC_URL = 'http://carnivo.test';
 const USERS = 'plugin::users-permissions.user';
 
-let app: TestStrapi;
-let outboxDir: string;
-let outbox: ReturnType<typeof createOutboxReader>;
-let alice: AuthResponse;
+let app: TestApp;
+let outbox: TestApp['outbox'];
+let alice: Member;
 let alicePassword = 'original-pass-1';
 
 type Answer = { ok?: boolean } & Partial<ApiError>;
-const forgot = (body: unknown) => request<Answer>(app.baseUrl, 'POST', '/api/auth/forgot-password', { body });
-const reset = (body: unknown) => request<Answer>(app.baseUrl, 'POST', '/api/auth/reset-password', { body });
-const login = (identifier: string, password: string) =>
-  request<AuthResponse & ApiError>(app.baseUrl, 'POST', '/api/auth/local', { body: { identifier, password } });
-const register = async (username: string, password: string) => {
-  const res = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local/register', {
-    body: { username, email: `${username}@example.com`, password },
-  });
-  expect(res.status).toBe(200);
-  return res.body;
-};
+const forgot = (body: unknown) => app.call<Answer>('POST', '/api/auth/forgot-password', { body });
+const reset = (body: unknown) => app.call<Answer>('POST', '/api/auth/reset-password', { body });
+const login = (identifier: string, password: string) => app.login(identifier, password);
+const register = (username: string, password: string) => app.register(username, { password });
 const storedUser = (id: number) => app.strapi.db.query(USERS).findOne({ where: { id } });
 
 /** Requests a code for the address and reads it from the outbox. */
@@ -42,31 +31,20 @@ async function requestCode(email: string): Promise<string> {
 const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
 
 beforeAll(async () => {
-  outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-outbox-'));
-  outbox = createOutboxReader(outboxDir);
-  app = await bootStrapi({
-    env: {
-      EMAIL_OUTBOX_DIR: outboxDir,
-      SMTP_HOST: '',
-      PUBLIC_URL,
-      // Many calls to the rate-limited auth routes; the limit itself is tested at the end.
-      AUTH_RATELIMIT_MAX: '1000',
-      AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000',
-      AUTH_ADDRESS_LIMIT_PER_DAY: '1000',
-    },
-  });
+  // Many calls to the rate-limited auth routes; the limit itself is tested at the end.
+  app = await boot({ outbox: true, limits: 'raised', env: { PUBLIC_URL } });
+  outbox = app.outbox;
   alice = await register('alice', alicePassword);
 });
 
 afterAll(async () => {
   await app?.stop();
-  fs.rmSync(outboxDir, { recursive: true, force: true });
 });
 
 describe('POST /api/auth/forgot-password', () => {
   it('answers the same for a known, an unknown and a blocked address; mails only the known one', async () => {
     const blocked = await register('blocky', 'blocked-pass-1');
-    await app.strapi.db.query(USERS).update({ where: { id: blocked.user.id }, data: { blocked: true } });
+    await app.strapi.db.query(USERS).update({ where: { id: blocked.id }, data: { blocked: true } });
 
     const known = await forgot({ email: 'alice@example.com' });
     const unknown = await forgot({ email: 'nobody@example.com' });
@@ -83,7 +61,7 @@ describe('POST /api/auth/forgot-password', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(outbox.take('nobody@example.com')).toEqual([]);
     expect(outbox.take('blocky@example.com')).toEqual([]);
-    expect((await storedUser(blocked.user.id)).resetPasswordToken).toBeNull();
+    expect((await storedUser(blocked.id)).resetPasswordToken).toBeNull();
   });
 
   it('matches the address case-insensitively', async () => {
@@ -119,7 +97,7 @@ describe('POST /api/auth/forgot-password', () => {
     expect(email.html).toContain(code);
     expect(email.html).toContain(`href="${link}"`);
 
-    const stored = await storedUser(alice.user.id);
+    const stored = await storedUser(alice.id);
     expect(stored.resetPasswordToken).toBe(sha256(code));
     expect(JSON.stringify(stored)).not.toContain(code);
     const expiresAt = new Date(stored.resetPasswordTokenExpiresAt).getTime();
@@ -185,7 +163,7 @@ describe('POST /api/auth/reset-password', () => {
   it('refuses mismatched passwords even with a valid code, and the code stays usable', async () => {
     const code = await requestCode('alice@example.com');
     expectError(await reset({ code, password: 'new-pass-1', passwordConfirmation: 'new-pass-9' }), 'Passwords do not match.');
-    expect((await storedUser(alice.user.id)).resetPasswordToken).toBe(sha256(code));
+    expect((await storedUser(alice.id)).resetPasswordToken).toBe(sha256(code));
   });
 
   it('refuses a wrong code and leaves the password alone', async () => {
@@ -209,9 +187,9 @@ describe('POST /api/auth/reset-password', () => {
     expect(oldLogin.body.error.message).toBe('Invalid identifier or password');
     const newLogin = await login('alice@example.com', newPassword);
     expect(newLogin.status).toBe(200);
-    expect(newLogin.body.user.id).toBe(alice.user.id);
+    expect(newLogin.body.user.id).toBe(alice.id);
 
-    const stored = await storedUser(alice.user.id);
+    const stored = await storedUser(alice.id);
     expect(stored.resetPasswordToken).toBeNull();
     expect(stored.resetPasswordTokenExpiresAt).toBeNull();
     expect(stored.password).toMatch(/^\$2[aby]\$/);
@@ -236,7 +214,7 @@ describe('POST /api/auth/reset-password', () => {
     const code = await requestCode('alice@example.com');
     await app.strapi.db
       .query(USERS)
-      .update({ where: { id: alice.user.id }, data: { resetPasswordTokenExpiresAt: new Date(Date.now() - 1000) } });
+      .update({ where: { id: alice.id }, data: { resetPasswordTokenExpiresAt: new Date(Date.now() - 1000) } });
     expectError(await reset({ code, password: 'expired-pass-1', passwordConfirmation: 'expired-pass-1' }), INVALID_CODE);
     expect((await login('alice', alicePassword)).status).toBe(200);
     expect((await login('alice', 'expired-pass-1')).status).toBe(400);
@@ -245,7 +223,7 @@ describe('POST /api/auth/reset-password', () => {
   it('refuses a code of a user who has been blocked since', async () => {
     const bob = await register('bobby', 'bobby-pass-1');
     const code = await requestCode('bobby@example.com');
-    await app.strapi.db.query(USERS).update({ where: { id: bob.user.id }, data: { blocked: true } });
+    await app.strapi.db.query(USERS).update({ where: { id: bob.id }, data: { blocked: true } });
     expectError(await reset({ code, password: 'bobby-pass-2', passwordConfirmation: 'bobby-pass-2' }), INVALID_CODE);
   });
 

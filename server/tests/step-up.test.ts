@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
+import { boot, type TestApp } from './helpers/app';
+import { request } from './helpers/strapi';
 import type { SoftwarePasskey } from './helpers/software-authenticator';
 import {
   ORIGIN,
@@ -35,8 +33,7 @@ import { RECENT_PASSKEY_MINUTES, STEP_UP_WINDOW_SEC } from '../src/security/step
 
 const SESSIONS = 'api::member-session.member-session';
 
-let app: TestStrapi;
-let tmpDir: string;
+let app: TestApp;
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', route: string, options: { token?: string; body?: unknown } = {}) =>
   request<Body>(app.baseUrl, method, route, options);
@@ -118,15 +115,11 @@ async function passkeyProof(passkey: SoftwarePasskey) {
 }
 
 beforeAll(async () => {
-  tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-step-up-'));
-  app = await bootStrapi({
-    env: { EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'), SMTP_HOST: '', AUTH_RATELIMIT_ENABLED: 'false', PUBLIC_URL: ORIGIN },
-  });
+  app = await boot({ outbox: true, limits: 'off', env: { PUBLIC_URL: ORIGIN } });
 });
 
 afterAll(async () => {
   await app?.stop();
-  fs.rmSync(tmpDir, { recursive: true, force: true });
 });
 
 describe('step-up: a stolen session alone changes nothing', () => {

@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from './helpers/strapi';
+import { boot, type TestApp } from './helpers/app';
+import { request } from './helpers/strapi';
 import type { ApiError, AuthResponse } from './helpers/types';
 import { latestEntryDate, progressMessages, utcDate, type WeightEntriesResponse, type WeightEntryResponse } from '../src/contract/progress';
 import { profileMessages } from '../src/contract/profileRules';
@@ -14,8 +12,7 @@ import { setupProgress } from '../src/bootstrap/progress';
  * through PUT /api/users/:id, the unit and reminder settings, and account deletion.
  */
 
-let app: TestStrapi;
-let tmpDir: string;
+let app: TestApp;
 
 interface Member {
   id: number;
@@ -74,14 +71,12 @@ const bmi = (currentWeight: number) => ({
 });
 
 beforeAll(async () => {
-  tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-weights-'));
   // Several sign-ups from one address: the auth rate limit is not what is tested here.
-  app = await bootStrapi({ env: { EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'), SMTP_HOST: '', AUTH_RATELIMIT_ENABLED: 'false' } });
+  app = await boot({ outbox: true, limits: 'off' });
 });
 
 afterAll(async () => {
   await app?.stop();
-  fs.rmSync(tmpDir, { recursive: true, force: true });
 });
 
 describe('weight entries: access', () => {

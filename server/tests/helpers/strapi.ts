@@ -19,6 +19,8 @@ export interface TestStrapi {
   baseUrl: string;
   /** SQLite file of this instance (undefined for postgres). */
   databaseFile?: string;
+  /** Where the outbox provider writes this instance's mail (when SMTP_HOST is empty). */
+  outboxDir: string;
   /** Destroys Strapi; deletes the SQLite file unless keepDatabase. */
   stop(options?: { keepDatabase?: boolean }): Promise<void>;
 }
@@ -80,6 +82,7 @@ export async function bootStrapi(options: BootOptions = {}): Promise<TestStrapi>
     strapi,
     baseUrl: `http://127.0.0.1:${port}`,
     databaseFile,
+    outboxDir: path.resolve(SERVER_DIR, process.env.EMAIL_OUTBOX_DIR!),
     async stop({ keepDatabase = false } = {}) {
       await strapi.destroy();
       for (const [event, listeners] of processListeners) {
