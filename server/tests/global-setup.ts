@@ -1,6 +1,6 @@
-import { compileServer } from './helpers/compile';
+import { compileServerIfStale } from './helpers/compile';
 
-/** Compiles the server once for the whole run; the workers then boot server/dist as it is (helpers/compile.ts). */
+/** Compiles the server once for the whole run (unless server/dist is current); the workers boot it as it is (helpers/compile.ts). */
 export default function setup() {
-  compileServer();
+  compileServerIfStale({ fromDist: true });
 }

@@ -34,9 +34,16 @@ export function compileServer(): void {
   process.env[COMPILED_AT] = String(started);
 }
 
-/** Compiles unless this run already did and no source changed since. */
-export function compileServerIfStale(): void {
-  const compiledAt = Number(process.env[COMPILED_AT] ?? 0);
+const BUILD_INFO = path.join(DIST_DIR, 'tsconfig.tsbuildinfo');
+
+/**
+ * Compiles unless server/dist is newer than every source: compiled by this run (COMPILED_AT) or,
+ * when `fromDist`, by an earlier compile or `npm run build` (the time of its build info).
+ */
+export function compileServerIfStale({ fromDist = false } = {}): void {
+  const builtAt = fromDist && fs.existsSync(BUILD_INFO) ? fs.statSync(BUILD_INFO).mtimeMs : 0;
+  const compiledAt = Math.max(Number(process.env[COMPILED_AT] ?? 0), builtAt);
   const stale = !compiledAt || !fs.existsSync(DIST_DIR) || SOURCES.some((dir) => fs.existsSync(dir) && newestSource(dir) >= compiledAt);
   if (stale) compileServer();
+  else process.env[COMPILED_AT] = String(compiledAt);
 }
