@@ -1,6 +1,12 @@
 import { errors } from '@strapi/utils';
 import { describe, expect, it } from 'vitest';
-import { goalsError, informationError, passwordChangeError, profileMessages, type InformationFields } from '../../src/contract/profileRules';
+import {
+  goalsError,
+  informationError,
+  passwordChangeError,
+  profileMessages,
+  type InformationFields,
+} from '../../src/contract/profileRules';
 import { changePasswordGuard, normalizeProfileUpdate } from '../../src/extensions/users-permissions/profile-guard';
 import type { RequestContext } from '../../src/request-context';
 

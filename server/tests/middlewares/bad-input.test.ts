@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Context, Next } from 'koa';
 import { bootStrapi, request, requestFrom, type TestStrapi } from '../helpers/strapi';
+import { RAISED_LIMITS } from '../helpers/app';
 import { throwawayMembers } from '../helpers/throwaway-members';
 import { joinPath, ownedRoutes, type OwnedRoute } from '../helpers/owned-routes';
 import type { ApiError, AuthResponse, Ingredient } from '../helpers/types';
@@ -670,13 +671,9 @@ beforeAll(async () => {
   app = await bootStrapi({
     // The SQLite file outside the request temp directory, which must stay empty.
     databaseFile: path.join(ORIGINAL_TMPDIR, `carnivo-test-${crypto.randomUUID()}.db`),
-    env: {
-      // The auth routes get the whole corpus; their rate limits are not what this file tests (a 429
-      // would stop the body before the route), so they are raised.
-      AUTH_RATELIMIT_MAX: '1000000',
-      AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000000',
-      AUTH_ADDRESS_LIMIT_PER_DAY: '1000000',
-    },
+    // The auth routes get the whole corpus; their rate limits are not what this file tests (a 429
+    // would stop the body before the route), so they are raised.
+    env: RAISED_LIMITS,
   });
   port = Number(new URL(app.baseUrl).port);
   installRecorder();

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, requestFrom, type TestStrapi } from '../helpers/strapi';
+import { RAISED_LIMITS } from '../helpers/app';
 import { throwawayMembers } from '../helpers/throwaway-members';
 import { PG, postgresEnv, withPostgres } from '../helpers/instances';
 import { ownedRoutes, type OwnedRoute } from '../helpers/owned-routes';
@@ -561,7 +562,6 @@ function suite(label: string, boot: () => Promise<TestStrapi>, cleanUp: () => Pr
 
 // --- SQLite, then PostgreSQL (in-process, a schema of its own) --------------------------------------
 
-const RAISED_LIMITS = { AUTH_RATELIMIT_MAX: '1000000', AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000000', AUTH_ADDRESS_LIMIT_PER_DAY: '1000000' };
 console.info(`[bad-query] seed ${SEED} (set BAD_QUERY_SEED to replay or explore another)`);
 
 suite('SQLite', () => bootStrapi({ env: RAISED_LIMITS }));

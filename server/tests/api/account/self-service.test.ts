@@ -7,7 +7,13 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, type TestStrapi } from '../../helpers/strapi';
 import type { ApiError, AuthResponse } from '../../helpers/types';
 import { startStripeDouble, type StripeDouble } from '../../helpers/stripe-double';
-import { billingMessages, type AccountExport, type CardOnFileResponse, type Invoice, type InvoicesResponse } from '../../../src/contract/billing';
+import {
+  billingMessages,
+  type AccountExport,
+  type CardOnFileResponse,
+  type Invoice,
+  type InvoicesResponse,
+} from '../../../src/contract/billing';
 import type { CurrentSubscription } from '../../../src/contract/subscriptions';
 import { SandboxGateway, addInterval } from '../../../src/payments';
 

@@ -2,7 +2,13 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { boot, type TestApp } from '../../helpers/app';
 import { request } from '../../helpers/strapi';
 import type { ApiError, AuthResponse } from '../../helpers/types';
-import { latestEntryDate, progressMessages, utcDate, type WeightEntriesResponse, type WeightEntryResponse } from '../../../src/contract/progress';
+import {
+  latestEntryDate,
+  progressMessages,
+  utcDate,
+  type WeightEntriesResponse,
+  type WeightEntryResponse,
+} from '../../../src/contract/progress';
 import { profileMessages } from '../../../src/contract/profileRules';
 import { setupProgress } from '../../../src/bootstrap/progress';
 
