@@ -1,5 +1,11 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+
+// Server files run side by side, one per worker, each on its own SQLite file, port, upload and
+// outbox directories, PostgreSQL schema and Redis database (server/tests/helpers). Two at least,
+// even on two cores: a file often waits on its server. At most six Redis databases are taken.
+const serverWorkers = Number(process.env.SERVER_TEST_WORKERS ?? Math.min(6, Math.max(2, os.availableParallelism())));
 
 export default defineConfig({
   test: {
@@ -23,8 +29,11 @@ export default defineConfig({
           environment: 'node',
           include: ['server/tests/**/*.test.ts'],
           exclude: ['server/tests/faults/**'],
+          globalSetup: ['server/tests/global-setup.ts'],
           pool: 'forks',
-          fileParallelism: false,
+          maxWorkers: serverWorkers,
+          // A group of its own: the unit project keeps vitest's default number of workers.
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 240_000,
         },
@@ -35,6 +44,7 @@ export default defineConfig({
           name: 'faults',
           environment: 'node',
           include: ['server/tests/faults/**/*.test.ts'],
+          globalSetup: ['server/tests/global-setup.ts'],
           pool: 'forks',
           fileParallelism: false,
           testTimeout: 180_000,

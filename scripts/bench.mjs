@@ -45,7 +45,8 @@ for (const file of ['dist/index.html', 'server/dist/build/index.html']) {
 // The tests' TypeScript helpers, loaded through Vite's module runner (Node 20 cannot import .ts).
 const { runnerImport } = await import('vite');
 const load = async (file) => (await runnerImport(path.join(ROOT, file), { configFile: false, logLevel: 'error' })).module;
-const { missingServices, startCluster, compileServer } = await load('server/tests/helpers/instances.ts');
+const { missingServices, startCluster } = await load('server/tests/helpers/instances.ts');
+const { compileServer } = await load('server/tests/helpers/compile.ts');
 const { requestFrom } = await load('server/tests/helpers/strapi.ts');
 
 /** Whatever runs (a cluster or one process) and how to stop it; stopped on every way out. */

@@ -13,7 +13,7 @@
  * S3_ROOT_PATH or S3_ACL.
  *
  * Everything here reads a plain env record, so it is unit-tested without booting Strapi
- * (server/tests/upload-s3.test.ts); config/plugins.ts passes process.env.
+ * (server/tests/uploads/upload-s3.test.ts); config/plugins.ts passes process.env.
  */
 
 export type Env = Record<string, string | undefined>;

@@ -1,11 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { SERVER_DIR } from './strapi';
+import { SERVER_DIR, compileServerIfStale } from './compile';
 import type { PostgresTarget, RedisTarget } from './own-services';
 
 /**
@@ -23,6 +23,21 @@ export const PG = {
   database: process.env.TEST_PG_DATABASE ?? 'test',
 };
 export const REDIS = { host: '127.0.0.1', port: Number(process.env.TEST_REDIS_PORT ?? 6379) };
+
+/**
+ * The Redis database of this test worker. Server test files run side by side, one per worker
+ * (VITEST_POOL_ID 1, 2, ...), and a cluster flushes its database, so each worker has its own:
+ * TEST_REDIS_DB (default 9) for the first, the next numbers (wrapping at 16) for the others.
+ * TEST_REDIS_DB may also list them ("12,13"), so runs side by side on one Redis keep apart.
+ */
+export function testRedisDb(): number {
+  const given = (process.env.TEST_REDIS_DB ?? '9').split(',').map(Number);
+  const worker = Math.max(1, Number(process.env.VITEST_POOL_ID ?? 1)) - 1;
+  const db = given.length > 1 ? given[worker % given.length] : (given[0] + worker) % 16;
+  if (!Number.isInteger(db) || db < 0 || db > 15)
+    throw new Error(`TEST_REDIS_DB: ${process.env.TEST_REDIS_DB} is not a Redis database 0-15`);
+  return db;
+}
 
 /** The environment that points a server at `schema` of the test PostgreSQL database (or of `target`). */
 export const postgresEnv = (schema: string, target: PostgresTarget = PG) => ({
@@ -71,19 +86,6 @@ export async function missingServices(): Promise<string | null> {
   if (pg !== true) return `no PostgreSQL at ${PG.host}:${PG.port} (${pg})`;
   if (!(await portAnswers(REDIS.host, REDIS.port))) return `no Redis at ${REDIS.host}:${REDIS.port}`;
   return null;
-}
-
-/**
- * Compiles the server's TypeScript into server/dist: the part of `npm run build` that
- * `strapi start` needs (the admin panel's bundle is not used here). Incremental, and always run,
- * so the processes never start a stale build of the sources under test.
- */
-export function compileServer(): void {
-  const script =
-    "require('@strapi/strapi').compileStrapi({ appDir: process.cwd() })" +
-    '.then(() => process.exit(0), (error) => { console.error(error); process.exit(1); })';
-  const result = spawnSync(process.execPath, ['-e', script], { cwd: SERVER_DIR, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`instances: compiling the server failed:\n${result.stdout}\n${result.stderr}`);
 }
 
 function freePort(): Promise<number> {
@@ -147,20 +149,20 @@ export interface ClusterTargets {
  * The first one starts alone (it creates the tables and seeds), the others after it is ready.
  */
 export async function startCluster(count: number, extraEnv: Record<string, string> = {}, targets: ClusterTargets = {}): Promise<Cluster> {
-  compileServer();
+  compileServerIfStale();
   const pgTarget = targets.postgres ?? PG;
   const redisTarget = targets.redis ?? REDIS;
   const schema = `carnivo_multi_${crypto.randomBytes(4).toString('hex')}`;
   await withPostgres((client) => client.query(`CREATE SCHEMA "${schema}"`), pgTarget);
-  // A Redis database of its own, emptied, so counters of an earlier run do not leak in
-  // (TEST_REDIS_DB lets runs side by side on one Redis keep apart).
-  const redisDb = Number(process.env.TEST_REDIS_DB ?? 9);
+  // A Redis database of its own, emptied, so counters of an earlier run do not leak in.
+  const redisDb = testRedisDb();
   const IORedis = createRequire(path.join(SERVER_DIR, 'package.json'))('ioredis') as typeof import('ioredis').default;
   const redis = new IORedis({ ...redisTarget, db: redisDb });
   await redis.flushdb();
   await redis.quit();
 
   const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-cluster-'));
+  fs.mkdirSync(path.join(tempDir, 'public', 'uploads'), { recursive: true });
   const shared = {
     NODE_ENV: 'production',
     PAYMENTS_MODE: 'sandbox',
@@ -181,6 +183,8 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
     EMAIL_CONFIRMATION: 'false',
     EMAIL_OUTBOX_DIR: path.join(tempDir, 'outbox'),
     SPA_DIR: path.join(tempDir, 'no-spa'),
+    // Uploads of its own: clusters of test files running side by side must not sweep each other's.
+    PUBLIC_DIR: path.join(tempDir, 'public'),
     ...extraEnv,
   };
 

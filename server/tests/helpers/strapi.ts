@@ -5,20 +5,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { Core } from '@strapi/strapi';
+import { DIST_DIR, SERVER_DIR, compileServerIfStale } from './compile';
 
 // Strapi's ESM build does not load under Node's ESM resolver (directory imports); use its CJS build.
 const require = createRequire(import.meta.url);
-const { compileStrapi, createStrapi } = require('@strapi/strapi') as typeof import('@strapi/strapi');
+const { createStrapi } = require('@strapi/strapi') as typeof import('@strapi/strapi');
 
-export const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export { SERVER_DIR };
 
 export interface TestStrapi {
   strapi: Core.Strapi;
   baseUrl: string;
   /** SQLite file of this instance (undefined for postgres). */
   databaseFile?: string;
+  /** Where the outbox provider writes this instance's mail (when SMTP_HOST is empty). */
+  outboxDir: string;
   /** Destroys Strapi; deletes the SQLite file unless keepDatabase. */
   stop(options?: { keepDatabase?: boolean }): Promise<void>;
 }
@@ -26,13 +28,15 @@ export interface TestStrapi {
 export interface BootOptions {
   /** Extra env vars (e.g. SPA_DIR, DATABASE_CLIENT=postgres ...), set before Strapi loads. */
   env?: Record<string, string>;
-  /** Reuse an existing SQLite file (e.g. to test a restart); default: a fresh temp file. */
+  /**
+   * Reuse an existing SQLite file (e.g. to test a restart); default: a fresh temp file. Its public
+   * directory (uploads) and outbox sit next to it unless env names PUBLIC_DIR or EMAIL_OUTBOX_DIR,
+   * so test files running side by side never share one.
+   */
   databaseFile?: string;
   /** Called before Strapi loads (e.g. to watch what the start-up logs). */
   beforeLoad?: (strapi: Core.Strapi) => void;
 }
-
-let compiled: Promise<{ appDir: string; distDir: string | undefined }> | undefined;
 
 const secret = () => crypto.randomBytes(16).toString('base64');
 
@@ -40,6 +44,8 @@ const secret = () => crypto.randomBytes(16).toString('base64');
 export async function bootStrapi(options: BootOptions = {}): Promise<TestStrapi> {
   const usesSqlite = (options.env?.DATABASE_CLIENT ?? 'sqlite') === 'sqlite';
   const databaseFile = usesSqlite ? (options.databaseFile ?? path.join(os.tmpdir(), `carnivo-test-${crypto.randomUUID()}.db`)) : undefined;
+  const filesDir = `${databaseFile ?? path.join(os.tmpdir(), `carnivo-test-${crypto.randomUUID()}`)}-files`;
+  fs.mkdirSync(path.join(filesDir, 'public', 'uploads'), { recursive: true });
 
   Object.assign(process.env, {
     NODE_ENV: 'test',
@@ -54,17 +60,18 @@ export async function bootStrapi(options: BootOptions = {}): Promise<TestStrapi>
     ENCRYPTION_KEY: secret(),
     DATABASE_CLIENT: 'sqlite',
     ...(databaseFile ? { DATABASE_FILENAME: databaseFile } : {}),
+    PUBLIC_DIR: path.join(filesDir, 'public'),
+    EMAIL_OUTBOX_DIR: path.join(filesDir, 'outbox'),
     ...options.env,
   });
 
-  compiled ??= compileStrapi({ appDir: SERVER_DIR });
-  const { appDir, distDir } = await compiled;
+  compileServerIfStale();
 
   // Strapi.destroy() calls process.removeAllListeners(), which would also drop the
   // test runner's own listeners (IPC with the worker); they are put back in stop().
   const processListeners = process.eventNames().map((event) => [event, process.rawListeners(event)] as const);
 
-  const strapi = createStrapi({ appDir, distDir });
+  const strapi = createStrapi({ appDir: SERVER_DIR, distDir: DIST_DIR });
   strapi.log.level = process.env.STRAPI_TEST_LOG_LEVEL ?? 'warn';
   options.beforeLoad?.(strapi);
   await strapi.load();
@@ -75,6 +82,7 @@ export async function bootStrapi(options: BootOptions = {}): Promise<TestStrapi>
     strapi,
     baseUrl: `http://127.0.0.1:${port}`,
     databaseFile,
+    outboxDir: path.resolve(SERVER_DIR, process.env.EMAIL_OUTBOX_DIR!),
     async stop({ keepDatabase = false } = {}) {
       await strapi.destroy();
       for (const [event, listeners] of processListeners) {
@@ -83,8 +91,9 @@ export async function bootStrapi(options: BootOptions = {}): Promise<TestStrapi>
           if (!present.has(listener)) process.on(event, listener as (...args: unknown[]) => void);
         }
       }
-      if (databaseFile && !keepDatabase) {
-        for (const suffix of ['', '-journal', '-wal', '-shm']) fs.rmSync(databaseFile + suffix, { force: true });
+      if (!keepDatabase) {
+        for (const suffix of ['', '-journal', '-wal', '-shm']) if (databaseFile) fs.rmSync(databaseFile + suffix, { force: true });
+        fs.rmSync(filesDir, { recursive: true, force: true });
       }
     },
   };

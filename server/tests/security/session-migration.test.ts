@@ -1,0 +1,158 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootStrapi, request, type TestStrapi } from '../helpers/strapi';
+import type { ApiError, AuthResponse } from '../helpers/types';
+import { SIGNED_OUT_REASON, type SessionsResponse } from '../../src/contract/sessions';
+
+/**
+ * Upgrading from the per-member revocation cut-off (`up_users.sessions_valid_after`) to session rows
+ * only (src/security/sessions/legacy-tokens.ts) signs no one out and brings no revoked token back. The
+ * first boot lays the database out as the release before the change left it: the column, tracked in
+ * Strapi's stored schema, with cut-offs, and tokens without a sid. The second boot is the upgrade.
+ */
+
+const USERS = 'up_users';
+const COLUMN = 'sessions_valid_after';
+const SESSIONS = 'api::member-session.member-session';
+const JWT_SECRET = crypto.randomBytes(16).toString('base64');
+const env = { JWT_SECRET, AUTH_RATELIMIT_MAX: '1000', AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000', AUTH_ADDRESS_LIMIT_PER_DAY: '1000' };
+
+let app: TestStrapi | undefined;
+let databaseFile: string;
+
+type Answer = Partial<AuthResponse> & Partial<ApiError> & Partial<SessionsResponse>;
+
+const call = (method: string, urlPath: string, options: { body?: unknown; token?: string } = {}) =>
+  request<Answer>(app!.baseUrl, method, urlPath, options);
+
+const works = async (token: string) => (await call('GET', '/api/users/me', { token })).status;
+const sidOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { sid: string }).sid;
+
+/** A token as the release before the change signed it: HS256 with the server's secret, no sid. */
+function oldToken(payload: { id: number; iatMs?: number }): string {
+  const issued = payload.iatMs ?? Date.now();
+  const claims = {
+    id: payload.id,
+    iat: Math.floor(issued / 1000),
+    exp: Math.floor(Date.now() / 1000) + 3600,
+    ...(payload.iatMs === undefined ? {} : { iat_ms: payload.iatMs }),
+  };
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const head = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
+  return `${head}.${crypto.createHmac('sha256', JWT_SECRET).update(head).digest('base64url')}`;
+}
+
+async function register(name: string) {
+  const res = await call('POST', '/api/auth/local/register', {
+    body: { username: name, email: `${name}@example.com`, password: `${name}-Pass-1` },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return { id: res.body.user!.id, jwt: res.body.jwt! };
+}
+
+/** The column and its tracking in Strapi's stored schema, as the release before the change had them. */
+async function restoreOldColumn(strapi: TestStrapi['strapi']): Promise<void> {
+  const knex = strapi.db.connection;
+  await knex.schema.alterTable(USERS, (table) => table.bigInteger(COLUMN));
+  const stored = (await knex('strapi_database_schema').first()) as { id: number; schema: string | object };
+  const schema = (typeof stored.schema === 'string' ? JSON.parse(stored.schema) : stored.schema) as {
+    tables: { name: string; columns: { name: string; type: string }[] }[];
+  };
+  const bigInteger = schema.tables.flatMap((table) => table.columns).find((column) => column.type === 'bigInteger');
+  expect(bigInteger).toBeDefined();
+  schema.tables.find((table) => table.name === USERS)!.columns.push({ ...bigInteger!, name: COLUMN });
+  await knex('strapi_database_schema')
+    .where({ id: stored.id })
+    .update({ schema: JSON.stringify(schema), hash: 'the release before session rows' });
+}
+
+const tokens: Record<string, string> = {};
+const ids: Record<string, number> = {};
+
+/** Stops and boots again on the same database file and token secret. */
+async function restart(): Promise<void> {
+  const running = app!;
+  app = undefined;
+  await running.stop({ keepDatabase: true });
+  app = await bootStrapi({ env, databaseFile });
+}
+
+beforeAll(async () => {
+  app = await bootStrapi({ env });
+  databaseFile = app.databaseFile!;
+  const knex = app!.strapi.db.connection;
+  const ann = await register('legacyann');
+  const bob = await register('legacybob');
+  const cid = await register('legacycid');
+  Object.assign(ids, { ann: ann.id, bob: bob.id, cid: cid.id });
+  tokens.annDevice = ann.jwt;
+  tokens.cidBefore = cid.jwt;
+
+  await restoreOldColumn(app!.strapi);
+  const cutOff = Date.now();
+  // Ann never revoked anything (no cut-off); Bob and Cid logged out everywhere at `cutOff`.
+  await knex(USERS)
+    .where('id', bob.id)
+    .update({ [COLUMN]: cutOff });
+  await knex(USERS)
+    .where('id', cid.id)
+    .update({ [COLUMN]: cutOff });
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const later = await call('POST', '/api/auth/local', { body: { identifier: 'legacycid', password: 'legacycid-Pass-1' } });
+  expect(later.status).toBe(200);
+  tokens.cidAfter = later.body.jwt!;
+
+  tokens.annOld = oldToken({ id: ann.id, iatMs: Date.now() - 60_000 });
+  tokens.annOlder = oldToken({ id: ann.id });
+  tokens.bobBeforeCutOff = oldToken({ id: bob.id, iatMs: cutOff - 60_000 });
+  tokens.bobAfterCutOff = oldToken({ id: bob.id, iatMs: cutOff + 1 });
+  await restart();
+}, 240_000);
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+describe('the upgrade to session rows', () => {
+  it('drops the cut-off column and gives each member one unlisted legacy row', async () => {
+    expect(await app!.strapi.db.connection.schema.hasColumn(USERS, COLUMN)).toBe(false);
+    const legacy = (await app!.strapi.db.query(SESSIONS).findMany({ where: { member_id: ids.bob } })) as {
+      sid: string;
+      issued_at: string;
+    }[];
+    expect(legacy.map((row) => row.sid)).toContain(`legacy.${ids.bob}`);
+    const list = await call('GET', '/api/sessions', { token: tokens.annOld });
+    expect(list.status).toBe(200);
+    expect(list.body.sessions!.map((session) => session.id)).toEqual([sidOf(tokens.annDevice)]);
+  });
+
+  it('keeps every token the cut-off let through working, and refuses every one it refused', async () => {
+    expect(await works(tokens.annOld)).toBe(200);
+    expect(await works(tokens.annOlder)).toBe(200);
+    expect(await works(tokens.annDevice)).toBe(200);
+    expect(await works(tokens.bobAfterCutOff)).toBe(200);
+    expect(await works(tokens.bobBeforeCutOff)).toBe(401);
+    expect(await works(tokens.cidAfter)).toBe(200);
+    // A session row the cut-off had already refused is revoked, and its device is told so.
+    const refused = await call('GET', '/api/users/me', { token: tokens.cidBefore });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error?.details).toEqual({ reason: SIGNED_OUT_REASON });
+  });
+
+  it('"Log out of all devices" ends the old tokens too, also after another restart', async () => {
+    expect((await call('POST', '/api/auth/logout-all', { token: tokens.annOld })).status).toBe(200);
+    // Re-read: Ann's legacy row is revoked in the database, and nothing of hers works.
+    const row = (await app!.strapi.db.query(SESSIONS).findOne({ where: { sid: `legacy.${ids.ann}` } })) as { revoked_at: unknown } | null;
+    expect(row?.revoked_at).not.toBeNull();
+    for (const token of [tokens.annOld, tokens.annOlder, tokens.annDevice]) expect(await works(token)).toBe(401);
+
+    await restart();
+    for (const token of [tokens.annOld, tokens.annOlder, tokens.annDevice]) expect(await works(token)).toBe(401);
+    expect(await works(tokens.bobAfterCutOff)).toBe(200);
+  }, 240_000);
+
+  it('a password change ends a member’s old tokens as well', async () => {
+    await app!.strapi.plugin('users-permissions').service('user').edit(ids.bob, { password: 'Bob-New-Pass-42' });
+    expect(await works(tokens.bobAfterCutOff)).toBe(401);
+  });
+});
