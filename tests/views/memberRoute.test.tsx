@@ -28,16 +28,17 @@ describe('the members’ layout route', () => {
     expect(app.router.history.length).toBe(1);
   });
 
-  it('keeps the URLs: /profile and /bmi are its children, each its own page', async () => {
+  it('keeps the URLs: /profile and /bmi are its children, each its own page', { timeout: 40_000 }, async () => {
     const { memberLoads } = signedIn();
     const app = renderApp('/bmi');
-    await screen.findByRole('heading', { name: 'Welcome to Carnivo' });
+    // The pages' chunks load on first use: slow when the machine is busy.
+    await screen.findByRole('heading', { name: 'Welcome to Carnivo' }, { timeout: 15_000 });
     expect(app.router.state.matches.map((match) => match.routeId)).toEqual(['__root__', '/_member', '/_member/bmi']);
     expect(memberLoads()).toBe(1);
 
     // Entering the other member page loads the member again (it may have changed); a tab switch does not.
     await userEvent.click(screen.getByRole('link', { name: 'Skip for now' }));
-    await screen.findByRole('heading', { name: 'Profile', level: 1 });
+    await screen.findByRole('heading', { name: 'Profile', level: 1 }, { timeout: 15_000 });
     expect(app.router.state.location.pathname).toBe('/profile');
     await waitFor(() => expect(memberLoads()).toBe(2));
     await app.router.navigate({ to: '/profile', search: { tab: 'goals' } });

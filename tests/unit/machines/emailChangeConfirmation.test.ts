@@ -1,15 +1,23 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
-import { cancelEmailChange, confirmEmailChange } from '../../../machines/services/emailChange';
+import { createActor, fromPromise } from 'xstate';
+import { emailChangeMessages } from '../../../server/src/contract/emailChange';
 import { emailChangeConfirmationMachine, type EmailChangeLink } from '../../../machines/emailChangeConfirmation.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 
-vi.mock('../../../machines/services/emailChange', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/emailChange')>()),
-  confirmEmailChange: vi.fn(),
-  cancelEmailChange: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the machine's actors make; each test sets what they answer. */
+const confirmEmailChange = vi.fn<(token: string, options: { signal: AbortSignal }) => Promise<string>>();
+const cancelEmailChange = vi.fn<(token: string, options: { signal: AbortSignal }) => Promise<void>>();
+// Like the machine's own actor: the service of the link, then what the page says.
+const machine = emailChangeConfirmationMachine.provide({
+  actors: {
+    submitLink: fromPromise<string, { token: string; link: EmailChangeLink }>(async ({ input, signal }) => {
+      if (input.link === 'confirm') return emailChangeMessages.confirmed(await confirmEmailChange(input.token, { signal }));
+      await cancelEmailChange(input.token, { signal });
+      return emailChangeMessages.cancelled;
+    }),
+  },
+});
 
 const TOKEN = `7.${'a'.repeat(43)}`;
 let confirmation: Deferred<string>;
@@ -18,12 +26,12 @@ let cancellation: Deferred<void>;
 beforeEach(() => {
   confirmation = deferred<string>();
   cancellation = deferred<void>();
-  vi.mocked(confirmEmailChange).mockReset().mockReturnValue(confirmation.promise);
-  vi.mocked(cancelEmailChange).mockReset().mockReturnValue(cancellation.promise);
+  confirmEmailChange.mockReset().mockReturnValue(confirmation.promise);
+  cancelEmailChange.mockReset().mockReturnValue(cancellation.promise);
 });
 
 const start = (link: EmailChangeLink, token: { value: string | undefined } = { value: TOKEN }) =>
-  createActor(emailChangeConfirmationMachine, { input: { token: token.value, link } }).start();
+  createActor(machine, { input: { token: token.value, link } }).start();
 
 describe('emailChangeConfirmation (the pages of a verified e-mail change’s links)', () => {
   it('waits for the button (a mail scanner opening the link changes nothing), then sends the token once (busy)', () => {

@@ -1,17 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SimulatedClock, createActor, setup, type AnyEventObject } from 'xstate';
-import { openBillingPortal, updateSandboxCard } from '../../../machines/services/billing';
+import { SimulatedClock, createActor, fromPromise, setup, type AnyEventObject } from 'xstate';
 import { manageBillingMachine } from '../../../machines/manageBilling.machine';
 import type { SandboxCard } from '../../../server/src/contract/subscriptions';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 import { SUCCESS_NOTICE_MS } from '../../../machines/shared/notice';
 
-vi.mock('../../../machines/services/billing', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/billing')>()),
-  openBillingPortal: vi.fn(),
-  updateSandboxCard: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the machine's actors make; each test sets what they answer. */
+const openBillingPortal = vi.fn<(options: { signal: AbortSignal }) => Promise<string>>();
+const updateSandboxCard = vi.fn<(card: SandboxCard, options: { signal: AbortSignal }) => Promise<string>>();
 
 const card: SandboxCard = { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' };
 const PORTAL = 'https://billing.stripe.com/p/session/test_1';
@@ -21,8 +18,8 @@ let update: Deferred<string>;
 beforeEach(() => {
   portal = deferred<string>();
   update = deferred<string>();
-  vi.mocked(openBillingPortal).mockReset().mockReturnValue(portal.promise);
-  vi.mocked(updateSandboxCard).mockReset().mockReturnValue(update.promise);
+  openBillingPortal.mockReset().mockReturnValue(portal.promise);
+  updateSandboxCard.mockReset().mockReturnValue(update.promise);
 });
 
 /** The flow runs under a stand-in for the Subscriptions tab, which records what the flow tells it. */
@@ -30,7 +27,15 @@ function start() {
   const redirectTo = vi.fn<(url: string) => void>();
   const told: AnyEventObject[] = [];
   const tab = setup({
-    actors: { manage: manageBillingMachine.provide({ actions: { redirectTo: (_, url) => redirectTo(url) } }) },
+    actors: {
+      manage: manageBillingMachine.provide({
+        actors: {
+          openPortal: fromPromise<string>(({ signal }) => openBillingPortal({ signal })),
+          updateCard: fromPromise<string, SandboxCard>(({ input, signal }) => updateSandboxCard(input, { signal })),
+        },
+        actions: { redirectTo: (_, url) => redirectTo(url) },
+      }),
+    },
   }).createMachine({
     invoke: { id: 'manage', src: 'manage' },
     on: { 'card.changed': { actions: ({ event }) => told.push(event) } },
@@ -75,7 +80,7 @@ describe('manageBilling (issue 11: "Manage billing")', () => {
     expect(actor.getSnapshot().context.error).toBe('No billing account yet');
     expect(redirectTo).not.toHaveBeenCalled();
 
-    vi.mocked(openBillingPortal).mockRejectedValue(new Error(''));
+    openBillingPortal.mockRejectedValue(new Error(''));
     actor.send({ type: 'billing.requested', mode: 'stripe' });
     expect(actor.getSnapshot().context.error).toBeNull();
     await nextTick();
@@ -138,7 +143,7 @@ describe('manageBilling (issue 11: "Manage billing")', () => {
     expect(actor.getSnapshot().hasTag('busy')).toBe(false);
     expect(actor.getSnapshot().context.error).toBe('Your card was declined.');
 
-    vi.mocked(updateSandboxCard).mockRejectedValue(new Error(''));
+    updateSandboxCard.mockRejectedValue(new Error(''));
     actor.send({ type: 'card.submitted', card });
     expect(actor.getSnapshot().context.error).toBeNull();
     await nextTick();
@@ -158,7 +163,7 @@ describe('manageBilling (issue 11: "Manage billing")', () => {
     actor.send({ type: 'billing.requested', mode: 'sandbox' });
     expect(actor.getSnapshot().matches('editingCard')).toBe(true);
     update = deferred<string>();
-    vi.mocked(updateSandboxCard).mockReturnValue(update.promise);
+    updateSandboxCard.mockReturnValue(update.promise);
     actor.send({ type: 'card.submitted', card });
     update.resolve('4242');
     await nextTick();

@@ -1,18 +1,22 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
-import { addPasskey, listPasskeys, removePasskey } from '../../../machines/services/passkeys';
+import { createActor, fromPromise } from 'xstate';
 import { PasskeyCancelledError } from '../../../machines/services/webauthn';
 import { passkeysMachine } from '../../../machines/passkeys.machine';
 import { passkeyMessages, type PasskeySummary } from '../../../server/src/contract/passkeys';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 
-vi.mock('../../../machines/services/passkeys', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/passkeys')>()),
-  listPasskeys: vi.fn(),
-  addPasskey: vi.fn(),
-  removePasskey: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the machine's actors make; each test sets what they answer. */
+const listPasskeys = vi.fn<(options: { signal: AbortSignal }) => Promise<PasskeySummary[]>>();
+const addPasskey = vi.fn<(name: string, options: { signal: AbortSignal }) => Promise<PasskeySummary>>();
+const removePasskey = vi.fn<(id: number, options: { signal: AbortSignal }) => Promise<void>>();
+const machine = passkeysMachine.provide({
+  actors: {
+    listPasskeys: fromPromise<PasskeySummary[]>(({ signal }) => listPasskeys({ signal })),
+    addPasskey: fromPromise<PasskeySummary, { name: string }>(({ input, signal }) => addPasskey(input.name, { signal })),
+    removePasskey: fromPromise<void, { id: number }>(({ input, signal }) => removePasskey(input.id, { signal })),
+  },
+});
 
 const LAPTOP: PasskeySummary = { id: 3, name: 'Laptop', createdAt: '2025-01-01T00:00:00.000Z', lastUsedAt: null };
 const PHONE: PasskeySummary = { id: 4, name: 'Phone', createdAt: '2025-02-01T00:00:00.000Z', lastUsedAt: '2025-02-02T00:00:00.000Z' };
@@ -25,13 +29,13 @@ beforeEach(() => {
   list = deferred();
   add = deferred();
   remove = deferred();
-  vi.mocked(listPasskeys).mockReset().mockReturnValue(list.promise);
-  vi.mocked(addPasskey).mockReset().mockReturnValue(add.promise);
-  vi.mocked(removePasskey).mockReset().mockReturnValue(remove.promise);
+  listPasskeys.mockReset().mockReturnValue(list.promise);
+  addPasskey.mockReset().mockReturnValue(add.promise);
+  removePasskey.mockReset().mockReturnValue(remove.promise);
 });
 
 async function listed(passkeys: PasskeySummary[]) {
-  const actor = createActor(passkeysMachine).start();
+  const actor = createActor(machine).start();
   list.resolve(passkeys);
   await nextTick();
   return actor;
@@ -39,7 +43,7 @@ async function listed(passkeys: PasskeySummary[]) {
 
 describe('passkeys (Security › Passkeys)', () => {
   it('loads the list (busy), then shows it', async () => {
-    const actor = createActor(passkeysMachine).start();
+    const actor = createActor(machine).start();
     expect(actor.getSnapshot().matches('loading')).toBe(true);
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     expect(actor.getSnapshot().context).toEqual({ passkeys: [], removing: null, error: null, notice: null });
@@ -52,7 +56,7 @@ describe('passkeys (Security › Passkeys)', () => {
   });
 
   it("a failed load says why (the server's words or the fallback) and can be retried", async () => {
-    const actor = createActor(passkeysMachine).start();
+    const actor = createActor(machine).start();
     list.reject(new Error('Not authenticated'));
     await nextTick();
     expect(actor.getSnapshot().matches('loadFailure')).toBe(true);
@@ -62,7 +66,7 @@ describe('passkeys (Security › Passkeys)', () => {
     actor.send({ type: 'add.requested', name: 'x' });
     expect(actor.getSnapshot().matches('loadFailure')).toBe(true);
 
-    vi.mocked(listPasskeys).mockRejectedValue(new Error(''));
+    listPasskeys.mockRejectedValue(new Error(''));
     actor.send({ type: 'passkeys.reloaded' });
     expect(actor.getSnapshot().matches('loading')).toBe(true);
     expect(actor.getSnapshot().context.error).toBeNull();
@@ -111,7 +115,7 @@ describe('passkeys (Security › Passkeys)', () => {
     expect(actor.getSnapshot().matches('idle')).toBe(true);
     expect(actor.getSnapshot().context).toMatchObject({ passkeys: [LAPTOP], error: passkeyMessages.unsupported, notice: null });
 
-    vi.mocked(addPasskey).mockRejectedValue(new Error(''));
+    addPasskey.mockRejectedValue(new Error(''));
     actor.send({ type: 'add.requested', name: '' });
     expect(actor.getSnapshot().context.error).toBeNull();
     await nextTick();

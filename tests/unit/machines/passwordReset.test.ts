@@ -1,30 +1,34 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
-import { forgotPassword, resetPassword } from '../../../machines/services/passwordReset';
+import { createActor, fromPromise } from 'xstate';
+import type { ResetPasswordPayload } from '../../../server/src/contract/auth';
 import { passwordResetMachine } from '../../../machines/passwordReset.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick, recordingAuth } from './machineTestKit';
 
-// The two POSTs of SPEC §7 are doubles; the machine's own actors call them.
-vi.mock('../../../machines/services/passwordReset', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/passwordReset')>()),
-  forgotPassword: vi.fn(),
-  resetPassword: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the machine's actors make; each test sets what they answer. */
+const forgotPassword = vi.fn<(payload: { email: string }, options: { signal: AbortSignal }) => Promise<void>>();
+const resetPassword = vi.fn<(payload: ResetPasswordPayload, options: { signal: AbortSignal }) => Promise<void>>();
+const machine = passwordResetMachine.provide({
+  actors: {
+    requestCode: fromPromise<void, { email: string }>(({ input, signal }) => forgotPassword(input, { signal })),
+    resetPassword: fromPromise<void, ResetPasswordPayload>(({ input, signal }) => resetPassword(input, { signal })),
+  },
+});
 
+// The two POSTs of SPEC §7 are doubles; the machine's own actors call them.
 let codeRequest: Deferred<void>;
 let resetRequest: Deferred<void>;
 
 beforeEach(() => {
   codeRequest = deferred<void>();
   resetRequest = deferred<void>();
-  vi.mocked(forgotPassword).mockReset().mockReturnValue(codeRequest.promise);
-  vi.mocked(resetPassword).mockReset().mockReturnValue(resetRequest.promise);
+  forgotPassword.mockReset().mockReturnValue(codeRequest.promise);
+  resetPassword.mockReset().mockReturnValue(resetRequest.promise);
 });
 
 function start(code?: string) {
   const session = recordingAuth();
-  const actor = createActor(passwordResetMachine, { input: { auth: session.auth, code }, inspect: session.inspect }).start();
+  const actor = createActor(machine, { input: { auth: session.auth, code }, inspect: session.inspect }).start();
   return { actor, session };
 }
 
@@ -87,7 +91,7 @@ describe('passwordReset (SPEC §2 Reset Password, §4 Reset flow, §5, §8)', ()
       expect(actor.getSnapshot().matches({ emailEntry: 'failure' })).toBe(true);
       expect(actor.getSnapshot().context.error).toBe('Too many requests');
 
-      vi.mocked(forgotPassword).mockResolvedValue();
+      forgotPassword.mockResolvedValue();
       actor.send({ type: 'email.submitted', email: 'eater@example.com' });
       expect(actor.getSnapshot().context.error).toBeNull();
       await nextTick();
@@ -167,7 +171,7 @@ describe('passwordReset (SPEC §2 Reset Password, §4 Reset flow, §5, §8)', ()
       expect(actor.getSnapshot().matches({ codeEntry: 'failure' })).toBe(true);
       expect(actor.getSnapshot().context.error).toBe('Incorrect code provided');
 
-      vi.mocked(resetPassword).mockRejectedValue(new Error(''));
+      resetPassword.mockRejectedValue(new Error(''));
       actor.send({ type: 'reset.submitted', ...validReset });
       await nextTick();
       expect(actor.getSnapshot().context.error).toBe('Password reset failed');

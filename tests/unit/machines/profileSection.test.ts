@@ -1,17 +1,15 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor, fromPromise } from 'xstate';
-import { updateProfile } from '../../../machines/services/users';
 import { PROFILE_UPDATED_MESSAGE, profileSectionMachine } from '../../../machines/profileSection.machine';
 import type { INFORMATION_FIELDS, ProfileForm, SavedProfile } from '../../../machines/rules/profileForms';
 import type { UnitSystem } from '../../../machines/rules/units';
+import type { ProfileUpdate } from '../../../server/src/contract/users';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 import { emailChangeMessages } from '../../../server/src/contract/emailChange';
 
-vi.mock('../../../machines/services/users', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/users')>()),
-  updateProfile: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the machine's actors make; each test sets what they answer. */
+const updateProfile = vi.fn<(userId: string, update: ProfileUpdate, options: { signal: AbortSignal }) => Promise<string | null>>();
 
 let save: Deferred<string | null>;
 let reload: Deferred<void>;
@@ -19,14 +17,21 @@ let reload: Deferred<void>;
 beforeEach(() => {
   save = deferred<string | null>();
   reload = deferred<void>();
-  vi.mocked(updateProfile).mockReset().mockReturnValue(save.promise);
+  updateProfile.mockReset().mockReturnValue(save.promise);
 });
 
 function start() {
   // Each reload waits for the test to settle the current `reload`.
   const reloadProfile = vi.fn(() => reload.promise);
   const clock = new SimulatedClock();
-  const machine = profileSectionMachine.provide({ actors: { reloadProfile: fromPromise(reloadProfile) } });
+  const machine = profileSectionMachine.provide({
+    actors: {
+      updateProfile: fromPromise<string | null, { userId: string; update: ProfileUpdate }>(({ input, signal }) =>
+        updateProfile(input.userId, input.update, { signal }),
+      ),
+      reloadProfile: fromPromise(reloadProfile),
+    },
+  });
   const actor = createActor(machine, { input: { userId: '7' }, clock }).start();
   return { actor, clock, reloadProfile };
 }
@@ -242,7 +247,7 @@ describe('profileSection (SPEC §4 Profile sections, §5 Profile Information and
 
     save = deferred<string | null>();
     reload = deferred<void>();
-    vi.mocked(updateProfile).mockReturnValue(save.promise);
+    updateProfile.mockReturnValue(save.promise);
     actor.send({ type: 'edit.started' });
     actor.send(saved(diet));
     save.resolve(null);
@@ -264,7 +269,7 @@ describe('profileSection (SPEC §4 Profile sections, §5 Profile Information and
     expect(actor.getSnapshot().context.error).toBe('Email already taken');
     expect(reloadProfile).not.toHaveBeenCalled();
 
-    vi.mocked(updateProfile).mockRejectedValue(new Error(''));
+    updateProfile.mockRejectedValue(new Error(''));
     actor.send(saved(diet));
     await nextTick();
     expect(actor.getSnapshot().context.error).toBe('Failed to update profile');

@@ -1,16 +1,19 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
+import { createActor, fromPromise } from 'xstate';
 import type { MemberSession } from '../../../server/src/contract/sessions';
-import { loadSessions, signOutSession } from '../../../machines/services/sessions';
 import { SIGNED_OUT_NOTICE, signedInDevicesMachine } from '../../../machines/signedInDevices.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick, recordingAuth } from './machineTestKit';
 
-vi.mock('../../../machines/services/sessions', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/sessions')>()),
-  loadSessions: vi.fn(),
-  signOutSession: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the machine's actors make; each test sets what they answer. */
+const loadSessions = vi.fn<(options: { signal: AbortSignal }) => Promise<MemberSession[]>>();
+const signOutSession = vi.fn<(id: string, options: { signal: AbortSignal }) => Promise<void>>();
+const machine = signedInDevicesMachine.provide({
+  actors: {
+    loadSessions: fromPromise<MemberSession[]>(({ signal }) => loadSessions({ signal })),
+    signOutSession: fromPromise<void, { id: string }>(({ input, signal }) => signOutSession(input.id, { signal })),
+  },
+});
 
 const session = (id: string, current = false): MemberSession => ({
   id,
@@ -30,13 +33,13 @@ let signOut: Deferred<void>;
 beforeEach(() => {
   load = deferred<MemberSession[]>();
   signOut = deferred<void>();
-  vi.mocked(loadSessions).mockReset().mockReturnValue(load.promise);
-  vi.mocked(signOutSession).mockReset().mockReturnValue(signOut.promise);
+  loadSessions.mockReset().mockReturnValue(load.promise);
+  signOutSession.mockReset().mockReturnValue(signOut.promise);
 });
 
 function start() {
   const auth = recordingAuth();
-  const actor = createActor(signedInDevicesMachine, { input: { auth: auth.auth }, inspect: auth.inspect }).start();
+  const actor = createActor(machine, { input: { auth: auth.auth }, inspect: auth.inspect }).start();
   return { actor, auth };
 }
 
@@ -69,14 +72,14 @@ describe('signedInDevices (Security → Signed-in devices)', () => {
     expect(actor.getSnapshot().hasTag('busy')).toBe(false);
     expect(actor.getSnapshot().context.error).toBe('Not authenticated');
 
-    vi.mocked(loadSessions).mockRejectedValue(new Error(''));
+    loadSessions.mockRejectedValue(new Error(''));
     actor.send({ type: 'devices.reloadRequested' });
     expect(actor.getSnapshot().matches('loading')).toBe(true);
     expect(actor.getSnapshot().context.error).toBeNull();
     await nextTick();
     expect(actor.getSnapshot().context.error).toBe('Failed to load your signed-in devices');
 
-    vi.mocked(loadSessions).mockResolvedValue([PHONE]);
+    loadSessions.mockResolvedValue([PHONE]);
     actor.send({ type: 'devices.reloadRequested' });
     await nextTick();
     expect(actor.getSnapshot().matches('ready')).toBe(true);
@@ -162,14 +165,14 @@ describe('signedInDevices (Security → Signed-in devices)', () => {
     actor.send({ type: 'device.signOutRequested', id: 'not-listed-session-id' });
     expect(actor.getSnapshot().matches('signOutFailure')).toBe(true);
 
-    vi.mocked(signOutSession).mockRejectedValue(new Error(''));
+    signOutSession.mockRejectedValue(new Error(''));
     actor.send({ type: 'device.signOutRequested', id: TABLET.id });
     expect(actor.getSnapshot().matches('signingOut')).toBe(true);
     expect(actor.getSnapshot().context).toMatchObject({ signingOut: TABLET, error: null });
     await nextTick();
     expect(actor.getSnapshot().context.error).toBe('Failed to sign out this device');
 
-    vi.mocked(signOutSession).mockResolvedValue(undefined);
+    signOutSession.mockResolvedValue(undefined);
     actor.send({ type: 'device.signOutRequested', id: HERE.id });
     await nextTick();
     expect(actor.getSnapshot().status).toBe('done');

@@ -1,27 +1,26 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
-import {
-  disableTwoFactor,
-  enableTwoFactor,
-  getTwoFactorStatus,
-  regenerateRecoveryCodes,
-  startTwoFactorSetup,
-} from '../../../machines/services/twoFactor';
-import { fromPromise } from 'xstate';
+import { createActor, fromPromise } from 'xstate';
 import { TWO_FACTOR_OFF_NOTICE, twoFactorSetupMachine } from '../../../machines/twoFactorSetup.machine';
 import { RECOVERY_CODES_FILENAME, recoveryCodesText, spacedKey } from '../../../machines/rules/twoFactor';
 import type { TwoFactorSetupResponse, TwoFactorStatus } from '../../../server/src/contract/twoFactor';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 
-vi.mock('../../../machines/services/twoFactor', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/twoFactor')>()),
-  getTwoFactorStatus: vi.fn(),
-  startTwoFactorSetup: vi.fn(),
-  enableTwoFactor: vi.fn(),
-  regenerateRecoveryCodes: vi.fn(),
-  disableTwoFactor: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the machine's actors make; each test sets what they answer. */
+const getTwoFactorStatus = vi.fn<(options: { signal: AbortSignal }) => Promise<TwoFactorStatus>>();
+const startTwoFactorSetup = vi.fn<(options: { signal: AbortSignal }) => Promise<TwoFactorSetupResponse>>();
+const enableTwoFactor = vi.fn<(code: string, options: { signal: AbortSignal }) => Promise<string[]>>();
+const regenerateRecoveryCodes = vi.fn<(code: string, options: { signal: AbortSignal }) => Promise<string[]>>();
+const disableTwoFactor = vi.fn<(payload: { password: string; code: string }, options: { signal: AbortSignal }) => Promise<void>>();
+const withApi = twoFactorSetupMachine.provide({
+  actors: {
+    loadStatus: fromPromise<TwoFactorStatus>(({ signal }) => getTwoFactorStatus({ signal })),
+    startSetup: fromPromise<TwoFactorSetupResponse>(({ signal }) => startTwoFactorSetup({ signal })),
+    enable: fromPromise<string[], { code: string }>(({ input, signal }) => enableTwoFactor(input.code, { signal })),
+    regenerate: fromPromise<string[], { code: string }>(({ input, signal }) => regenerateRecoveryCodes(input.code, { signal })),
+    disable: fromPromise<void, { password: string; code: string }>(({ input, signal }) => disableTwoFactor(input, { signal })),
+  },
+});
 
 const SETUP: TwoFactorSetupResponse = {
   secret: 'JBSWY3DPEHPK3PXP',
@@ -42,14 +41,14 @@ beforeEach(() => {
   enableCall = deferred();
   regenerateCall = deferred();
   disableCall = deferred();
-  vi.mocked(getTwoFactorStatus).mockReset().mockReturnValue(status.promise);
-  vi.mocked(startTwoFactorSetup).mockReset().mockReturnValue(setupCall.promise);
-  vi.mocked(enableTwoFactor).mockReset().mockReturnValue(enableCall.promise);
-  vi.mocked(regenerateRecoveryCodes).mockReset().mockReturnValue(regenerateCall.promise);
-  vi.mocked(disableTwoFactor).mockReset().mockReturnValue(disableCall.promise);
+  getTwoFactorStatus.mockReset().mockReturnValue(status.promise);
+  startTwoFactorSetup.mockReset().mockReturnValue(setupCall.promise);
+  enableTwoFactor.mockReset().mockReturnValue(enableCall.promise);
+  regenerateRecoveryCodes.mockReset().mockReturnValue(regenerateCall.promise);
+  disableTwoFactor.mockReset().mockReturnValue(disableCall.promise);
 });
 
-async function started(answer: TwoFactorStatus | Error, machine = twoFactorSetupMachine) {
+async function started(answer: TwoFactorStatus | Error, machine = withApi) {
   const actor = createActor(machine).start();
   expect(actor.getSnapshot().matches('loading')).toBe(true);
   expect(actor.getSnapshot().context).toEqual({ setup: null, recoveryCodes: null, recoveryCodesLeft: 0, error: null, notice: null });
@@ -67,7 +66,7 @@ describe('twoFactorSetup (two-factor authentication in the Security tab)', () =>
     expect(off.getSnapshot().value).toBe('disabled');
     expect(off.getSnapshot().hasTag('busy')).toBe(false);
     status = deferred();
-    vi.mocked(getTwoFactorStatus).mockReturnValue(status.promise);
+    getTwoFactorStatus.mockReturnValue(status.promise);
     const on = await started({ enabled: true, recoveryCodesLeft: 7 });
     expect(on.getSnapshot().value).toBe('enabled');
     expect(on.getSnapshot().context.recoveryCodesLeft).toBe(7);
@@ -78,7 +77,7 @@ describe('twoFactorSetup (two-factor authentication in the Security tab)', () =>
     expect(actor.getSnapshot().value).toBe('loadFailed');
     expect(actor.getSnapshot().context.error).toBe('Failed to load two-factor authentication');
     status = deferred();
-    vi.mocked(getTwoFactorStatus).mockReturnValue(status.promise);
+    getTwoFactorStatus.mockReturnValue(status.promise);
     actor.send({ type: 'status.retried' });
     expect(actor.getSnapshot().value).toBe('loading');
     expect(actor.getSnapshot().context.error).toBeNull();
@@ -122,14 +121,14 @@ describe('twoFactorSetup (two-factor authentication in the Security tab)', () =>
     expect(actor.getSnapshot().value).toBe('disabled');
     expect(actor.getSnapshot().context.error).toBe('Two-factor authentication needs an account with a password.');
     setupCall = deferred();
-    vi.mocked(startTwoFactorSetup).mockReturnValue(setupCall.promise);
+    startTwoFactorSetup.mockReturnValue(setupCall.promise);
     actor.send({ type: 'setup.requested' });
     setupCall.reject(new Error(''));
     await nextTick();
     expect(actor.getSnapshot().context.error).toBe('Two-factor authentication could not be changed. Please try again.');
 
     setupCall = deferred();
-    vi.mocked(startTwoFactorSetup).mockReturnValue(setupCall.promise);
+    startTwoFactorSetup.mockReturnValue(setupCall.promise);
     actor.send({ type: 'setup.requested' });
     expect(actor.getSnapshot().context.error).toBeNull();
     setupCall.resolve(SETUP);
@@ -144,7 +143,7 @@ describe('twoFactorSetup (two-factor authentication in the Security tab)', () =>
 
     // Another code clears the message while it is checked.
     enableCall = deferred();
-    vi.mocked(enableTwoFactor).mockReturnValue(enableCall.promise);
+    enableTwoFactor.mockReturnValue(enableCall.promise);
     actor.send({ type: 'code.submitted', code: '111111' });
     expect(actor.getSnapshot().value).toBe('enabling');
     expect(actor.getSnapshot().context.error).toBeNull();
@@ -170,7 +169,7 @@ describe('twoFactorSetup (two-factor authentication in the Security tab)', () =>
     expect(actor.getSnapshot().context.error).toBe('That code is not right. Try again.');
 
     regenerateCall = deferred();
-    vi.mocked(regenerateRecoveryCodes).mockReturnValue(regenerateCall.promise);
+    regenerateRecoveryCodes.mockReturnValue(regenerateCall.promise);
     actor.send({ type: 'regenerate.submitted', code: '123456' });
     expect(actor.getSnapshot().context.error).toBeNull();
     regenerateCall.resolve(['x'.repeat(11)]);
@@ -192,7 +191,7 @@ describe('twoFactorSetup (two-factor authentication in the Security tab)', () =>
     expect(actor.getSnapshot().context.recoveryCodesLeft).toBe(10);
 
     disableCall = deferred();
-    vi.mocked(disableTwoFactor).mockReturnValue(disableCall.promise);
+    disableTwoFactor.mockReturnValue(disableCall.promise);
     actor.send({ type: 'disable.submitted', password: 'pw', code: '654321' });
     expect(actor.getSnapshot().context.error).toBeNull();
     disableCall.resolve();
@@ -220,7 +219,7 @@ describe('twoFactorSetup (two-factor authentication in the Security tab)', () =>
     const copyText = vi.fn((_input: { text: string }) => copied.promise);
     const saveCodes = vi.fn();
     const printCodes = vi.fn();
-    const machine = twoFactorSetupMachine.provide({
+    const machine = withApi.provide({
       actors: { copyText: fromPromise<void, { text: string }>(({ input }) => copyText(input)) },
       actions: { saveCodes: (_, file) => saveCodes(file), printCodes: (_, text) => printCodes(text) },
     });
@@ -252,7 +251,7 @@ describe('twoFactorSetup (two-factor authentication in the Security tab)', () =>
     expect(actor.getSnapshot().context).toMatchObject({ error: 'Could not copy. Select the text and copy it instead.', notice: null });
 
     enableCall = deferred();
-    vi.mocked(enableTwoFactor).mockReturnValue(enableCall.promise);
+    enableTwoFactor.mockReturnValue(enableCall.promise);
     actor.send({ type: 'code.submitted', code: '123456' });
     enableCall.resolve(CODES);
     await nextTick();

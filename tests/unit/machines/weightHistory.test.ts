@@ -1,17 +1,24 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SimulatedClock, createActor } from 'xstate';
-import type { WeightEntry } from '../../../server/src/contract/progress';
-import { addWeightEntry, deleteWeightEntry, getWeightEntries } from '../../../machines/services/progress';
+import { SimulatedClock, createActor, fromPromise } from 'xstate';
+import type { NewWeightEntry, WeightEntry } from '../../../server/src/contract/progress';
 import { localToday, weightHistoryMachine, withEntry } from '../../../machines/weightHistory.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 
-vi.mock('../../../machines/services/progress', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/progress')>()),
-  getWeightEntries: vi.fn(),
-  addWeightEntry: vi.fn(),
-  deleteWeightEntry: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the machine's actors make; each test sets what they answer. */
+const getWeightEntries = vi.fn<(options: { signal: AbortSignal }) => Promise<WeightEntry[]>>();
+const addWeightEntry = vi.fn<(entry: NewWeightEntry, options: { signal: AbortSignal }) => Promise<WeightEntry>>();
+const deleteWeightEntry = vi.fn<(id: number, options: { signal: AbortSignal }) => Promise<void>>();
+const machine = weightHistoryMachine.provide({
+  actors: {
+    loadEntries: fromPromise<WeightEntry[]>(({ signal }) => getWeightEntries({ signal })),
+    addEntry: fromPromise<WeightEntry, NewWeightEntry>(({ input, signal }) => addWeightEntry(input, { signal })),
+    deleteEntry: fromPromise<number, { id: number }>(async ({ input, signal }) => {
+      await deleteWeightEntry(input.id, { signal });
+      return input.id;
+    }),
+  },
+});
 
 let load: Deferred<WeightEntry[]>;
 let add: Deferred<WeightEntry>;
@@ -21,15 +28,15 @@ beforeEach(() => {
   load = deferred<WeightEntry[]>();
   add = deferred<WeightEntry>();
   remove = deferred<void>();
-  vi.mocked(getWeightEntries).mockReset().mockReturnValue(load.promise);
-  vi.mocked(addWeightEntry).mockReset().mockReturnValue(add.promise);
-  vi.mocked(deleteWeightEntry).mockReset().mockReturnValue(remove.promise);
+  getWeightEntries.mockReset().mockReturnValue(load.promise);
+  addWeightEntry.mockReset().mockReturnValue(add.promise);
+  deleteWeightEntry.mockReset().mockReturnValue(remove.promise);
 });
 
 const march = (day: number, weight: number, id = day): WeightEntry => ({ id, date: `2025-03-${String(day).padStart(2, '0')}`, weight });
 
 async function loaded(entries: WeightEntry[] = [march(2, 82), march(1, 83)], clock = new SimulatedClock()) {
-  const actor = createActor(weightHistoryMachine, { clock }).start();
+  const actor = createActor(machine, { clock }).start();
   load.resolve(entries);
   await nextTick();
   return actor;
@@ -41,7 +48,7 @@ const entry = (date: string, weight: string, unitSystem: 'metric' | 'imperial' =
 
 describe('weightHistory (issue 12: the Goals tab weight history)', () => {
   it('loads the entries, busy meanwhile, and keeps them oldest first', async () => {
-    const actor = createActor(weightHistoryMachine).start();
+    const actor = createActor(machine).start();
     expect(actor.getSnapshot().matches('loading')).toBe(true);
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     expect(actor.getSnapshot().context).toEqual({ entries: [], error: null });
@@ -55,14 +62,14 @@ describe('weightHistory (issue 12: the Goals tab weight history)', () => {
   });
 
   it("shows the server's message or 'Failed to load weight history', and Retry loads again", async () => {
-    const actor = createActor(weightHistoryMachine).start();
+    const actor = createActor(machine).start();
     load.reject(new Error('Not authenticated'));
     await nextTick();
     expect(actor.getSnapshot().matches('failure')).toBe(true);
     expect(actor.getSnapshot().context.error).toBe('Not authenticated');
 
     load = deferred<WeightEntry[]>();
-    vi.mocked(getWeightEntries).mockReturnValue(load.promise);
+    getWeightEntries.mockReturnValue(load.promise);
     actor.send({ type: 'history.retried' });
     expect(actor.getSnapshot().matches('loading')).toBe(true);
     load.reject(new Error(''));
@@ -70,7 +77,7 @@ describe('weightHistory (issue 12: the Goals tab weight history)', () => {
     expect(actor.getSnapshot().context.error).toBe('Failed to load weight history');
 
     load = deferred<WeightEntry[]>();
-    vi.mocked(getWeightEntries).mockReturnValue(load.promise);
+    getWeightEntries.mockReturnValue(load.promise);
     actor.send({ type: 'history.retried' });
     load.resolve([march(1, 83)]);
     await nextTick();
@@ -140,7 +147,7 @@ describe('weightHistory (issue 12: the Goals tab weight history)', () => {
     expect(actor.getSnapshot().context.entries).toHaveLength(2);
 
     add = deferred<WeightEntry>();
-    vi.mocked(addWeightEntry).mockReturnValue(add.promise);
+    addWeightEntry.mockReturnValue(add.promise);
     actor.send(entry('2025-03-03', '80'));
     expect(actor.getSnapshot().context.error).toBeNull();
     add.reject(new Error(''));
@@ -176,7 +183,7 @@ describe('weightHistory (issue 12: the Goals tab weight history)', () => {
     expect(actor.getSnapshot().context.entries).toHaveLength(2);
 
     remove = deferred<void>();
-    vi.mocked(deleteWeightEntry).mockReturnValue(remove.promise);
+    deleteWeightEntry.mockReturnValue(remove.promise);
     actor.send({ type: 'entry.deleted', id: 1 });
     remove.reject(new Error(''));
     await nextTick();
