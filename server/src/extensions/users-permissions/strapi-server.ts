@@ -145,32 +145,20 @@ export default (plugin: UsersPermissionsPlugin) => {
       }
     };
 
+    // Every road that answers a token: the session is started (or the second step asked) before the answer leaves.
+    const thenStartSession = (handler: (ctx: Ctx, next: Next) => unknown) => async (ctx: Ctx, next: Next) => {
+      const result = await handler(ctx, next);
+      await startSession(strapi, ctx);
+      return result;
+    };
+
     return {
       ...base,
 
-      async callback(ctx: Ctx, next: Next) {
-        const result = await passwordOrProviderLogIn(ctx, next);
-        await startSession(strapi, ctx);
-        return result;
-      },
-
-      async emailConfirmation(ctx: Ctx, next: Next) {
-        const result = await base.emailConfirmation(ctx, next);
-        await startSession(strapi, ctx);
-        return result;
-      },
-
-      async register(ctx: Ctx, next: Next) {
-        const result = await registerChecked(ctx, next);
-        await startSession(strapi, ctx);
-        return result;
-      },
-
-      async connect(ctx: Ctx, next: Next) {
-        const result = await base.connect(ctx, next);
-        await startSession(strapi, ctx);
-        return result;
-      },
+      callback: thenStartSession(passwordOrProviderLogIn),
+      emailConfirmation: thenStartSession(base.emailConfirmation),
+      register: thenStartSession(registerChecked),
+      connect: thenStartSession(base.connect),
 
       async forgotPassword(ctx: Ctx) {
         await strapi.service('api::account.password-reset').forgotPassword(ctx.request.body);
