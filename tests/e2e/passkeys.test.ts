@@ -138,11 +138,22 @@ describe('passkeys in Chromium (virtual authenticator)', () => {
     await logOut();
     await waitForHydration(page);
     expect(await page.getByRole('textbox', { name: 'Email or Username' }).getAttribute('autocomplete')).toBe('username webauthn');
+    // The dialog's challenge is held until the new authenticator holds the passkey: an authenticator asked while
+    // still empty answers "not allowed" at once, so the dialog must not reach it between the two calls below.
+    let releaseChallenge = () => {};
+    const challengeHeld = new Promise<void>((resolve) => (releaseChallenge = resolve));
+    await page.route('**/api/auth/passkey/options', async (route) => {
+      await challengeHeld;
+      // The suggestions' own request, if still out, was cancelled by the click: nothing left to answer.
+      await route.continue().catch(() => {});
+    });
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.getByRole('button', { name: 'Waiting for your passkey...' }).waitFor();
     const secondAuthenticator = await addVirtualAuthenticator();
     await cdp.send('WebAuthn.addCredential', { authenticatorId: secondAuthenticator, credential: credential! });
+    releaseChallenge();
     const jwt = await expectSignedIn(member);
+    await page.unroute('**/api/auth/passkey/options');
 
     await openSecurity({ jwt, id: member.id });
     await item.filter({ hasText: 'Last used' }).waitFor();
