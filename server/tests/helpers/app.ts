@@ -30,6 +30,7 @@ export interface AppOptions extends BootOptions {
 
 export interface Member {
   id: number;
+  documentId: string;
   jwt: string;
   username: string;
   email: string;
@@ -68,7 +69,7 @@ export async function boot({ outbox = false, limits, env, ...options }: AppOptio
     async register(username, { email = `${username}@example.com`, password = `${username}-Pass-1` } = {}) {
       const res = await call<AuthResponse>('POST', '/api/auth/local/register', { body: { username, email, password } });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return { id: res.body.user.id, jwt: res.body.jwt, username, email, password };
+      return { id: res.body.user.id, documentId: res.body.user.documentId, jwt: res.body.jwt, username, email, password };
     },
     login: (identifier, password) => call('POST', '/api/auth/local', { body: { identifier, password } }),
     me: (jwt) => call('GET', '/api/users/me', { token: jwt }),

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from '../helpers/strapi';
+import { boot, type TestApp } from '../helpers/app';
 import type { ApiError, AuthResponse } from '../helpers/types';
 import { SIGNED_OUT_REASON, type SessionsResponse } from '../../src/contract/sessions';
 
@@ -15,15 +15,15 @@ const USERS = 'up_users';
 const COLUMN = 'sessions_valid_after';
 const SESSIONS = 'api::member-session.member-session';
 const JWT_SECRET = crypto.randomBytes(16).toString('base64');
-const env = { JWT_SECRET, AUTH_RATELIMIT_MAX: '1000', AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000', AUTH_ADDRESS_LIMIT_PER_DAY: '1000' };
+const env = { JWT_SECRET };
 
-let app: TestStrapi | undefined;
+let app: TestApp | undefined;
 let databaseFile: string;
 
 type Answer = Partial<AuthResponse> & Partial<ApiError> & Partial<SessionsResponse>;
 
 const call = (method: string, urlPath: string, options: { body?: unknown; token?: string } = {}) =>
-  request<Answer>(app!.baseUrl, method, urlPath, options);
+  app!.call<Answer>(method, urlPath, options);
 
 const works = async (token: string) => (await call('GET', '/api/users/me', { token })).status;
 const sidOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { sid: string }).sid;
@@ -42,16 +42,10 @@ function oldToken(payload: { id: number; iatMs?: number }): string {
   return `${head}.${crypto.createHmac('sha256', JWT_SECRET).update(head).digest('base64url')}`;
 }
 
-async function register(name: string) {
-  const res = await call('POST', '/api/auth/local/register', {
-    body: { username: name, email: `${name}@example.com`, password: `${name}-Pass-1` },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { id: res.body.user!.id, jwt: res.body.jwt! };
-}
+const register = (name: string) => app!.register(name);
 
 /** The column and its tracking in Strapi's stored schema, as the release before the change had them. */
-async function restoreOldColumn(strapi: TestStrapi['strapi']): Promise<void> {
+async function restoreOldColumn(strapi: TestApp['strapi']): Promise<void> {
   const knex = strapi.db.connection;
   await knex.schema.alterTable(USERS, (table) => table.bigInteger(COLUMN));
   const stored = (await knex('strapi_database_schema').first()) as { id: number; schema: string | object };
@@ -74,11 +68,11 @@ async function restart(): Promise<void> {
   const running = app!;
   app = undefined;
   await running.stop({ keepDatabase: true });
-  app = await bootStrapi({ env, databaseFile });
+  app = await boot({ limits: 'raised', env, databaseFile });
 }
 
 beforeAll(async () => {
-  app = await bootStrapi({ env });
+  app = await boot({ limits: 'raised', env });
   databaseFile = app.databaseFile!;
   const knex = app!.strapi.db.connection;
   const ann = await register('legacyann');

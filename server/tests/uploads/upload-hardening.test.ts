@@ -6,8 +6,9 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from '../helpers/strapi';
-import type { ApiError, AuthResponse } from '../helpers/types';
+import { boot, type Member, type TestApp } from '../helpers/app';
+import { request } from '../helpers/strapi';
+import type { ApiError } from '../helpers/types';
 
 const require = createRequire(import.meta.url);
 const sharp = require('sharp') as typeof import('sharp').default;
@@ -24,12 +25,8 @@ const PER_HOUR = 3;
 const TOO_MANY_PIXELS = 'The picture must be at most 6000 pixels on a side and 25 megapixels in all';
 const NOT_AN_IMAGE = 'Only PNG, JPEG, GIF or WebP images can be uploaded';
 
-let app: TestStrapi;
+let app: TestApp;
 
-interface Member {
-  jwt: string;
-  id: number;
-}
 interface MediaFile {
   id: number;
   url: string;
@@ -45,14 +42,7 @@ const diskPaths = (file: MediaFile) =>
   [file.url, ...Object.values(file.formats ?? {}).map((format) => format.url)].map((url) => path.join(publicDir(), url));
 const stored: string[] = [];
 
-async function register(): Promise<Member> {
-  const username = `member${crypto.randomBytes(4).toString('hex')}`;
-  const res = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local/register', {
-    body: { username, email: `${username}@example.com`, password: `${username}-Pass-1` },
-  });
-  expect(res.status).toBe(200);
-  return { jwt: res.body.jwt, id: res.body.user.id };
-}
+const register = () => app.register(`member${crypto.randomBytes(4).toString('hex')}`);
 
 async function upload(member: Member, file: Picture) {
   const form = new FormData();
@@ -213,15 +203,11 @@ function metadataBlocks(bytes: Buffer): string[] {
 const metadataIn = (bytes: Buffer): string[] => [...metadataBlocks(bytes), ...MARKERS.filter((marker) => bytes.includes(marker))];
 
 beforeAll(async () => {
-  app = await bootStrapi({
+  app = await boot({
     databaseFile: path.join(ORIGINAL_TMPDIR, `carnivo-test-${crypto.randomUUID()}.db`),
-    env: {
-      UPLOAD_LIMIT_PER_HOUR: String(PER_HOUR),
-      // Many registrations from one address; the auth limiter is not what this file tests.
-      AUTH_RATELIMIT_MAX: '100000',
-      AUTH_ADDRESS_LIMIT_PER_MINUTE: '100000',
-      AUTH_ADDRESS_LIMIT_PER_DAY: '100000',
-    },
+    // Many registrations from one address; the auth limiter is not what this file tests.
+    limits: 'raised',
+    env: { UPLOAD_LIMIT_PER_HOUR: String(PER_HOUR) },
   });
 });
 

@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from '../../helpers/strapi';
-import type { ApiError, AuthResponse } from '../../helpers/types';
+import { boot, type Member, type TestApp } from '../../helpers/app';
+import { request } from '../../helpers/strapi';
+import type { ApiError } from '../../helpers/types';
 import type { AccountDeletionService, DeletableUser } from '../../../src/api/account/services/account-deletion';
 import { apiRouters, rolePermissions } from '../../../src/bootstrap/permissions';
 
@@ -14,20 +15,12 @@ const sharp = require('sharp') as typeof import('sharp').default;
 const USERS = 'plugin::users-permissions.user';
 const DELETE_PATH = '/api/users-permissions/users/delete-account';
 
-let app: TestStrapi;
+let app: TestApp;
 let tmpDir: string;
 
-const register = async (username: string) => {
-  const password = `${username}-pass-1`;
-  const res = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local/register', {
-    body: { username, email: `${username}@example.com`, password },
-  });
-  expect(res.status).toBe(200);
-  return { ...res.body, password };
-};
+const register = (username: string) => app.register(username);
 const deleteAccount = (token?: string, body?: unknown) =>
   request<{ ok?: boolean } & Partial<ApiError>>(app.baseUrl, 'DELETE', DELETE_PATH, { token, body });
-const me = (token: string) => request<ApiError>(app.baseUrl, 'GET', '/api/users/me', { token });
 const deletion = () => app.strapi.service('api::account.account-deletion') as unknown as AccountDeletionService;
 
 interface StoredFile {
@@ -80,9 +73,7 @@ beforeAll(async () => {
   tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-deletion-'));
   // Uploads on local disk in this file's own directory (PUBLIC_DIR/uploads).
   fs.mkdirSync(path.join(tmpDir, 'public', 'uploads'), { recursive: true });
-  app = await bootStrapi({
-    env: { EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'), SMTP_HOST: '', PUBLIC_DIR: path.join(tmpDir, 'public') },
-  });
+  app = await boot({ outbox: true, env: { EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'), PUBLIC_DIR: path.join(tmpDir, 'public') } });
 });
 
 afterAll(async () => {
@@ -101,11 +92,11 @@ describe('DELETE /api/users-permissions/users/delete-account', () => {
     bob = await register('bobby');
     for (const user of [alice, bob]) {
       await app.strapi.documents(USERS).update({
-        documentId: user.user.documentId,
+        documentId: user.documentId,
         data: { ingredients: [1, 3], bmi: { currentWeight: 80, height: 180 } },
       } as never);
     }
-    picture = await uploadProfilePicture(alice.user.id, 'alice.png');
+    picture = await uploadProfilePicture(alice.id, 'alice.png');
     deletion().registerCleanup('test-recorder', async (user: DeletableUser, { strapi }) => {
       const stillThere = (await strapi.db.query(USERS).count({ where: { id: user.id } })) === 1;
       cleanupCalls.push({ name: user.username, userId: user.id, userStillThere: stillThere });
@@ -119,11 +110,11 @@ describe('DELETE /api/users-permissions/users/delete-account', () => {
   });
 
   it('starts with the rows and files the test relies on', async () => {
-    const populated = await app.strapi.db.query(USERS).findOne({ where: { id: alice.user.id }, populate: ['profile_picture'] });
+    const populated = await app.strapi.db.query(USERS).findOne({ where: { id: alice.id }, populate: ['profile_picture'] });
     expect(populated.profile_picture.id).toBe(picture.id);
     expect(Object.keys(picture.formats ?? {})).toContain('thumbnail');
     for (const file of diskPaths(picture)) expect(fs.existsSync(file), file).toBe(true);
-    expect(await rowsOf(alice.user.id, [picture.id])).toEqual({
+    expect(await rowsOf(alice.id, [picture.id])).toEqual({
       users: 1,
       ingredientLinks: 2,
       roleLinks: 1,
@@ -143,18 +134,18 @@ describe('DELETE /api/users-permissions/users/delete-account', () => {
     expect((await deleteAccount(undefined)).body.error).toMatchObject({ message: 'You must be logged in to delete your account' });
     const noScheme = await fetch(app.baseUrl + DELETE_PATH, { method: 'DELETE', headers: { Authorization: alice.jwt } });
     expect(noScheme.status).toBe(401);
-    expect(await rowsOf(alice.user.id, [picture.id])).toMatchObject({ users: 1, files: 1 });
+    expect(await rowsOf(alice.id, [picture.id])).toMatchObject({ users: 1, files: 1 });
     expect(cleanupCalls).toEqual([]);
     for (const file of diskPaths(picture)) expect(fs.existsSync(file)).toBe(true);
   });
 
   it("another user's token deletes that user, never you (whatever the request names)", async () => {
-    const res = await deleteAccount(bob.jwt, { id: alice.user.id, userId: alice.user.id });
+    const res = await deleteAccount(bob.jwt, { id: alice.id, userId: alice.id });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true });
-    expect(await app.strapi.db.query(USERS).count({ where: { id: bob.user.id } })).toBe(0);
+    expect(await app.strapi.db.query(USERS).count({ where: { id: bob.id } })).toBe(0);
 
-    expect(await rowsOf(alice.user.id, [picture.id])).toEqual({
+    expect(await rowsOf(alice.id, [picture.id])).toEqual({
       users: 1,
       ingredientLinks: 2,
       roleLinks: 1,
@@ -163,7 +154,7 @@ describe('DELETE /api/users-permissions/users/delete-account', () => {
       fileLinks: 1,
     });
     for (const file of diskPaths(picture)) expect(fs.existsSync(file)).toBe(true);
-    expect((await me(alice.jwt)).status).toBe(200);
+    expect((await app.me(alice.jwt)).status).toBe(200);
   });
 
   it('a failing clean-up aborts the deletion and leaves the account intact', async () => {
@@ -177,13 +168,13 @@ describe('DELETE /api/users-permissions/users/delete-account', () => {
       logger.silent = false;
     });
     expect(res.status).toBe(500);
-    expect(await rowsOf(alice.user.id, [picture.id])).toMatchObject({ users: 1, files: 1, components: 1 });
+    expect(await rowsOf(alice.id, [picture.id])).toMatchObject({ users: 1, files: 1, components: 1 });
     for (const file of diskPaths(picture)) expect(fs.existsSync(file)).toBe(true);
     fail = false;
   });
 
   it('deletes the user, their rows, links and profile picture files; runs every clean-up first', async () => {
-    const before = await rowsOf(alice.user.id, [picture.id]);
+    const before = await rowsOf(alice.id, [picture.id]);
     expect(before.users).toBe(1);
     cleanupCalls.length = 0;
 
@@ -191,8 +182,8 @@ describe('DELETE /api/users-permissions/users/delete-account', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true });
 
-    expect(cleanupCalls).toEqual([{ name: 'alice', userId: alice.user.id, userStillThere: true }]);
-    expect(await rowsOf(alice.user.id, [picture.id])).toEqual({
+    expect(cleanupCalls).toEqual([{ name: 'alice', userId: alice.id, userStillThere: true }]);
+    expect(await rowsOf(alice.id, [picture.id])).toEqual({
       users: 0,
       ingredientLinks: 0,
       roleLinks: 0,
@@ -207,7 +198,7 @@ describe('DELETE /api/users-permissions/users/delete-account', () => {
   });
 
   it("refuses the deleted user's token afterwards, and the login", async () => {
-    const profile = await me(alice.jwt);
+    const profile = await app.me(alice.jwt);
     expect(profile.status).toBe(401);
     expect(profile.body.error.name).toBe('UnauthorizedError');
 
@@ -223,18 +214,18 @@ describe('DELETE /api/users-permissions/users/delete-account', () => {
 
   it('lets the same address sign up again afterwards', async () => {
     const again = await register('alice');
-    expect(again.user.id).not.toBe(alice.user.id);
+    expect(again.id).not.toBe(alice.id);
   });
 });
 
 /** POST /api/upload of a 640 × 480 PNG as the member's profile picture (stored with a thumbnail and a small size). */
-async function uploadOverHttp(member: { jwt: string; user: { id: number } }, name: string, colour: string): Promise<StoredFile> {
+async function uploadOverHttp(member: Member, name: string, colour: string): Promise<StoredFile> {
   const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: colour } })
     .png()
     .toBuffer();
   const form = new FormData();
   form.append('files', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), name);
-  form.append('refId', String(member.user.id));
+  form.append('refId', String(member.id));
   form.append('ref', USERS);
   form.append('field', 'profile_picture');
   const res = await fetch(`${app.baseUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${member.jwt}` }, body: form });
@@ -264,7 +255,7 @@ describe('deletion removes every file the member ever uploaded, linked or not', 
       provider.delete = originalDelete;
       logger.silent = false;
     }
-    expect(await app.strapi.db.query(USERS).findOne({ where: { id: carol.user.id }, populate: ['profile_picture'] })).toMatchObject({
+    expect(await app.strapi.db.query(USERS).findOne({ where: { id: carol.id }, populate: ['profile_picture'] })).toMatchObject({
       profile_picture: { id: uploaded[1].id },
     });
     expect(await app.strapi.db.query('plugin::upload.file').findOne({ where: { id: uploaded[0].id } })).not.toBeNull();
@@ -279,7 +270,7 @@ describe('deletion removes every file the member ever uploaded, linked or not', 
 
     const ids = uploaded.map((file) => file.id);
     expect(await app.strapi.db.connection('files').whereIn('id', ids).count({ n: '*' })).toEqual([{ n: 0 }]);
-    expect(await app.strapi.db.connection('files').where({ owner_member_id: carol.user.id }).count({ n: '*' })).toEqual([{ n: 0 }]);
+    expect(await app.strapi.db.connection('files').where({ owner_member_id: carol.id }).count({ n: '*' })).toEqual([{ n: 0 }]);
     for (const file of uploaded) for (const onDisk of diskPaths(file)) expect(fs.existsSync(onDisk), onDisk).toBe(false);
     for (const file of uploaded) expect((await fetch(app.baseUrl + file.url)).status, file.url).toBe(404);
     // Another member's picture stays.
@@ -295,7 +286,7 @@ describe('deletion removes every file the member ever uploaded, linked or not', 
     const send = async (n: number) => {
       const form = new FormData();
       form.append('files', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), `race-${n}.png`);
-      form.append('refId', String(frank.user.id));
+      form.append('refId', String(frank.id));
       form.append('ref', USERS);
       form.append('field', 'profile_picture');
       const res = await fetch(`${app.baseUrl}/api/upload`, {
@@ -308,7 +299,7 @@ describe('deletion removes every file the member ever uploaded, linked or not', 
     const [uploads, deleted] = await Promise.all([Promise.all([0, 1, 2, 3].map(send)), deleteAccount(frank.jwt)]);
     expect(deleted.status).toBe(200);
     for (const res of uploads) expect([201, 401]).toContain(res.status);
-    expect(await app.strapi.db.connection('files').where({ owner_member_id: frank.user.id }).count({ n: '*' })).toEqual([{ n: 0 }]);
+    expect(await app.strapi.db.connection('files').where({ owner_member_id: frank.id }).count({ n: '*' })).toEqual([{ n: 0 }]);
     for (const res of uploads.filter((answer) => answer.status === 201)) {
       for (const onDisk of diskPaths(res.body[0])) expect(fs.existsSync(onDisk), onDisk).toBe(false);
     }
@@ -328,7 +319,7 @@ describe('deletion removes every file the member ever uploaded, linked or not', 
       .service('upload')
       .upload(
         {
-          data: { ref: USERS, refId: erin.user.id, field: 'profile_picture' },
+          data: { ref: USERS, refId: erin.id, field: 'profile_picture' },
           files: { filepath, originalFilename: 'banner.png', mimetype: 'image/png', size: fs.statSync(filepath).size },
         },
         { user: { id: admin.id } },
@@ -338,7 +329,7 @@ describe('deletion removes every file the member ever uploaded, linked or not', 
     expect(await app.strapi.db.query('plugin::upload.file').count({ where: { id: media.id } })).toBe(1);
     for (const onDisk of diskPaths(media)) expect(fs.existsSync(onDisk), onDisk).toBe(true);
     expect(
-      await app.strapi.db.connection('files_related_mph').where({ related_id: erin.user.id, related_type: USERS }).count({ n: '*' }),
+      await app.strapi.db.connection('files_related_mph').where({ related_id: erin.id, related_type: USERS }).count({ n: '*' }),
     ).toEqual([{ n: 0 }]);
   });
 });

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import Stripe from 'stripe';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from '../../helpers/strapi';
-import type { ApiError, AuthResponse } from '../../helpers/types';
+import { boot, type Member, type TestApp } from '../../helpers/app';
+import { request } from '../../helpers/strapi';
+import type { ApiError } from '../../helpers/types';
 import { startStripeDouble, type StripeDouble } from '../../helpers/stripe-double';
 import {
   billingMessages,
@@ -28,17 +29,10 @@ const sharp = require('sharp') as typeof import('sharp').default;
 const USERS = 'plugin::users-permissions.user';
 const SUBS = 'api::subscription.subscription';
 const PUBLIC_URL = 'http://carnivo.test';
-const LIMITS_ENV = { AUTH_RATELIMIT_MAX: '1000', AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000', AUTH_ADDRESS_LIMIT_PER_DAY: '10000', PUBLIC_URL };
 const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' };
 
-let app: TestStrapi;
-const register = async (username: string) => {
-  const res = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local/register', {
-    body: { username, email: `${username}@example.com`, password: `${username}-pass-1` },
-  });
-  expect(res.status).toBe(200);
-  return res.body;
-};
+let app: TestApp;
+const register = (username: string) => app.register(username);
 const invoices = (token: string | undefined, query = '') =>
   request<InvoicesResponse & Pick<ApiError, 'error'>>(app.baseUrl, 'GET', `/api/subscriptions/invoices${query}`, { token });
 const current = (token: string) => request<CurrentSubscription | null>(app.baseUrl, 'GET', '/api/subscriptions/current', { token });
@@ -52,8 +46,8 @@ const customerOf = async (userId: number) =>
   ((await app.strapi.db.query(USERS).findOne({ where: { id: userId } })) as { stripeCustomerId: string | null }).stripeCustomerId;
 
 describe('sandbox mode', () => {
-  let alice: AuthResponse;
-  let bob: AuthResponse;
+  let alice: Member;
+  let bob: Member;
   const store = () => app.strapi.store({ type: 'core', name: 'payments_sandbox' });
   const sandbox = () => app.strapi.service('api::payment.gateway').get() as SandboxGateway;
   const clock = () => sandbox() as unknown as { now: () => Date };
@@ -64,7 +58,7 @@ describe('sandbox mode', () => {
   /** A built SPA's shell, for the stylesheet the server-rendered pages link. */
   let spaDir: string;
   const SITE_CSS = '/assets/index-site.css';
-  const subscribeAndPay = async (member: AuthResponse, priceId = 'price_sandbox_monthly') => {
+  const subscribeAndPay = async (member: Member, priceId = 'price_sandbox_monthly') => {
     const created = await request<{ clientSecret: string; subscriptionId: string }>(app.baseUrl, 'POST', '/api/subscriptions', {
       token: member.jwt,
       body: { priceId },
@@ -83,14 +77,15 @@ describe('sandbox mode', () => {
       path.join(spaDir, 'index.html'),
       `<!doctype html><html><head><title>Carnivo</title><link rel="stylesheet" crossorigin href="${SITE_CSS}"></head><body><div id="root"></div></body></html>`,
     );
-    app = await bootStrapi({
+    app = await boot({
+      limits: 'raised',
       env: {
         PAYMENTS_MODE: '',
         STRIPE_SECRET_KEY: '',
         STRIPE_PUBLISHABLE_KEY: '',
         STRIPE_WEBHOOK_SECRET: '',
         SPA_DIR: spaDir,
-        ...LIMITS_ENV,
+        PUBLIC_URL,
       },
     });
     alice = await register('selfalice');
@@ -157,7 +152,7 @@ describe('sandbox mode', () => {
     expect(html).not.toContain('example.com');
 
     // Bob's list is his alone (the yearly plan); the query cannot point at another customer.
-    const bobs = await invoices(bob.jwt, `?customer=${await customerOf(alice.user.id)}`);
+    const bobs = await invoices(bob.jwt, `?customer=${await customerOf(alice.id)}`);
     expect(bobs.body.data.map((i) => i.amount)).toEqual([7999]);
     expect(bobs.body.data[0].id).not.toBe(mine.body.data[0].id);
     expect((await invoices(alice.jwt)).body).toEqual(mine.body);
@@ -229,7 +224,7 @@ describe('sandbox mode', () => {
   it("replaces the member's own card on file, with the sandbox's test-card rules", async () => {
     const cardOf = async (userId: number) =>
       ((await store().get({ key: `cus:${await customerOf(userId)}` })) as { card?: { last4: string } }).card;
-    const bobsBefore = await cardOf(bob.user.id);
+    const bobsBefore = await cardOf(bob.id);
     expect(bobsBefore).toEqual({ brand: 'visa', last4: '4242', expiry: '12/34' });
 
     const declined = await updateCard(alice.jwt, { ...CARD, cardNumber: '4000 0000 0000 0002' });
@@ -245,9 +240,9 @@ describe('sandbox mode', () => {
     const ok = await updateCard(alice.jwt, { ...CARD, expiry: '11/33' });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ ok: true, last4: '4242' });
-    expect(await cardOf(alice.user.id)).toEqual({ brand: 'visa', last4: '4242', expiry: '11/33' });
+    expect(await cardOf(alice.id)).toEqual({ brand: 'visa', last4: '4242', expiry: '11/33' });
     // Bob's card on file is untouched.
-    expect(await cardOf(bob.user.id)).toEqual(bobsBefore);
+    expect(await cardOf(bob.id)).toEqual(bobsBefore);
 
     const nobody = await register('selferin');
     const none = await updateCard(nobody.jwt, CARD);
@@ -283,8 +278,8 @@ describe('sandbox mode', () => {
     expect((await updateCard(ivy.jwt, { cardNumber: '6011 1111 1111 1117', expiry: '05/33', cvc: '123' })).status).toBe(200);
     const ivysCard = { brand: 'discover', last4: '1117', expMonth: 5, expYear: 2033 };
     const bobsCard = { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2034 };
-    const ivysCustomer = (await customerOf(ivy.user.id))!;
-    for (const query of ['', `?customer=${ivysCustomer}`, `?userId=${ivy.user.id}`, `?id=${ivy.user.id}`]) {
+    const ivysCustomer = (await customerOf(ivy.id))!;
+    for (const query of ['', `?customer=${ivysCustomer}`, `?userId=${ivy.id}`, `?id=${ivy.id}`]) {
       const res = await cardOnFile(bob.jwt, query);
       expect(res.status, query).toBe(200);
       expect(res.body, query).toEqual({ card: bobsCard });
@@ -299,7 +294,7 @@ describe('sandbox mode', () => {
   it('names the network of a card saved before brands were stored, from its test number', async () => {
     const kim = await register('selfkim');
     await subscribeAndPay(kim);
-    const key = `cus:${await customerOf(kim.user.id)}`;
+    const key = `cus:${await customerOf(kim.id)}`;
     const stored = (await store().get({ key })) as Record<string, unknown>;
     await store().set({ key, value: { ...stored, card: { last4: '4444', expiry: '09/30' } } });
     expect((await cardOnFile(kim.jwt)).body).toEqual({ card: { brand: 'mastercard', last4: '4444', expMonth: 9, expYear: 2030 } });
@@ -338,7 +333,7 @@ describe('sandbox mode', () => {
       ingredient_name: string;
     }[];
     await app.strapi.documents(USERS).update({
-      documentId: alice.user.documentId,
+      documentId: alice.documentId,
       data: {
         bmi: { height: 180.5, currentWeight: 82, Gender: 'Female', date_of_birth: '1990-05-01', idealBmiWeight: '70.2' },
         diet_preference: 'Ketovore',
@@ -353,7 +348,7 @@ describe('sandbox mode', () => {
       .png()
       .toBuffer();
     form.append('files', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'me.png');
-    for (const [k, v] of Object.entries({ refId: String(alice.user.id), ref: USERS, field: 'profile_picture' })) form.append(k, v);
+    for (const [k, v] of Object.entries({ refId: String(alice.id), ref: USERS, field: 'profile_picture' })) form.append(k, v);
     const upload = await fetch(`${app.baseUrl}/api/upload`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${alice.jwt}` },
@@ -377,7 +372,7 @@ describe('sandbox mode', () => {
       [bob, 'day:2026-01-08'],
     ] as const) {
       await app.strapi.db.query('api::reminder.reminder-send').create({
-        data: { user: member.user.id, claim_key: `${member.user.id}:${period}`, period, claimed_at: claimedAt },
+        data: { user: member.id, claim_key: `${member.id}:${period}`, period, claimed_at: claimedAt },
       });
     }
 
@@ -388,9 +383,9 @@ describe('sandbox mode', () => {
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="carnivo-export-${today}.json"`);
     const text = await res.text();
     const data = JSON.parse(text) as AccountExport;
-    const row = await app.strapi.db.query(USERS).findOne({ where: { id: alice.user.id } });
+    const row = await app.strapi.db.query(USERS).findOne({ where: { id: alice.id } });
     expect(data.account).toEqual({
-      id: alice.user.id,
+      id: alice.id,
       username: 'selfalice',
       email: 'selfalice@example.com',
       provider: 'local',
@@ -409,18 +404,18 @@ describe('sandbox mode', () => {
       reminders_enabled: true,
       pictureUrl: `${PUBLIC_URL}${picture.url}`,
     });
-    const alicesEntries = await app.strapi.service('api::weight-entry.weight-entry').list(alice.user.id);
+    const alicesEntries = await app.strapi.service('api::weight-entry.weight-entry').list(alice.id);
     expect(data.weightEntries).toEqual(alicesEntries);
     expect(data.weightEntries.map((entry) => [entry.date, entry.weight])).toContainEqual(['2026-01-05', 84.5]);
     expect(data.weightEntries.some((entry) => entry.weight === 99.9)).toBe(false);
     expect(data.goalReminders).toEqual([{ period: 'day:2026-01-07', sentAt: claimedAt.toISOString() }]);
-    const subs = await app.strapi.db.query(SUBS).findMany({ where: { user: { id: alice.user.id } } });
+    const subs = await app.strapi.db.query(SUBS).findMany({ where: { user: { id: alice.id } } });
     expect(data.subscriptions.map((s) => s.id)).toEqual(subs.map((s: { stripe_subscription_id: string }) => s.stripe_subscription_id));
     expect(data.subscriptions[0]).toMatchObject({ status: 'active', plan: 'Carnivo Monthly', cancel_at_period_end: false });
     expect(data.invoices).toEqual((await invoices(alice.jwt)).body.data);
 
     // No secrets, nothing of Bob's.
-    const secrets = (await app.strapi.db.query(USERS).findOne({ where: { id: alice.user.id }, select: ['password'] })) as {
+    const secrets = (await app.strapi.db.query(USERS).findOne({ where: { id: alice.id }, select: ['password'] })) as {
       password: string;
     };
     expect(text).not.toContain(secrets.password);
@@ -448,7 +443,7 @@ describe('sandbox mode', () => {
   it("removes the member's sandbox invoices with their account", async () => {
     const gina = await register('selfgina');
     await subscribeAndPay(gina);
-    const customerId = (await customerOf(gina.user.id))!;
+    const customerId = (await customerOf(gina.id))!;
     const [invoice] = (await invoices(gina.jwt)).body.data;
     expect((await fetch(app.baseUrl + receiptPath(invoice))).status).toBe(200);
     const deleted = await request(app.baseUrl, 'DELETE', '/api/users-permissions/users/delete-account', { token: gina.jwt });
@@ -464,8 +459,8 @@ describe('Stripe mode, through the local Stripe double', () => {
   const WEBHOOK_SECRET = 'whsec_test_selfservice';
   const signer = new Stripe('sk_test_signer');
   let double: StripeDouble;
-  let alice: AuthResponse;
-  let bob: AuthResponse;
+  let alice: Member;
+  let bob: Member;
   let subId: string;
   let t0: number;
 
@@ -515,7 +510,7 @@ describe('Stripe mode, through the local Stripe double', () => {
     expect(res.status).toBe(200);
     return (await res.json()) as { outcome: string };
   };
-  const subscribe = async (member: AuthResponse) => {
+  const subscribe = async (member: Member) => {
     const res = await request<{ subscriptionId: string }>(app.baseUrl, 'POST', '/api/subscriptions', {
       token: member.jwt,
       body: { priceId: 'price_test_monthly' },
@@ -526,7 +521,8 @@ describe('Stripe mode, through the local Stripe double', () => {
 
   beforeAll(async () => {
     double = await startStripeDouble();
-    app = await bootStrapi({
+    app = await boot({
+      limits: 'raised',
       env: {
         PAYMENTS_MODE: '',
         STRIPE_SECRET_KEY: 'sk_test_server',
@@ -537,7 +533,7 @@ describe('Stripe mode, through the local Stripe double', () => {
         STRIPE_API_PROTOCOL: 'http',
         STRIPE_PRICE_MONTHLY: 'price_test_monthly',
         STRIPE_PRICE_YEARLY: 'price_test_yearly',
-        ...LIMITS_ENV,
+        PUBLIC_URL,
       },
     });
     alice = await register('stripeselfalice');
@@ -545,8 +541,8 @@ describe('Stripe mode, through the local Stripe double', () => {
     subId = await subscribe(alice);
     await subscribe(bob);
     t0 = Math.floor(Date.now() / 1000) + 5;
-    const aliceCus = (await customerOf(alice.user.id))!;
-    const bobCus = (await customerOf(bob.user.id))!;
+    const aliceCus = (await customerOf(alice.id))!;
+    const bobCus = (await customerOf(bob.id))!;
     for (let n = 0; n < 12; n += 1) double.invoices.push(invoiceJson(aliceCus, n));
     double.invoices.push(
       invoiceJson(aliceCus, 12, { status: 'open', amount_paid: 0, amount_due: 999, invoice_pdf: null, hosted_invoice_url: null }),
@@ -560,7 +556,7 @@ describe('Stripe mode, through the local Stripe double', () => {
   });
 
   it("lists the member's Stripe invoices, newest first, 10 a page, mapped to the contract", async () => {
-    const aliceCus = (await customerOf(alice.user.id))!;
+    const aliceCus = (await customerOf(alice.id))!;
     const before = double.requests.length;
     const page1 = await invoices(alice.jwt);
     expect(page1.status).toBe(200);
@@ -588,7 +584,7 @@ describe('Stripe mode, through the local Stripe double', () => {
     expect(page2.body.data.map((i) => i.id)).toEqual([2, 1, 0].map((n) => `in_${aliceCus}_${n}`));
 
     const bobs = await invoices(bob.jwt);
-    expect(bobs.body.data.map((i) => [i.id, i.amount])).toEqual([[`in_${await customerOf(bob.user.id)}_0`, 7999]]);
+    expect(bobs.body.data.map((i) => [i.id, i.amount])).toEqual([[`in_${await customerOf(bob.id)}_0`, 7999]]);
   });
 
   it("opens a Customer Portal session for the member's own customer, returning to the profile", async () => {
@@ -596,7 +592,7 @@ describe('Stripe mode, through the local Stripe double', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ url: double.portalSessions.at(-1)!.url });
     expect(double.portalSessions.at(-1)).toMatchObject({
-      customer: await customerOf(alice.user.id),
+      customer: await customerOf(alice.id),
       return_url: `${PUBLIC_URL}/profile?tab=subscriptions`,
     });
 
@@ -663,7 +659,7 @@ describe('Stripe mode, through the local Stripe double', () => {
 
   it('resumes through Stripe (cancel_at_period_end: false)', async () => {
     // Bob's subscription (its events above are dated ahead, so Alice's local actions would be stale).
-    const bobSub = (await app.strapi.db.query(SUBS).findOne({ where: { user: { id: bob.user.id } } })).stripe_subscription_id as string;
+    const bobSub = (await app.strapi.db.query(SUBS).findOne({ where: { user: { id: bob.id } } })).stripe_subscription_id as string;
     Object.assign(double.subscriptions.get(bobSub)!, { status: 'active', current_period_end: 1_900_000_000 });
     expect((await request(app.baseUrl, 'GET', `/api/subscriptions/${bobSub}/verify`, { token: bob.jwt })).status).toBe(200);
     expect((await cancel(bob.jwt)).status).toBe(200);
@@ -687,10 +683,10 @@ describe('Stripe mode, through the local Stripe double', () => {
     const res = await exportData(alice.jwt);
     expect(res.status).toBe(200);
     expect(res.body.invoices).toHaveLength(13);
-    const aliceCus = (await customerOf(alice.user.id))!;
+    const aliceCus = (await customerOf(alice.id))!;
     expect(res.body.invoices.every((i) => i.id.startsWith(`in_${aliceCus}_`))).toBe(true);
     expect(res.body.subscriptions.map((s) => s.id)).toEqual([subId]);
-    expect(JSON.stringify(res.body)).not.toContain((await customerOf(bob.user.id))!);
+    expect(JSON.stringify(res.body)).not.toContain((await customerOf(bob.id))!);
   });
 
   it("shows the card Stripe charges: the subscription's default, else the customer's; a declined card changes nothing", async () => {
@@ -699,7 +695,7 @@ describe('Stripe mode, through the local Stripe double', () => {
     const dana = await register('stripeselfdana');
     expect((await cardOnFile(dana.jwt)).body).toEqual({ card: null });
     const danaSub = await subscribe(dana);
-    const danaCus = (await customerOf(dana.user.id))!;
+    const danaCus = (await customerOf(dana.id))!;
     // Nothing paid yet: no card anywhere.
     expect((await cardOnFile(dana.jwt)).body).toEqual({ card: null });
 

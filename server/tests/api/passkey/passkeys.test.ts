@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { boot, type TestApp } from '../../helpers/app';
+import { boot, type Member, type TestApp } from '../../helpers/app';
 import { request } from '../../helpers/strapi';
 import type { ApiError, AuthResponse } from '../../helpers/types';
 import { softwarePasskey, type SoftwarePasskey } from '../../helpers/software-authenticator';
@@ -17,24 +17,11 @@ const RP_ID = 'carnivo.test';
 
 let app: TestApp;
 
-interface Member {
-  id: number;
-  jwt: string;
-  email: string;
-  password: string;
-}
 type Options = { challenge: string; rp?: { id: string }; excludeCredentials?: { id: string }[] };
 type Answer<T> = { status: number; body: T & { error?: ApiError['error'] } };
 
 let counter = 0;
-async function register(prefix: string): Promise<Member> {
-  const username = `${prefix}${++counter}`;
-  const email = `${username}@example.com`;
-  const password = `${username}-Pass-1`;
-  const res = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local/register', { body: { username, email, password } });
-  expect(res.status).toBe(200);
-  return { id: res.body.user.id, jwt: res.body.jwt, email, password };
-}
+const register = (prefix: string) => app.register(`${prefix}${++counter}`);
 
 const registrationOptions = async (member: Member) => {
   const res = await request<Options>(app.baseUrl, 'POST', '/api/passkeys/registration-options', { token: member.jwt });
@@ -58,7 +45,6 @@ const signInOptions = async () => {
 };
 const signIn = (credential: unknown): Promise<Answer<AuthResponse>> =>
   request<AuthResponse & { error?: ApiError['error'] }>(app.baseUrl, 'POST', '/api/auth/passkey', { body: { credential } });
-const me = (jwt: string) => request<{ id: number }>(app.baseUrl, 'GET', '/api/users/me', { token: jwt });
 
 /** The stored passkey rows, whoever owns them (the database, not the API). */
 const rows = (where: Record<string, unknown> = {}) =>
@@ -146,7 +132,7 @@ describe('passkeys: registration, listing and sign-in', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.user.id).toBe(member.id);
     expect(res.body.user).not.toHaveProperty('password');
-    expect((await me(res.body.jwt)).body.id).toBe(member.id);
+    expect((await app.me(res.body.jwt)).body.id).toBe(member.id);
     const [stored] = await rows({ user: { id: member.id } });
     expect(Number(stored!.counter)).toBe(1);
     expect((await list(member))[0]!.lastUsedAt).not.toBeNull();
@@ -160,19 +146,19 @@ describe('passkeys: registration, listing and sign-in', () => {
     expect(first.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await request(app.baseUrl, 'POST', '/api/auth/logout-all', { token: member.jwt })).status).toBe(200);
-    expect((await me(first.body.jwt)).status).toBe(401);
+    expect((await app.me(first.body.jwt)).status).toBe(401);
 
     await new Promise((resolve) => setTimeout(resolve, 5));
     const second = await signIn(passkey.authenticate(await signInOptions()));
     expect(second.status).toBe(200);
-    expect((await me(second.body.jwt)).status).toBe(200);
+    expect((await app.me(second.body.jwt)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 5));
     const changed = await request(app.baseUrl, 'POST', '/api/auth/change-password', {
       token: second.body.jwt,
       body: { currentPassword: member.password, password: 'Another-Pass-2', passwordConfirmation: 'Another-Pass-2' },
     });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
-    expect((await me(second.body.jwt)).status).toBe(401);
+    expect((await app.me(second.body.jwt)).status).toBe(401);
   });
 
   it('refuses a blocked account, and a passkey nobody registered', async () => {

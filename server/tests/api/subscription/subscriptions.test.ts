@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from '../../helpers/strapi';
-import type { ApiError, AuthResponse, ListResponse } from '../../helpers/types';
+import { boot, type Member, type TestApp } from '../../helpers/app';
+import { request } from '../../helpers/strapi';
+import type { ApiError, ListResponse } from '../../helpers/types';
 import { seedSubscriptionPlans } from '../../../src/bootstrap/payments';
 import { SandboxGateway, addInterval } from '../../../src/payments';
 import { subscriptionService } from '../../../src/api/subscription/services/subscription';
@@ -11,10 +12,6 @@ const SANDBOX_ENV = {
   STRIPE_SECRET_KEY: '',
   STRIPE_PUBLISHABLE_KEY: '',
   STRIPE_WEBHOOK_SECRET: '',
-  // This file registers many members from one address; the sign-up limits are tested elsewhere.
-  AUTH_RATELIMIT_MAX: '1000',
-  AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000',
-  AUTH_ADDRESS_LIMIT_PER_DAY: '10000',
 };
 
 const PLAN_KEYS = ['id', 'documentId', 'name', 'stripe_price_id', 'stripe_product_id', 'amount', 'currency', 'duration', 'is_active'];
@@ -43,19 +40,13 @@ interface Created {
   subscriptionId: string;
 }
 
-let app: TestStrapi;
+let app: TestApp;
 let plans: Plan[];
 const CARD_OK = '4242 4242 4242 4242';
 const CARD_DECLINED = '4000 0000 0000 0002';
 const EXPIRY = '12/34';
 
-const register = async (username: string) => {
-  const res = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local/register', {
-    body: { username, email: `${username}@example.com`, password: `${username}-pass-1` },
-  });
-  expect(res.status).toBe(200);
-  return res.body;
-};
+const register = (username: string) => app.register(username);
 const plan = (name: string) => plans.find((p) => p.name === name)!;
 const monthly = () => plan('Carnivo Monthly');
 const yearly = () => plan('Carnivo Yearly');
@@ -76,7 +67,8 @@ const records = (userId: number) =>
 const userRow = (id: number) => app.strapi.db.query('plugin::users-permissions.user').findOne({ where: { id } });
 
 beforeAll(async () => {
-  app = await bootStrapi({ env: SANDBOX_ENV });
+  // Many sign-ups from one address; the sign-up limits are tested elsewhere.
+  app = await boot({ limits: 'raised', env: SANDBOX_ENV });
   const res = await request<ListResponse<Plan>>(app.baseUrl, 'GET', '/api/subscription-plans');
   plans = res.body.data;
 });
@@ -143,7 +135,7 @@ describe('authentication', () => {
 });
 
 describe('POST /api/subscriptions rules', () => {
-  let member: AuthResponse;
+  let member: Member;
   beforeAll(async () => {
     member = await register('rulesmember');
   });
@@ -174,8 +166,8 @@ describe('POST /api/subscriptions rules', () => {
   });
 
   it('creates nothing (no customer, no record) when refusing', async () => {
-    expect(await records(member.user.id)).toEqual([]);
-    expect((await userRow(member.user.id)).stripeCustomerId).toBeNull();
+    expect(await records(member.id)).toEqual([]);
+    expect((await userRow(member.id)).stripeCustomerId).toBeNull();
   });
 
   it('refuses cancel without a subscription', async () => {
@@ -194,7 +186,7 @@ describe('POST /api/subscriptions rules', () => {
 });
 
 describe('full sandbox flow', () => {
-  let alice: AuthResponse;
+  let alice: Member;
   let first: Created;
   let periodEnd: string;
 
@@ -210,9 +202,9 @@ describe('full sandbox flow', () => {
     expect(first.subscriptionId).toMatch(/^sub_sandbox_/);
     expect(first.clientSecret).toMatch(/^pi_sandbox_[0-9a-f]+_secret_[0-9a-f]+$/);
 
-    const [record] = await records(alice.user.id);
+    const [record] = await records(alice.id);
     expect(record).toMatchObject({ status: 'incomplete', stripe_subscription_id: first.subscriptionId, cancel_at_period_end: false });
-    const customer = (await userRow(alice.user.id)).stripeCustomerId;
+    const customer = (await userRow(alice.id)).stripeCustomerId;
     expect(customer).toMatch(/^cus_sandbox_/);
     expect(record.stripe_customer_id).toBe(customer);
 
@@ -238,7 +230,7 @@ describe('full sandbox flow', () => {
       expect([res.status, res.body.error?.message]).toEqual([status, message]);
       expect(res.body.data).toBeNull();
     }
-    expect((await records(alice.user.id))[0].status).toBe('incomplete');
+    expect((await records(alice.id))[0].status).toBe('incomplete');
   });
 
   it('pays with 4242 4242 4242 4242 and verifies as active for one month', async () => {
@@ -278,7 +270,7 @@ describe('full sandbox flow', () => {
       expect(res.status).toBe(400);
       expect(res.body.error.message).toBe('You already have an active subscription.');
     }
-    expect(await records(alice.user.id)).toHaveLength(1);
+    expect(await records(alice.id)).toHaveLength(1);
   });
 
   it('cancels at period end and answers cancelAt = currentPeriodEnd', async () => {
@@ -296,11 +288,11 @@ describe('full sandbox flow', () => {
   });
 
   it('allows a new subscription once the current one is set to cancel, reusing the customer', async () => {
-    const customer = (await userRow(alice.user.id)).stripeCustomerId;
+    const customer = (await userRow(alice.id)).stripeCustomerId;
     const res = await subscribe(alice.jwt, { priceId: yearly().stripe_price_id });
     expect(res.status).toBe(200);
     expect(res.body.subscriptionId).not.toBe(first.subscriptionId);
-    expect((await userRow(alice.user.id)).stripeCustomerId).toBe(customer);
+    expect((await userRow(alice.id)).stripeCustomerId).toBe(customer);
 
     // While the new one waits for payment, the paid one is still the current subscription.
     expect((await current(alice.jwt)).body?.id).toBe(first.subscriptionId);
@@ -320,7 +312,7 @@ describe('full sandbox flow', () => {
       cancel_at_period_end: false,
     });
     expect(Date.parse(now.body!.currentPeriodEnd!)).toBe(addInterval(new Date(now.body!.startDate!), 'year').getTime());
-    expect(await records(alice.user.id)).toHaveLength(2);
+    expect(await records(alice.id)).toHaveLength(2);
   });
 
   it('ends a subscription set to cancel once its period is over', async () => {
@@ -333,7 +325,7 @@ describe('full sandbox flow', () => {
     const gateway = app.strapi.service('api::payment.gateway').get() as SandboxGateway;
     const clock = gateway as unknown as { now: () => Date };
     const realNow = clock.now;
-    const [record] = await records(bob.user.id);
+    const [record] = await records(bob.id);
     clock.now = () => new Date(Date.parse(record.currentPeriodEnd) + 1000);
     await app.strapi.db
       .query('api::subscription.subscription')
@@ -341,7 +333,7 @@ describe('full sandbox flow', () => {
     try {
       const now = await current(bob.jwt);
       expect(now.body).toBeNull();
-      expect((await records(bob.user.id))[0].status).toBe('canceled');
+      expect((await records(bob.id))[0].status).toBe('canceled');
       expect((await cancel(bob.jwt)).body.error.message).toBe('You have no active subscription to cancel.');
     } finally {
       clock.now = realNow;
@@ -350,7 +342,7 @@ describe('full sandbox flow', () => {
 });
 
 describe('declined card', () => {
-  let carol: AuthResponse;
+  let carol: Member;
   let attempt: Created;
 
   beforeAll(async () => {
@@ -376,7 +368,7 @@ describe('declined card', () => {
     const retry = await subscribe(carol.jwt, { priceId: monthly().stripe_price_id });
     expect(retry.status).toBe(200);
     expect(retry.body.subscriptionId).not.toBe(attempt.subscriptionId);
-    const rows = await records(carol.user.id);
+    const rows = await records(carol.id);
     expect(rows.map((r: { status: string }) => r.status)).toEqual(['incomplete_expired', 'incomplete']);
 
     const stale = await confirm({ clientSecret: attempt.clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' });
@@ -445,7 +437,7 @@ describe('account deletion removes the payment customer', () => {
     await confirm({ clientSecret: declined.body.clientSecret, cardNumber: CARD_DECLINED, expiry: EXPIRY, cvc: '123' });
     const paid = await subscribe(erin.jwt, { priceId: yearly().stripe_price_id });
     expect((await confirm({ clientSecret: paid.body.clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' })).status).toBe(200);
-    const customerId = (await userRow(erin.user.id)).stripeCustomerId as string;
+    const customerId = (await userRow(erin.id)).stripeCustomerId as string;
 
     // What deletion has to remove: the gateway holds the address with the customer.
     expect((await sandboxRows()).filter((r) => r.value.includes(email)).map((r) => r.key)).toEqual([
@@ -458,7 +450,7 @@ describe('account deletion removes the payment customer', () => {
     const rows = await sandboxRows();
     expect(rows.filter((r) => r.value.includes(email))).toEqual([]);
     expect(await sandboxRow(`cus:${customerId}`)).toBeNull();
-    expect(await userRow(erin.user.id)).toBeNull();
+    expect(await userRow(erin.id)).toBeNull();
     // Its subscriptions ended with it and hold no personal data.
     const gateway = app.strapi.service('api::payment.gateway').get() as SandboxGateway;
     expect((await gateway.retrieveSubscription(paid.body.subscriptionId)).status).toBe('canceled');
@@ -466,7 +458,7 @@ describe('account deletion removes the payment customer', () => {
     // The same address can sign up and subscribe again, with a new customer.
     const again = await register('erinsub');
     expect((await subscribe(again.jwt, { priceId: monthly().stripe_price_id })).status).toBe(200);
-    const newCustomer = (await userRow(again.user.id)).stripeCustomerId;
+    const newCustomer = (await userRow(again.id)).stripeCustomerId;
     expect(newCustomer).toMatch(/^cus_sandbox_/);
     expect(newCustomer).not.toBe(customerId);
   });
@@ -474,7 +466,7 @@ describe('account deletion removes the payment customer', () => {
   it('deletes the customer of a member whose only attempt was never paid', async () => {
     const fay = await register('faysub');
     await subscribe(fay.jwt, { priceId: monthly().stripe_price_id });
-    const customerId = (await userRow(fay.user.id)).stripeCustomerId as string;
+    const customerId = (await userRow(fay.id)).stripeCustomerId as string;
     expect(await sandboxRow(`cus:${customerId}`)).toMatchObject({ email: 'faysub@example.com' });
 
     expect((await request(app.baseUrl, 'DELETE', '/api/users-permissions/users/delete-account', { token: fay.jwt })).status).toBe(200);
@@ -511,7 +503,7 @@ describe('concurrent purchases by one member', () => {
     expect(secrets.length).toBeGreaterThan(0);
 
     // Re-read from the database: at most one attempt is still open, and only it can be paid at the gateway.
-    const rows = (await records(gina.user.id)) as { status: string; stripe_subscription_id: string }[];
+    const rows = (await records(gina.id)) as { status: string; stripe_subscription_id: string }[];
     expect(rows.filter((r) => r.status === 'incomplete')).toHaveLength(1);
     const payable = [];
     for (const row of rows) {
@@ -528,7 +520,7 @@ describe('concurrent purchases by one member', () => {
       expect([refused.status, refused.body.error.message]).toEqual([400, CANCELED_PAYMENT]);
     }
 
-    const after = (await records(gina.user.id)) as { status: string; stripe_subscription_id: string }[];
+    const after = (await records(gina.id)) as { status: string; stripe_subscription_id: string }[];
     expect(after.filter((r) => r.status === 'active')).toHaveLength(1);
     expect(after.filter((r) => r.status !== 'active').every((r) => r.status === 'incomplete_expired')).toBe(true);
     expect(await charges(after.map((r) => r.stripe_subscription_id))).toHaveLength(1);
@@ -543,23 +535,23 @@ describe('concurrent purchases by one member', () => {
   it('a double click gets the same payment twice; a racing purchase of another plan is refused', async () => {
     const hal = await register('halsub');
     const [first, second] = await Promise.all([
-      service().create(hal.user.id, monthly().stripe_price_id),
-      service().create(hal.user.id, monthly().stripe_price_id),
+      service().create(hal.id, monthly().stripe_price_id),
+      service().create(hal.id, monthly().stripe_price_id),
     ]);
     expect(second).toEqual(first);
-    expect(await records(hal.user.id)).toHaveLength(1);
+    expect(await records(hal.id)).toHaveLength(1);
 
     // Two plans at once: whichever gets the lock first makes the attempt, the other is refused.
     const outcomes = await Promise.allSettled([
-      service().create(hal.user.id, yearly().stripe_price_id),
-      service().create(hal.user.id, monthly().stripe_price_id),
+      service().create(hal.id, yearly().stripe_price_id),
+      service().create(hal.id, monthly().stripe_price_id),
     ]);
     const made = outcomes.filter((o): o is PromiseFulfilledResult<Created> => o.status === 'fulfilled');
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     expect([made.length, refused.length]).toEqual([1, 1]);
     expect((refused[0].reason as Error).message).toBe(ALREADY);
     // The earlier attempt (made before these two arrived) was ended first, as before.
-    const rows = (await records(hal.user.id)) as { status: string; stripe_subscription_id: string }[];
+    const rows = (await records(hal.id)) as { status: string; stripe_subscription_id: string }[];
     expect(rows.map((r) => r.status)).toEqual(['incomplete_expired', 'incomplete']);
     expect(rows[1].stripe_subscription_id).toBe(made[0].value.subscriptionId);
     const stale = await confirm({ clientSecret: first.clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' });
@@ -576,7 +568,7 @@ describe('concurrent purchases by one member', () => {
       confirm({ clientSecret: attempt.clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' }),
       subscribe(ivy.jwt, { priceId: monthly().stripe_price_id }),
     ]);
-    const rows = (await records(ivy.user.id)) as { status: string; stripe_subscription_id: string }[];
+    const rows = (await records(ivy.id)) as { status: string; stripe_subscription_id: string }[];
     if (payment.status === 200) {
       // Paid first: the purchase was refused, nothing else is payable.
       expect([purchase.status, purchase.body.error?.message]).toEqual([400, ALREADY]);

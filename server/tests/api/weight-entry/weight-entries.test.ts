@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { boot, type TestApp } from '../../helpers/app';
+import { boot, type Member, type TestApp } from '../../helpers/app';
 import { request } from '../../helpers/strapi';
-import type { ApiError, AuthResponse } from '../../helpers/types';
+import type { ApiError } from '../../helpers/types';
 import {
   latestEntryDate,
   progressMessages,
@@ -20,23 +20,8 @@ import { setupProgress } from '../../../src/bootstrap/progress';
 
 let app: TestApp;
 
-interface Member {
-  id: number;
-  jwt: string;
-  username: string;
-  email: string;
-  password: string;
-}
-
 let counter = 0;
-async function register(prefix: string): Promise<Member> {
-  const username = `${prefix}${++counter}`;
-  const email = `${username}@example.com`;
-  const password = `${username}-Pass-1`;
-  const res = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local/register', { body: { username, email, password } });
-  expect(res.status).toBe(200);
-  return { id: res.body.user.id, jwt: res.body.jwt, username, email, password };
-}
+const register = (prefix: string) => app.register(`${prefix}${++counter}`);
 
 const list = async (member: Member) => {
   const res = await request<WeightEntriesResponse>(app.baseUrl, 'GET', '/api/weight-entries', { token: member.jwt });
