@@ -133,6 +133,18 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
     expect(subscriptionFlows(tab.getSnapshot())).toEqual(flows);
   });
 
+  it('invokes the real flows under the names the doubles above replace', () => {
+    // The tests provide every flow, so only here is the tab's own choice of flows seen.
+    const { actors } = subscriptionsTabMachine.implementations;
+    expect(Object.keys(actors).sort()).toEqual(Object.keys(flowsWithDoubles).sort());
+    expect(actors.overview).toBe(subscriptionOverviewMachine);
+    expect(actors.purchase).toBe(subscriptionPurchaseMachine);
+    expect(actors.cancel).toBe(subscriptionCancelMachine);
+    expect(actors.billingHistory).toBe(billingHistoryMachine);
+    expect(actors.manageBilling).toBe(manageBillingMachine);
+    expect(actors.cardOnFile).toBe(cardOnFileMachine);
+  });
+
   it('refuses to read flows from a snapshot missing any of them', () => {
     const snapshot = start().tab.getSnapshot();
     const all = snapshot.children;
