@@ -1,17 +1,20 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
+import { createActor, fromPromise } from 'xstate';
 import type { AuthResponse } from '../../../server/src/contract/auth';
 import { passkeyMessages } from '../../../server/src/contract/passkeys';
-import { signInWithPasskey } from '../../../machines/services/passkeys';
 import { PasskeyCancelledError } from '../../../machines/services/webauthn';
 import { passkeySignInMachine } from '../../../machines/passkeySignIn.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick, recordingAuth } from './machineTestKit';
 
-vi.mock('../../../machines/services/passkeys', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/passkeys')>()),
-  signInWithPasskey: vi.fn(),
-}));
+/** The API double, shaped like the service call both of the machine's actors make; each test sets what it answers. */
+const signInWithPasskey = vi.fn<(options: { signal: AbortSignal; autofill?: boolean }) => Promise<AuthResponse>>();
+const machine = passkeySignInMachine.provide({
+  actors: {
+    signIn: fromPromise<AuthResponse>(({ signal }) => signInWithPasskey({ signal })),
+    autofill: fromPromise<AuthResponse>(({ signal }) => signInWithPasskey({ signal, autofill: true })),
+  },
+});
 
 const answer: AuthResponse = { jwt: 'passkey-token', user: { id: 12, createdAt: '2025-01-01T00:00:00.000Z' } };
 
@@ -21,14 +24,12 @@ let autofill: Deferred<AuthResponse>;
 beforeEach(() => {
   dialog = deferred();
   autofill = deferred();
-  vi.mocked(signInWithPasskey)
-    .mockReset()
-    .mockImplementation(({ autofill: suggestions } = {}) => (suggestions ? autofill.promise : dialog.promise));
+  signInWithPasskey.mockReset().mockImplementation(({ autofill: suggestions }) => (suggestions ? autofill.promise : dialog.promise));
 });
 
 function start() {
   const session = recordingAuth();
-  const actor = createActor(passkeySignInMachine, { input: { auth: session.auth }, inspect: session.inspect }).start();
+  const actor = createActor(machine, { input: { auth: session.auth }, inspect: session.inspect }).start();
   return { actor, session };
 }
 
@@ -124,7 +125,7 @@ describe('passkeySignIn (Log In with a passkey)', () => {
     // While the suggestions wait, the button stops them and opens the dialog.
     autofill = deferred();
     actor.send({ type: 'autofill.requested', returnTo: '/' });
-    const autofillCall = vi.mocked(signInWithPasskey).mock.calls.at(-1);
+    const autofillCall = signInWithPasskey.mock.calls.at(-1);
     actor.send({ type: 'passkey.requested', returnTo: '/profile' });
     expect(actor.getSnapshot().matches('signingIn')).toBe(true);
     expect(actor.getSnapshot().context).toMatchObject({ returnTo: '/profile', error: null });

@@ -1,22 +1,22 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
+import { createActor, fromPromise } from 'xstate';
 import type { AuthResponse } from '../../../server/src/contract/auth';
-import { connectCallback } from '../../../machines/services/social';
 import { socialCallbackMachine } from '../../../machines/socialCallback.machine';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick, recordingAuth } from './machineTestKit';
 
-// GET /api/connect/{provider}/callback (SPEC §7) is a double; the machine's own actor calls it.
-vi.mock('../../../machines/services/social', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/social')>()),
-  connectCallback: vi.fn(),
-}));
+// GET /api/connect/{provider}/callback (SPEC §7) is a double, shaped like the service call the machine's actor makes.
+const connectCallback =
+  vi.fn<(provider: string, code: string, state: string | undefined, options: { signal: AbortSignal }) => Promise<AuthResponse>>();
+const connect = fromPromise<AuthResponse, { provider: string; code: string; state?: string }>(({ input, signal }) =>
+  connectCallback(input.provider, input.code, input.state, { signal }),
+);
 
 let request: Deferred<AuthResponse>;
 
 beforeEach(() => {
   request = deferred<AuthResponse>();
-  vi.mocked(connectCallback).mockReset().mockReturnValue(request.promise);
+  connectCallback.mockReset().mockReturnValue(request.promise);
 });
 
 type CallbackUrl = { provider?: string; code?: string; state?: string; error?: string; savedRedirect?: string | null };
@@ -25,7 +25,7 @@ type CallbackUrl = { provider?: string; code?: string; state?: string; error?: s
 function start({ provider, code, state, error, savedRedirect = null }: CallbackUrl) {
   const session = recordingAuth();
   const forgetSavedRedirect = vi.fn();
-  const machine = socialCallbackMachine.provide({ actions: { forgetSavedRedirect } });
+  const machine = socialCallbackMachine.provide({ actors: { connect }, actions: { forgetSavedRedirect } });
   const actor = createActor(machine, {
     input: { auth: session.auth, provider, code, state, error, savedRedirect },
     inspect: session.inspect,
@@ -108,7 +108,7 @@ describe('socialCallback (SPEC §2 and §4 Social login callback, §7, §8)', ()
     expect(first.session.received).toEqual([{ type: 'login.requested', notice: 'Invalid authorization code' }]);
     expect(first.forgetSavedRedirect).not.toHaveBeenCalled();
 
-    vi.mocked(connectCallback).mockRejectedValue(new Error(''));
+    connectCallback.mockRejectedValue(new Error(''));
     const second = start({ provider: 'facebook', code: 'abc' });
     await nextTick();
     expect(second.session.received).toEqual([{ type: 'login.requested', notice: 'Social login failed' }]);

@@ -1,22 +1,21 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { AuthResponse } from '../../../server/src/contract/auth';
-import { exchangeIdToken } from '../../../machines/services/social';
 import { socialSignInMachine, type PopupProvider } from '../../../machines/socialSignIn.machine';
 import { deferred, deferredCalls, type Deferred } from '../../support/deferred';
 import { nextTick, recordingAuth } from './machineTestKit';
 
-// GET /api/auth/{google|apple}/callback (SPEC §7) is a double; the machine's own actor calls it.
-vi.mock('../../../machines/services/social', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/social')>()),
-  exchangeIdToken: vi.fn(),
-}));
+// GET /api/auth/{google|apple}/callback (SPEC §7) is a double, shaped like the service call the machine's actor makes.
+const exchangeIdToken = vi.fn<(provider: PopupProvider, token: string, options: { signal: AbortSignal }) => Promise<AuthResponse>>();
+const exchangeToken = fromPromise<AuthResponse, { provider: PopupProvider; token: string }>(({ input, signal }) =>
+  exchangeIdToken(input.provider, input.token, { signal }),
+);
 
 let exchange: Deferred<AuthResponse>;
 
 beforeEach(() => {
   exchange = deferred<AuthResponse>();
-  vi.mocked(exchangeIdToken).mockReset().mockReturnValue(exchange.promise);
+  exchangeIdToken.mockReset().mockReturnValue(exchange.promise);
 });
 
 /** Log In's social buttons with the provider clients and the browser redirect as doubles. */
@@ -28,6 +27,7 @@ function start() {
   const browser: string[] = [];
   const machine = socialSignInMachine.provide({
     actors: {
+      exchangeToken,
       authorize: fromPromise(({ input }: { input: { provider: PopupProvider } }) => popup.handler(input)),
       checkRedirectProvider: fromPromise(() => redirectCheck.handler(undefined)),
     },
@@ -115,7 +115,7 @@ describe('socialSignIn (SPEC §2 Log In, §4, §7, §8 Social sign-in)', () => {
       expect(actor.getSnapshot().context.error).toBe('Email is already taken.');
       expect(session.received).toEqual([]);
 
-      vi.mocked(exchangeIdToken).mockRejectedValue(new Error(''));
+      exchangeIdToken.mockRejectedValue(new Error(''));
       actor.send({ type: 'popup.requested', provider, returnTo: '/' });
       popup.last().settle.resolve('id-token');
       await nextTick();
@@ -196,7 +196,9 @@ describe('socialSignIn (SPEC §2 Log In, §4, §7, §8 Social sign-in)', () => {
 
   it('without a provider client, fails rather than send the server an empty token', async () => {
     const session = recordingAuth();
-    const actor = createActor(socialSignInMachine, { input: { auth: session.auth } }).start();
+    // Only the API is a double: the machine's own authorize runs.
+    const machine = socialSignInMachine.provide({ actors: { exchangeToken } });
+    const actor = createActor(machine, { input: { auth: session.auth } }).start();
     actor.send({ type: 'popup.requested', provider: 'google', returnTo: '/' });
     await nextTick();
     expect(actor.getSnapshot().matches('idle')).toBe(true);

@@ -1,7 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SimulatedClock, createActor, setup, type AnyEventObject } from 'xstate';
-import { cancelSubscription } from '../../../machines/services/subscriptions';
-import { resumeSubscription } from '../../../machines/services/billing';
+import { SimulatedClock, createActor, fromPromise, setup, type AnyEventObject } from 'xstate';
 import { CANCEL_SUCCESS_MS, cancelledMessage, subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
 import type { CancelSubscriptionResponse, CurrentSubscription } from '../../../server/src/contract/subscriptions';
 import { formatDate } from '../../../machines/rules/dates';
@@ -10,31 +8,31 @@ import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 import { SUCCESS_NOTICE_MS } from '../../../machines/shared/notice';
 
-vi.mock('../../../machines/services/subscriptions', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/subscriptions')>()),
-  cancelSubscription: vi.fn(),
-}));
-
-vi.mock('../../../machines/services/billing', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/billing')>()),
-  resumeSubscription: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the machine's actors make; each test sets what they answer. */
+const cancelSubscription = vi.fn<(options: { signal: AbortSignal }) => Promise<CancelSubscriptionResponse>>();
+const resumeSubscription = vi.fn<(options: { signal: AbortSignal }) => Promise<CurrentSubscription>>();
+const machine = subscriptionCancelMachine.provide({
+  actors: {
+    cancelSubscription: fromPromise<CancelSubscriptionResponse>(({ signal }) => cancelSubscription({ signal })),
+    resumeSubscription: fromPromise<CurrentSubscription>(({ signal }) => resumeSubscription({ signal })),
+  },
+});
 
 let request: Deferred<CancelSubscriptionResponse>;
 let resume: Deferred<CurrentSubscription>;
 
 beforeEach(() => {
   request = deferred<CancelSubscriptionResponse>();
-  vi.mocked(cancelSubscription).mockReset().mockReturnValue(request.promise);
+  cancelSubscription.mockReset().mockReturnValue(request.promise);
   resume = deferred<CurrentSubscription>();
-  vi.mocked(resumeSubscription).mockReset().mockReturnValue(resume.promise);
+  resumeSubscription.mockReset().mockReturnValue(resume.promise);
 });
 
 /** The flow runs under a stand-in for the Subscriptions tab, which records what the flow tells it. */
 function start() {
   const told: AnyEventObject[] = [];
   const started: AnyEventObject[] = [];
-  const tab = setup({ actors: { cancel: subscriptionCancelMachine } }).createMachine({
+  const tab = setup({ actors: { cancel: machine } }).createMachine({
     invoke: { id: 'cancel', src: 'cancel' },
     on: {
       'subscription.changed': { actions: ({ event }) => told.push(event) },
@@ -139,7 +137,7 @@ describe('subscriptionCancel (SPEC §2 Subscriptions tab, §4 Cancellation, §8,
     expect(actor.getSnapshot().context.error).toBe('Failed to cancel subscription: 400 Bad Request - No active subscription');
     expect(told).toEqual([]);
 
-    vi.mocked(cancelSubscription).mockRejectedValue(new Error(''));
+    cancelSubscription.mockRejectedValue(new Error(''));
     actor.send({ type: 'cancel.requested' });
     expect(actor.getSnapshot().context.error).toBeNull();
     actor.send({ type: 'cancel.confirmed' });
@@ -188,11 +186,11 @@ describe('subscriptionCancel (SPEC §2 Subscriptions tab, §4 Cancellation, §8,
     clock.increment(CANCEL_SUCCESS_MS - 1);
     expect(actor.getSnapshot().matches('idle')).toBe(true);
 
-    vi.mocked(resumeSubscription).mockResolvedValue(activeSubscription);
+    resumeSubscription.mockResolvedValue(activeSubscription);
     actor.send({ type: 'resume.requested' });
     await nextTick();
     expect(actor.getSnapshot().matches('resumed')).toBe(true);
-    vi.mocked(cancelSubscription).mockRejectedValueOnce(new Error('No'));
+    cancelSubscription.mockRejectedValueOnce(new Error('No'));
     actor.send({ type: 'cancel.requested' });
     actor.send({ type: 'cancel.confirmed' });
     await nextTick();
@@ -215,7 +213,7 @@ describe('subscriptionCancel (SPEC §2 Subscriptions tab, §4 Cancellation, §8,
     expect(told).toEqual([]);
 
     const again = deferred<CurrentSubscription>();
-    vi.mocked(resumeSubscription).mockReturnValue(again.promise);
+    resumeSubscription.mockReturnValue(again.promise);
     actor.send({ type: 'resume.requested' });
     expect(actor.getSnapshot().context.error).toBeNull();
     again.reject(new Error(''));

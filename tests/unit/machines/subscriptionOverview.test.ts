@@ -1,6 +1,5 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
-import { getCurrentSubscription, getPaymentsConfig, getSubscriptionPlans } from '../../../machines/services/subscriptions';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
 import { planOffers, subscriptionOverviewMachine } from '../../../machines/subscriptionOverview.machine';
 import {
   blocksPurchase,
@@ -13,13 +12,6 @@ import { deferredCalls } from '../../support/deferred';
 import { activeSubscription, monthlyPlan, retiredPlan, sandboxPayments } from '../../support/subscriptionFixtures';
 import { nextTick } from './machineTestKit';
 
-vi.mock('../../../machines/services/subscriptions', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/subscriptions')>()),
-  getSubscriptionPlans: vi.fn(),
-  getCurrentSubscription: vi.fn(),
-  getPaymentsConfig: vi.fn(),
-}));
-
 type CallOptions = { signal?: AbortSignal } | undefined;
 let plans: ReturnType<typeof deferredCalls<CallOptions, SubscriptionPlan[]>>;
 let current: ReturnType<typeof deferredCalls<CallOptions, CurrentSubscription | null>>;
@@ -29,13 +21,19 @@ beforeEach(() => {
   plans = deferredCalls();
   current = deferredCalls();
   payments = deferredCalls();
-  vi.mocked(getSubscriptionPlans).mockReset().mockImplementation(plans.handler);
-  vi.mocked(getCurrentSubscription).mockReset().mockImplementation(current.handler);
-  vi.mocked(getPaymentsConfig).mockReset().mockImplementation(payments.handler);
+});
+
+/** API doubles: each call is queued with the options the machine's actor passed, for the test to settle. */
+const machine = subscriptionOverviewMachine.provide({
+  actors: {
+    loadPlans: fromPromise<SubscriptionPlan[]>(({ signal }) => plans.handler({ signal })),
+    loadCurrent: fromPromise<CurrentSubscription | null>(({ signal }) => current.handler({ signal })),
+    loadPayments: fromPromise<PaymentsConfig>(({ signal }) => payments.handler({ signal })),
+  },
 });
 
 function start() {
-  return createActor(subscriptionOverviewMachine).start();
+  return createActor(machine).start();
 }
 
 async function loadAll() {

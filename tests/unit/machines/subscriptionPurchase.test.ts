@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SimulatedClock, createActor, setup, type AnyEventObject } from 'xstate';
-import { createSubscription, verifySubscription } from '../../../machines/services/subscriptions';
-import { confirmCardPayment, type PaymentMethodInput } from '../../../machines/services/confirmPayment';
+import { SimulatedClock, createActor, fromPromise, setup, type AnyEventObject } from 'xstate';
+import type { PaymentMethodInput } from '../../../machines/services/confirmPayment';
 import {
   PAYMENT_FALLBACK,
   SUBSCRIPTION_SUCCESS_MESSAGE,
@@ -13,17 +12,26 @@ import { monthlyPlan, retiredPlan } from '../../support/subscriptionFixtures';
 import { nextTick } from './machineTestKit';
 import { SUCCESS_NOTICE_MS } from '../../../machines/shared/notice';
 
-vi.mock('../../../machines/services/subscriptions', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/subscriptions')>()),
-  createSubscription: vi.fn(),
-  verifySubscription: vi.fn(),
-}));
-vi.mock('../../../machines/services/confirmPayment', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/confirmPayment')>()),
-  confirmCardPayment: vi.fn(),
-}));
-
 type CallOptions = { signal?: AbortSignal };
+
+/** API doubles, shaped like the service calls the machine's actors make; each call is queued for the test to settle. */
+const createSubscription = vi.fn<(priceId: string, options: CallOptions) => Promise<CreateSubscriptionResponse>>();
+const confirmCardPayment = vi.fn<(clientSecret: string, method: PaymentMethodInput) => Promise<{ status: string }>>();
+const verifySubscription = vi.fn<(subscriptionId: string, options: CallOptions) => Promise<void>>();
+const machine = subscriptionPurchaseMachine.provide({
+  actors: {
+    createSubscription: fromPromise<CreateSubscriptionResponse, { priceId: string }>(({ input, signal }) =>
+      createSubscription(input.priceId, { signal }),
+    ),
+    confirmPayment: fromPromise<{ status: string }, { clientSecret: string; method: PaymentMethodInput }>(({ input }) =>
+      confirmCardPayment(input.clientSecret, input.method),
+    ),
+    verifySubscription: fromPromise<void, { subscriptionId: string }>(({ input, signal }) =>
+      verifySubscription(input.subscriptionId, { signal }),
+    ),
+  },
+});
+
 let creates: ReturnType<typeof deferredCalls<CallOptions, CreateSubscriptionResponse>>;
 let confirms: ReturnType<typeof deferredCalls<PaymentMethodInput, { status: string }>>;
 let verifies: ReturnType<typeof deferredCalls<CallOptions, void>>;
@@ -32,22 +40,16 @@ beforeEach(() => {
   creates = deferredCalls();
   confirms = deferredCalls();
   verifies = deferredCalls();
-  vi.mocked(createSubscription)
-    .mockReset()
-    .mockImplementation((_priceId, options) => creates.handler(options ?? {}));
-  vi.mocked(confirmCardPayment)
-    .mockReset()
-    .mockImplementation((_clientSecret, method) => confirms.handler(method));
-  vi.mocked(verifySubscription)
-    .mockReset()
-    .mockImplementation((_subscriptionId, options) => verifies.handler(options ?? {}));
+  createSubscription.mockReset().mockImplementation((_priceId, options) => creates.handler(options));
+  confirmCardPayment.mockReset().mockImplementation((_clientSecret, method) => confirms.handler(method));
+  verifySubscription.mockReset().mockImplementation((_subscriptionId, options) => verifies.handler(options));
 });
 
 /** The flow runs under a stand-in for the Subscriptions tab, which records what the flow tells it. */
 function start() {
   const told: AnyEventObject[] = [];
   const started: AnyEventObject[] = [];
-  const tab = setup({ actors: { purchase: subscriptionPurchaseMachine } }).createMachine({
+  const tab = setup({ actors: { purchase: machine } }).createMachine({
     invoke: { id: 'purchase', src: 'purchase' },
     on: {
       'subscription.changed': { actions: ({ event }) => told.push(event) },

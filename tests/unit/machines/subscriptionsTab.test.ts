@@ -1,51 +1,99 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, type AnyEventObject, type InspectionEvent } from 'xstate';
-import {
-  cancelSubscription,
-  createSubscription,
-  getCurrentSubscription,
-  getPaymentsConfig,
-  getSubscriptionPlans,
-  verifySubscription,
-} from '../../../machines/services/subscriptions';
-import { getCardOnFile, getInvoices, openBillingPortal, resumeSubscription, updateSandboxCard } from '../../../machines/services/billing';
+import { createActor, fromPromise, type AnyEventObject, type InspectionEvent } from 'xstate';
+import type { InvoicePage } from '../../../machines/services/billing';
+import type { PaymentMethodInput } from '../../../machines/services/confirmPayment';
+import { billingHistoryMachine } from '../../../machines/billingHistory.machine';
+import { cardOnFileMachine } from '../../../machines/cardOnFile.machine';
+import { manageBillingMachine } from '../../../machines/manageBilling.machine';
+import { subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
+import { subscriptionOverviewMachine } from '../../../machines/subscriptionOverview.machine';
+import { subscriptionPurchaseMachine } from '../../../machines/subscriptionPurchase.machine';
 import { subscriptionFlows, subscriptionsTabMachine } from '../../../machines/subscriptionsTab.machine';
+import type { CardOnFile } from '../../../server/src/contract/billing';
+import type {
+  CancelSubscriptionResponse,
+  CreateSubscriptionResponse,
+  CurrentSubscription,
+  PaymentsConfig,
+  SandboxCard,
+  SubscriptionPlan,
+} from '../../../server/src/contract/subscriptions';
 import { activeSubscription, monthlyPlan, sandboxPayments } from '../../support/subscriptionFixtures';
 import { nextTick } from './machineTestKit';
 
-vi.mock('../../../machines/services/subscriptions', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/subscriptions')>()),
-  getSubscriptionPlans: vi.fn(),
-  getCurrentSubscription: vi.fn(),
-  getPaymentsConfig: vi.fn(),
-  createSubscription: vi.fn(),
-  verifySubscription: vi.fn(),
-  cancelSubscription: vi.fn(),
-}));
+type CallOptions = { signal: AbortSignal };
 
-vi.mock('../../../machines/services/billing', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../machines/services/billing')>()),
-  getInvoices: vi.fn(),
-  getCardOnFile: vi.fn(),
-  resumeSubscription: vi.fn(),
-  openBillingPortal: vi.fn(),
-  updateSandboxCard: vi.fn(),
-}));
+/** API doubles, shaped like the service calls the flows' actors make; each test sets what they answer. */
+const getSubscriptionPlans = vi.fn<(options: CallOptions) => Promise<SubscriptionPlan[]>>();
+const getCurrentSubscription = vi.fn<(options: CallOptions) => Promise<CurrentSubscription | null>>();
+const getPaymentsConfig = vi.fn<(options: CallOptions) => Promise<PaymentsConfig>>();
+const createSubscription = vi.fn<(priceId: string, options: CallOptions) => Promise<CreateSubscriptionResponse>>();
+const confirmCardPayment = vi.fn<(clientSecret: string, method: PaymentMethodInput) => Promise<{ status: string }>>();
+const verifySubscription = vi.fn<(subscriptionId: string, options: CallOptions) => Promise<void>>();
+const cancelSubscription = vi.fn<(options: CallOptions) => Promise<CancelSubscriptionResponse>>();
+const resumeSubscription = vi.fn<(options: CallOptions) => Promise<CurrentSubscription>>();
+const getInvoices = vi.fn<(page: number, options: CallOptions) => Promise<InvoicePage>>();
+const getCardOnFile = vi.fn<(options: CallOptions) => Promise<CardOnFile | null>>();
+const openBillingPortal = vi.fn<(options: CallOptions) => Promise<string>>();
+const updateSandboxCard = vi.fn<(card: SandboxCard, options: CallOptions) => Promise<string>>();
+
+/** The tab invokes its flows by these names; each is the real flow with its API actors replaced. */
+const flowsWithDoubles = {
+  overview: subscriptionOverviewMachine.provide({
+    actors: {
+      loadPlans: fromPromise<SubscriptionPlan[]>(({ signal }) => getSubscriptionPlans({ signal })),
+      loadCurrent: fromPromise<CurrentSubscription | null>(({ signal }) => getCurrentSubscription({ signal })),
+      loadPayments: fromPromise<PaymentsConfig>(({ signal }) => getPaymentsConfig({ signal })),
+    },
+  }),
+  purchase: subscriptionPurchaseMachine.provide({
+    actors: {
+      createSubscription: fromPromise<CreateSubscriptionResponse, { priceId: string }>(({ input, signal }) =>
+        createSubscription(input.priceId, { signal }),
+      ),
+      confirmPayment: fromPromise<{ status: string }, { clientSecret: string; method: PaymentMethodInput }>(({ input }) =>
+        confirmCardPayment(input.clientSecret, input.method),
+      ),
+      verifySubscription: fromPromise<void, { subscriptionId: string }>(({ input, signal }) =>
+        verifySubscription(input.subscriptionId, { signal }),
+      ),
+    },
+  }),
+  cancel: subscriptionCancelMachine.provide({
+    actors: {
+      cancelSubscription: fromPromise<CancelSubscriptionResponse>(({ signal }) => cancelSubscription({ signal })),
+      resumeSubscription: fromPromise<CurrentSubscription>(({ signal }) => resumeSubscription({ signal })),
+    },
+  }),
+  billingHistory: billingHistoryMachine.provide({
+    actors: {
+      loadInvoices: fromPromise<InvoicePage, { page: number }>(({ input, signal }) => getInvoices(input.page, { signal })),
+    },
+  }),
+  manageBilling: manageBillingMachine.provide({
+    actors: {
+      openPortal: fromPromise<string>(({ signal }) => openBillingPortal({ signal })),
+      updateCard: fromPromise<string, SandboxCard>(({ input, signal }) => updateSandboxCard(input, { signal })),
+    },
+  }),
+  cardOnFile: cardOnFileMachine.provide({
+    actors: { loadCard: fromPromise<CardOnFile | null>(({ signal }) => getCardOnFile({ signal })) },
+  }),
+};
 
 beforeEach(() => {
-  vi.mocked(getInvoices).mockReset().mockResolvedValue({ invoices: [], hasMore: false });
-  vi.mocked(getCardOnFile).mockReset().mockResolvedValue(null);
-  vi.mocked(updateSandboxCard).mockReset().mockResolvedValue('4444');
-  vi.mocked(resumeSubscription).mockReset().mockResolvedValue(activeSubscription);
-  vi.mocked(openBillingPortal)
-    .mockReset()
-    .mockReturnValue(new Promise(() => {}));
-  vi.mocked(getSubscriptionPlans).mockReset().mockResolvedValue([monthlyPlan]);
-  vi.mocked(getCurrentSubscription).mockReset().mockResolvedValue(null);
-  vi.mocked(getPaymentsConfig).mockReset().mockResolvedValue(sandboxPayments);
-  vi.mocked(createSubscription).mockReset().mockResolvedValue({ clientSecret: null, subscriptionId: 'sub_2' });
-  vi.mocked(verifySubscription).mockReset().mockResolvedValue();
-  vi.mocked(cancelSubscription).mockReset().mockResolvedValue({ cancelAt: '2026-12-01T12:00:00.000Z' });
+  getInvoices.mockReset().mockResolvedValue({ invoices: [], hasMore: false });
+  getCardOnFile.mockReset().mockResolvedValue(null);
+  updateSandboxCard.mockReset().mockResolvedValue('4444');
+  resumeSubscription.mockReset().mockResolvedValue(activeSubscription);
+  openBillingPortal.mockReset().mockReturnValue(new Promise(() => {}));
+  getSubscriptionPlans.mockReset().mockResolvedValue([monthlyPlan]);
+  getCurrentSubscription.mockReset().mockResolvedValue(null);
+  getPaymentsConfig.mockReset().mockResolvedValue(sandboxPayments);
+  createSubscription.mockReset().mockResolvedValue({ clientSecret: null, subscriptionId: 'sub_2' });
+  confirmCardPayment.mockReset().mockResolvedValue({ status: 'succeeded' });
+  verifySubscription.mockReset().mockResolvedValue();
+  cancelSubscription.mockReset().mockResolvedValue({ cancelAt: '2026-12-01T12:00:00.000Z' });
 });
 
 /** The tab with its real flows; `purchaseReceived` records what the tab hands the purchase flow. */
@@ -58,7 +106,7 @@ function start() {
       purchaseReceived.push(inspection.event);
     }
   };
-  const tab = createActor(subscriptionsTabMachine.provide({ actions: { reloadProfile } }), { inspect }).start();
+  const tab = createActor(subscriptionsTabMachine.provide({ actors: flowsWithDoubles, actions: { reloadProfile } }), { inspect }).start();
   const flows = subscriptionFlows(tab.getSnapshot());
   purchase = flows.purchase;
   return { tab, flows, reloadProfile, purchaseReceived };
@@ -85,6 +133,18 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
     expect(subscriptionFlows(tab.getSnapshot())).toEqual(flows);
   });
 
+  it('invokes the real flows under the names the doubles above replace', () => {
+    // The tests provide every flow, so only here is the tab's own choice of flows seen.
+    const { actors } = subscriptionsTabMachine.implementations;
+    expect(Object.keys(actors).sort()).toEqual(Object.keys(flowsWithDoubles).sort());
+    expect(actors.overview).toBe(subscriptionOverviewMachine);
+    expect(actors.purchase).toBe(subscriptionPurchaseMachine);
+    expect(actors.cancel).toBe(subscriptionCancelMachine);
+    expect(actors.billingHistory).toBe(billingHistoryMachine);
+    expect(actors.manageBilling).toBe(manageBillingMachine);
+    expect(actors.cardOnFile).toBe(cardOnFileMachine);
+  });
+
   it('refuses to read flows from a snapshot missing any of them', () => {
     const snapshot = start().tab.getSnapshot();
     const all = snapshot.children;
@@ -106,7 +166,7 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
   it("keeps one outcome on screen: cancelling during 'Subscription successful!' replaces it with the cancel message", async () => {
     const { tab, flows } = start();
     await nextTick();
-    vi.mocked(getCurrentSubscription).mockResolvedValue(activeSubscription);
+    getCurrentSubscription.mockResolvedValue(activeSubscription);
     tab.send({ type: 'plan.chosen', plan: monthlyPlan });
     await nextTick();
     await nextTick();
@@ -122,7 +182,7 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
   });
 
   it('keeps one outcome on screen: a purchase started during the cancel message replaces it', async () => {
-    vi.mocked(getCurrentSubscription).mockResolvedValue({ ...activeSubscription, cancel_at_period_end: false });
+    getCurrentSubscription.mockResolvedValue({ ...activeSubscription, cancel_at_period_end: false });
     const { tab, flows } = start();
     await nextTick();
     flows.cancel.send({ type: 'cancel.requested' });
@@ -146,7 +206,7 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
   });
 
   it("forwards 'Manage billing' in Stripe mode to the portal", async () => {
-    vi.mocked(getPaymentsConfig).mockResolvedValue({ mode: 'stripe', publishableKey: 'pk_test_1' });
+    getPaymentsConfig.mockResolvedValue({ mode: 'stripe', publishableKey: 'pk_test_1' });
     const { tab, flows } = start();
     await nextTick();
     tab.send({ type: 'billing.requested' });
@@ -159,7 +219,7 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
     const { tab, flows, reloadProfile } = start();
     await nextTick();
     expect(getCurrentSubscription).toHaveBeenCalledTimes(1);
-    vi.mocked(getCurrentSubscription).mockResolvedValue(activeSubscription);
+    getCurrentSubscription.mockResolvedValue(activeSubscription);
 
     tab.send({ type: 'plan.chosen', plan: monthlyPlan });
     expect(reloadProfile).not.toHaveBeenCalled();
@@ -176,11 +236,11 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
   });
 
   it('reloads the current subscription and the profile once a cancellation succeeded', async () => {
-    vi.mocked(getCurrentSubscription).mockResolvedValue(activeSubscription);
+    getCurrentSubscription.mockResolvedValue(activeSubscription);
     const { flows, reloadProfile } = start();
     await nextTick();
     const cancelling = { ...activeSubscription, cancel_at_period_end: true };
-    vi.mocked(getCurrentSubscription).mockResolvedValue(cancelling);
+    getCurrentSubscription.mockResolvedValue(cancelling);
 
     flows.cancel.send({ type: 'cancel.requested' });
     flows.cancel.send({ type: 'cancel.confirmed' });
@@ -194,11 +254,11 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
   });
 
   it('reloads the subscription, the profile and the billing history from its first page once a resume succeeded', async () => {
-    vi.mocked(getCurrentSubscription).mockResolvedValue({ ...activeSubscription, cancel_at_period_end: true });
+    getCurrentSubscription.mockResolvedValue({ ...activeSubscription, cancel_at_period_end: true });
     const { flows, reloadProfile } = start();
     await nextTick();
     expect(getInvoices).toHaveBeenCalledTimes(1);
-    vi.mocked(getCurrentSubscription).mockResolvedValue(activeSubscription);
+    getCurrentSubscription.mockResolvedValue(activeSubscription);
 
     flows.cancel.send({ type: 'resume.requested' });
     await nextTick();
@@ -206,7 +266,7 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
     expect(reloadProfile).toHaveBeenCalledTimes(1);
     expect(getCurrentSubscription).toHaveBeenCalledTimes(2);
     expect(getInvoices).toHaveBeenCalledTimes(2);
-    expect(vi.mocked(getInvoices).mock.calls[1][0]).toBe(1);
+    expect(getInvoices.mock.calls[1][0]).toBe(1);
     await nextTick();
     expect(flows.overview.getSnapshot().context.current).toEqual(activeSubscription);
   });
