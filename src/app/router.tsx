@@ -140,9 +140,10 @@ const memberRoute = createRoute({
     // The layout's match stays from one member page to the other, so its loader would not run again.
     return { memberPageEntered: matches.at(-1)?.cause === 'enter' };
   },
-  // A member page entered from the other reloads the member, as entering it from elsewhere does.
+  // A member page entered from the other reloads the member, as entering it from elsewhere does, and is drawn
+  // once the member is loaded (blocking): /bmi's save then /profile never shows the member from before it.
   shouldReload: ({ context }) => context.memberPageEntered || undefined,
-  loader: loadCurrentUser,
+  loader: { handler: loadCurrentUser, staleReloadMode: 'blocking' },
 });
 
 const profileRoute = createRoute({

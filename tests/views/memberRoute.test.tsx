@@ -45,4 +45,30 @@ describe('the members’ layout route', () => {
     expect(app.router.state.location.search).toEqual({ tab: 'goals' });
     expect(memberLoads()).toBe(2);
   });
+
+  it(
+    'draws /profile entered from /bmi only once the member is loaded again (never the member from before)',
+    { timeout: 40_000 },
+    async () => {
+      const { server } = signedIn();
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let loads = 0;
+      vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+        const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
+        if (url.pathname === '/api/users/me' && ++loads === 2) await held;
+        return server.fetch(input);
+      });
+      // The profile page's chunk is ready, so only the member's load can hold the page back.
+      await import('../../src/app/ProfileRoute');
+      renderApp('/bmi');
+      await screen.findByRole('heading', { name: 'Welcome to Carnivo' }, { timeout: 15_000 });
+      await userEvent.click(screen.getByRole('link', { name: 'Skip for now' }));
+      await waitFor(() => expect(loads).toBe(2));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(screen.queryByRole('heading', { name: 'Profile', level: 1 })).toBeNull();
+      release();
+      await screen.findByRole('heading', { name: 'Profile', level: 1 }, { timeout: 15_000 });
+    },
+  );
 });

@@ -5,6 +5,7 @@ import { settleMail } from '../helpers/mail-queue';
 import type { ApiError, AuthResponse } from '../helpers/types';
 import { SIGNED_OUT_REASON, type SessionsResponse } from '../../src/contract/sessions';
 import { issueSession } from '../../src/security/sessions/tokens';
+import { newSessionId, recordSession } from '../../src/security/sessions/records';
 
 /**
  * Signed-in devices and sign-in alerts (src/security/sessions/): every token has a session
@@ -225,6 +226,26 @@ describe('signed-in devices', () => {
     await query.update({ where: { sid }, data: { last_active_at: new Date(Date.now() - 61_000) } });
     expect(await works(gus.jwt)).toBe(200);
     expect(new Date((await sessionRow(sid))!.last_active_at as string).getTime()).toBeGreaterThan(Date.now() - 10_000);
+  });
+
+  it('a session signed before a revocation but recorded after it is ended, and its token never handed out', async () => {
+    const ivy = await member();
+    const issuedAt = Date.now() - 1000;
+    // "Log out of all devices" lands between the log-in's signing and its row.
+    expect((await call('POST', '/api/auth/logout-all', { token: ivy.jwt })).status).toBe(200);
+    const sid = newSessionId();
+    const late = recordSession(app.strapi, { sid, memberId: ivy.id, issuedAt, expiresAt: null }, { device: 'Windows', browser: 'Chrome' });
+    await expect(late).rejects.toThrow(SIGNED_OUT.message);
+    // Re-read: the row is there, revoked.
+    expect((await sessionRow(sid))?.revoked_at).not.toBeNull();
+    // A session signed after the revocation is recorded live.
+    const fresh = newSessionId();
+    await recordSession(
+      app.strapi,
+      { sid: fresh, memberId: ivy.id, issuedAt: Date.now() + 5, expiresAt: null },
+      { device: 'Windows', browser: 'Chrome' },
+    );
+    expect((await sessionRow(fresh))?.revoked_at).toBeNull();
   });
 
   it('a token issued outside a request has its session before the caller gets it', async () => {

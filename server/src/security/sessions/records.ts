@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
 import { UID } from '../../content-types';
 import { sendMail } from '../../mail/send';
 import { queueBestEffort } from '../../mail/notify-owner';
 import { publicUrl } from '../../public-url';
-import type { MemberSession } from '../../contract/sessions';
+import { SIGNED_OUT_REASON, sessionMessages, type MemberSession } from '../../contract/sessions';
 import type { DeviceSummary } from '../user-agent';
 
 /**
@@ -95,6 +96,12 @@ export async function recordSession(strapi: Core.Strapi, session: IssuedSession,
       ],
     });
   await create();
+  // A revocation between signing and this row (a password change, "Log out of all devices") did not see the
+  // row: the session is ended here, and its token is never handed out.
+  if (await revokedSince(strapi, session.memberId, issuedAt)) {
+    await sessions(strapi).updateMany({ where: { sid: session.sid }, data: { revoked_at: new Date() } });
+    throw new errors.UnauthorizedError(sessionMessages.signedOutElsewhere, { reason: SIGNED_OUT_REASON });
+  }
   if (earlier.length === 0 || known) return;
   await queueBestEffort(strapi, `the sign-in alert of user ${session.memberId}`, () =>
     queueSignInAlert(strapi, session.memberId, summary, issuedAt),
@@ -205,6 +212,11 @@ export async function revokeSession(strapi: Core.Strapi, memberId: number, sid: 
     data: { revoked_at: new Date() },
   });
   return count > 0;
+}
+
+/** Whether a session of the member was revoked after the instant (a token or ticket from before it must not outlive it). */
+export async function revokedSince(strapi: Core.Strapi, memberId: number | string, since: Date): Promise<boolean> {
+  return (await sessions(strapi).count({ where: { member_id: memberId, revoked_at: { $gt: since } } })) > 0;
 }
 
 /** Marks every session row of the member revoked, the legacy row included: all their tokens are refused. */

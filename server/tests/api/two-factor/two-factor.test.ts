@@ -313,6 +313,29 @@ describe.skipIf(missing !== null)('two-factor authentication on two instances', 
     expect((await logIn(a, member.email)).body.jwt).toEqual(expect.any(String));
   });
 
+  it('a ticket that outlived a revocation (written just after the revocation deleted the tickets) gives no session', async () => {
+    const member = await enrolled();
+    const ticket = await ticketOf(member, a);
+    // The interleaving of a password change on the other instance: its ticket deletion ran before this
+    // ticket was written, its revocation of the session rows after.
+    await rows('UPDATE member_sessions SET revoked_at = $2 WHERE member_id = $1 AND revoked_at IS NULL', [member.id, new Date()]);
+    const live = async () =>
+      Number(
+        (await rows<{ n: string }>('SELECT count(*) AS n FROM member_sessions WHERE member_id = $1 AND revoked_at IS NULL', [member.id]))[0]
+          .n,
+      );
+    expect(await live()).toBe(0);
+    const refused = await secondStep(b, ticket, codeAt(member.secret, 1));
+    expect(refused.status).toBe(401);
+    expect(refused.body.error?.message).toBe(twoFactorMessages.ticketExpired);
+    expect(refused.body.jwt).toBeUndefined();
+    // Nothing was signed in: still no live session row.
+    expect(await live()).toBe(0);
+    // A ticket issued after the revocation works.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await secondStep(a, await ticketOf(member, b), codeAt(member.secret, 1))).body.user?.id).toBe(member.id);
+  });
+
   it('a password reset by e-mail does not bypass two-factor, and voids the tickets issued before it', async () => {
     const member = await enrolled();
     const earlier = await ticketOf(member);

@@ -15,6 +15,7 @@ import {
 } from '../../../contract/twoFactor';
 import { countedGuess, refuseUncountable, type GuessPolicy, type Subject } from '../../../security/login-throttle';
 import { passwordGuess } from '../../../security/guess-budget';
+import { revokedSince } from '../../../security/sessions/records';
 import {
   decryptSecret,
   encryptSecret,
@@ -290,7 +291,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const now = Date.now();
       // A ticket from before a revocation is gone (src/security/sessions/revocation.ts); a gone member's is void.
       const memberExists = row ? (await strapi.db.query(UID.user).count({ where: { id: row.user_id } })) > 0 : false;
-      if (!row || row.used_at || Number(row.expires_at) <= now || !memberExists) {
+      // A ticket written just after a revocation deleted the others (its password checked before) is void too.
+      const revokedAfter = row ? await revokedSince(strapi, row.user_id, new Date(Number(row.expires_at) - TICKET_TTL_MS)) : false;
+      if (!row || row.used_at || Number(row.expires_at) <= now || !memberExists || revokedAfter) {
         throw new TicketVoid();
       }
       if (!codeGiven(code)) throw new errors.ValidationError(messages.codeMissing);
