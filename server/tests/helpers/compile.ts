@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 export const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DIST_DIR = path.join(SERVER_DIR, 'dist');
 const COMPILED_AT = 'CARNIVO_TEST_SERVER_COMPILED_AT';
+const BUILD_INFO = path.join(DIST_DIR, 'tsconfig.tsbuildinfo');
+const COMPILED_CONFIG = path.join(DIST_DIR, 'config', 'database.js');
 const SOURCES = ['src', 'config', 'database'].map((dir) => path.join(SERVER_DIR, dir));
 
 function newestSource(dir: string): number {
@@ -26,6 +28,8 @@ function newestSource(dir: string): number {
 /** Compiles the server (incremental), as `strapi build` does for its server part; throws with the compiler's output. */
 export function compileServer(): void {
   const started = Date.now();
+  // A `tsc --noEmit` of the server leaves its build info in dist with no output: the incremental compile would then emit nothing.
+  if (!fs.existsSync(COMPILED_CONFIG)) fs.rmSync(BUILD_INFO, { force: true });
   const script =
     "require('@strapi/strapi').compileStrapi({ appDir: process.cwd() })" +
     '.then(() => process.exit(0), (error) => { console.error(error); process.exit(1); })';
@@ -34,8 +38,6 @@ export function compileServer(): void {
   process.env[COMPILED_AT] = String(started);
 }
 
-const BUILD_INFO = path.join(DIST_DIR, 'tsconfig.tsbuildinfo');
-
 /**
  * Compiles unless server/dist is newer than every source: compiled by this run (COMPILED_AT) or,
  * when `fromDist`, by an earlier compile or `npm run build` (the time of its build info).
@@ -43,7 +45,8 @@ const BUILD_INFO = path.join(DIST_DIR, 'tsconfig.tsbuildinfo');
 export function compileServerIfStale({ fromDist = false } = {}): void {
   const builtAt = fromDist && fs.existsSync(BUILD_INFO) ? fs.statSync(BUILD_INFO).mtimeMs : 0;
   const compiledAt = Math.max(Number(process.env[COMPILED_AT] ?? 0), builtAt);
-  const stale = !compiledAt || !fs.existsSync(DIST_DIR) || SOURCES.some((dir) => fs.existsSync(dir) && newestSource(dir) >= compiledAt);
+  const stale =
+    !compiledAt || !fs.existsSync(COMPILED_CONFIG) || SOURCES.some((dir) => fs.existsSync(dir) && newestSource(dir) >= compiledAt);
   if (stale) compileServer();
   else process.env[COMPILED_AT] = String(compiledAt);
 }
