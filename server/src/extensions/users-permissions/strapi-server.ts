@@ -82,9 +82,12 @@ export default (plugin: UsersPermissionsPlugin) => {
   plugin.services.user = withTransactionalConfirmation(plugin.services.user);
 
   // Google / Apple ID-token sign-in and Facebook's code flow (see ./social/controller.ts).
-  const createAuthController = withSocialSignIn(plugin.controllers.auth);
+  // The plugin's own factory: a second Strapi in one process (tests) finds this one's in the cached plugin
+  // object, and wrapping that again would start every session twice.
+  const ownAuth = (plugin.controllers.auth as ControllerFactory & { own?: ControllerFactory }).own ?? plugin.controllers.auth;
+  const createAuthController = withSocialSignIn(ownAuth);
 
-  plugin.controllers.auth = ({ strapi }) => {
+  const authController: ControllerFactory = ({ strapi }) => {
     const base = createAuthController({ strapi });
     const users = () => strapi.db.query(UID.user);
 
@@ -204,6 +207,7 @@ export default (plugin: UsersPermissionsPlugin) => {
       },
     };
   };
+  plugin.controllers.auth = Object.assign(authController, { own: ownAuth });
 
   // Profile update (self only, SPEC §7 fields and §5 rules) and change-password guards.
   applyProfileGuards(plugin as unknown as { routes: Record<string, unknown> });
