@@ -143,7 +143,9 @@ describe('the one way out', () => {
     'mail/send.ts',
     // The email plugin's `send`, replaced by a queue write: users-permissions' own confirmation e-mail takes it.
     'extensions/email/strapi-server.ts',
-    // The queue's worker hands each message to the plugin's provider.
+    // The queue's worker hands each message to the plugin's provider through deliverToProvider.
+    'mail/deliver.ts',
+    // The queue itself: its own enqueue.
     'api/email-message/services/mail-queue.ts',
   ]);
 
