@@ -47,6 +47,8 @@ export default defineConfig({
           globalSetup: ['server/tests/global-setup.ts'],
           pool: 'forks',
           fileParallelism: false,
+          // After the server files, and not beside the browser tests: Lighthouse's budgets need the cores.
+          sequence: { groupOrder: 2 },
           testTimeout: 180_000,
           hookTimeout: 240_000,
         },
@@ -59,6 +61,7 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           pool: 'forks',
           fileParallelism: false,
+          sequence: { groupOrder: 3 },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
