@@ -34,7 +34,7 @@ let member: AuditMember | undefined;
 const audits: PageAudit[] = [];
 
 beforeAll(async () => {
-  chrome = await launchChromium();
+  chrome = await launchChromium(`${baseUrl()}/`);
   member = await registerAuditMember(baseUrl());
 });
 

@@ -80,12 +80,21 @@ describe('prerendered public pages', () => {
     const context = await newContext(browser);
     try {
       const page = await context.newPage();
+      const requested: string[] = [];
+      page.on('request', (request) => requested.push(new URL(request.url()).pathname));
       const problems = await consoleProblems(page, async () => {
         await page.goto(path);
         await hydrated(page);
       });
       expect(problems).toEqual([]);
       expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log In' }).count()).toBe(1);
+      // The page's chunks, named for the app loader, were each fetched once (preloaded, then imported).
+      const chunks = ((await page.locator('#carnivo-app').getAttribute('data-chunks')) ?? '').split(' ').filter(Boolean);
+      for (const chunk of chunks)
+        expect(
+          requested.filter((url) => url === chunk),
+          chunk,
+        ).toHaveLength(1);
     } finally {
       await context.close();
     }

@@ -103,8 +103,11 @@ function createTestApp(
     inspect,
   });
   // A finished test's app must not react to the next test's storage events or answer its 401s.
-  onTestFinished(() => {
+  onTestFinished(async () => {
     auth.stop();
+    // A navigation still loading would commit after the file's window is gone (an unhandled error).
+    for (let waited = 0; waited < 2000 && (router.state.status !== 'idle' || router.state.isLoading); waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
   });
   return { auth, router, registerCalls, loginCalls };
 }

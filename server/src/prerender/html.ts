@@ -116,7 +116,7 @@ export function headTags(head: PageHead, canonicalUrl: string, publicUrl: string
 
 /**
  * The shell with the page filled in: its head replaces the shell's <title>, the route's chunks are
- * preloaded and their CSS linked (styled at first paint), and the root holds the markup followed by
+ * named for the app loader and their CSS linked (styled at first paint), and the root holds the markup followed by
  * the data the browser hydrates with. Null when the shell lacks the markers (not our index.html).
  */
 export function fillShell(
@@ -129,23 +129,21 @@ export function fillShell(
   const { scripts, styles } = chunkFiles(options.manifest, page.chunks);
   const canonical = `${options.publicUrl}${options.pathname}`;
   // After the shell's own stylesheet, as in the browser, where a page's CSS comes with its chunk.
-  const pageAssets = [
-    ...styles.map((href) => `<link rel="stylesheet" crossorigin href="${escapeHtml(href)}" />`),
-    ...scripts.map((href) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="${escapeHtml(href)}" />`),
-  ]
-    .map((tag) => `  ${tag}\n  `)
-    .join('');
+  const pageAssets = styles.map((href) => `  <link rel="stylesheet" crossorigin href="${escapeHtml(href)}" />\n  `).join('');
   const root =
     `<div id="root">${page.html}</div>\n    ` +
     `<script id="${PRERENDERED_DATA_ID}" type="application/json">${scriptSafeJson(page.data)}</script>`;
   // Functions as replacements: the markup may contain "$&"-like sequences.
   return (
     shell
-      // The page is readable from its HTML and stylesheet, so the app's script, which only makes it
-      // interactive, waits for the first paint: public/app-loader.js fetches it then (CSP-safe: no inline script).
+      // The page is readable from its HTML and stylesheet, so the app's script and the page's chunks,
+      // which only make it interactive, wait for the first paint: public/app-loader.js fetches them then
+      // (CSP-safe: no inline script). Preloaded from the HTML, the chunks were part of the paint's
+      // critical path as Lighthouse simulates it (the legal page's markdown chunk, 36 KB: LCP +0.45 s).
       .replace(
         APP_SCRIPT,
-        (_tag, src: string) => `<script type="module" id="${APP_SCRIPT_ID}" src="${APP_LOADER}" data-src="${src}"></script>`,
+        (_tag, src: string) =>
+          `<script type="module" id="${APP_SCRIPT_ID}" src="${APP_LOADER}" data-src="${src}" data-chunks="${escapeHtml(scripts.join(' '))}"></script>`,
       )
       .replace(titleMatch[0], () => headTags(page.head, canonical, options.publicUrl))
       .replace('</head>', () => `${pageAssets}</head>`)

@@ -25,18 +25,45 @@ export const PG = {
 export const REDIS = { host: '127.0.0.1', port: Number(process.env.TEST_REDIS_PORT ?? 6379) };
 
 /**
- * The Redis database of this test worker. Server test files run side by side, one per worker
- * (VITEST_POOL_ID 1, 2, ...), and a cluster flushes its database, so each worker has its own:
- * TEST_REDIS_DB (default 9) for the first, the next numbers (wrapping at 16) for the others.
- * TEST_REDIS_DB may also list them ("12,13"), so runs side by side on one Redis keep apart.
+ * The Redis database of this test file. Server test files run side by side, each in a process of
+ * its own, and a cluster flushes its database, so each file claims one no running file holds: a
+ * PostgreSQL advisory lock on its session, which ends (and frees the database) with the process,
+ * however it ends. Candidates: TEST_REDIS_DB (default 9) and the next five, wrapping at 16, or the
+ * databases TEST_REDIS_DB lists ("12,13"), so runs side by side on one Redis keep apart.
+ * (VITEST_POOL_ID cannot tell them: with several projects in one run, two files saw the same one.)
  */
-export function testRedisDb(): number {
+let claimed: Promise<number> | undefined;
+export function testRedisDb(): Promise<number> {
+  claimed ??= claimRedisDb();
+  return claimed;
+}
+
+/** The advisory locks' first key: "CaRD" (Carnivo Redis database). */
+const REDIS_DB_LOCKS = 0x43615244;
+
+async function claimRedisDb(): Promise<number> {
   const given = (process.env.TEST_REDIS_DB ?? '9').split(',').map(Number);
-  const worker = Math.max(1, Number(process.env.VITEST_POOL_ID ?? 1)) - 1;
-  const db = given.length > 1 ? given[worker % given.length] : (given[0] + worker) % 16;
-  if (!Number.isInteger(db) || db < 0 || db > 15)
+  if (given.some((db) => !Number.isInteger(db) || db < 0 || db > 15))
     throw new Error(`TEST_REDIS_DB: ${process.env.TEST_REDIS_DB} is not a Redis database 0-15`);
-  return db;
+  const candidates = given.length > 1 ? given : Array.from({ length: 6 }, (_, i) => (given[0] + i) % 16);
+  const client = new Client({ ...PG, connectionTimeoutMillis: 2000 });
+  // Without PostgreSQL the clusters skip; a file alone on Redis takes the first.
+  if (
+    !(await client.connect().then(
+      () => true,
+      () => false,
+    ))
+  )
+    return candidates[0];
+  for (const db of candidates) {
+    const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS held', [
+      REDIS_DB_LOCKS,
+      REDIS.port * 16 + db,
+    ]);
+    if (rows[0].held) return db; // the connection stays open: it holds the claim until the process ends
+  }
+  await client.end();
+  throw new Error(`no free Redis database among ${candidates.join(', ')}: more test files side by side than databases`);
 }
 
 /** The environment that points a server at `schema` of the test PostgreSQL database (or of `target`). */
@@ -155,7 +182,7 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
   const schema = `carnivo_multi_${crypto.randomBytes(4).toString('hex')}`;
   await withPostgres((client) => client.query(`CREATE SCHEMA "${schema}"`), pgTarget);
   // A Redis database of its own, emptied, so counters of an earlier run do not leak in.
-  const redisDb = testRedisDb();
+  const redisDb = await testRedisDb();
   const IORedis = createRequire(path.join(SERVER_DIR, 'package.json'))('ioredis') as typeof import('ioredis').default;
   const redis = new IORedis({ ...redisTarget, db: redisDb });
   await redis.flushdb();

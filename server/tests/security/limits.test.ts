@@ -20,7 +20,7 @@ import { testRedisDb } from '../helpers/instances';
 
 /** Units of the shared limits (no Strapi boot): backoff, per-address keys, Redis sharing, failing open. */
 
-const REDIS_URL = `redis://127.0.0.1:6379/${testRedisDb()}`;
+const REDIS_URL = `redis://127.0.0.1:6379/${await testRedisDb()}`;
 
 function redisAnswers(): Promise<boolean> {
   return new Promise((resolve) => {
