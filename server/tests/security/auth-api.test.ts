@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, type TestStrapi } from '../helpers/strapi';
-import type { ApiError, AuthResponse, Ingredient, ListResponse } from '../helpers/types';
+import { MEMBER_FIELDS, type ApiError, type AuthResponse, type Ingredient, type ListResponse } from '../helpers/types';
 import { apiRouters, rolePermissions, syncRolePermissions } from '../../src/bootstrap/permissions';
 
 // Order matters: the login rate-limit test exhausts /api/auth/local for this process,
@@ -13,33 +13,6 @@ const register = (body: Record<string, unknown>) =>
   request<AuthResponse & ApiError>(app.baseUrl, 'POST', '/api/auth/local/register', { body });
 const login = (identifier: string, pw: string) =>
   request<AuthResponse & ApiError>(app.baseUrl, 'POST', '/api/auth/local', { body: { identifier, password: pw } });
-
-const USER_FIELDS = [
-  'id',
-  'documentId',
-  'username',
-  'email',
-  'provider',
-  'confirmed',
-  'blocked',
-  'createdAt',
-  'updatedAt',
-  'publishedAt',
-  'diet_preference',
-  'stripeCustomerId',
-  'ingredients',
-  'goal_weight',
-  'goal_reminder',
-  'personal_goal_note',
-  'bmi',
-  'profile_picture',
-  // Issue 12: the member's units and goal reminder settings.
-  'unit_system',
-  'reminders_enabled',
-  // Issue 23: an e-mail change waiting for its confirmation link (the tokens stay private).
-  'pending_email',
-  'pending_email_expires_at',
-];
 
 beforeAll(async () => {
   app = await bootStrapi();
@@ -173,7 +146,7 @@ describe('GET /api/users/me', () => {
     });
     expect(res.status).toBe(200);
     const me = res.body;
-    expect(Object.keys(me).sort()).toEqual([...USER_FIELDS].sort());
+    expect(Object.keys(me).sort()).toEqual([...MEMBER_FIELDS].sort());
     expect(JSON.stringify(me)).not.toMatch(/reset-secret|confirm-secret/);
     expect(me).toMatchObject({
       id: alice.user.id,

@@ -3,6 +3,7 @@ import { missingServices, startCluster, withPostgres, type Cluster, type Instanc
 import { requestFrom } from '../helpers/strapi';
 import type { ApiError, AuthResponse } from '../helpers/types';
 import { SIGNED_OUT_REASON, sessionMessages, type SessionsResponse } from '../../src/contract/sessions';
+import { SESSION_ROWS_LOCK } from '../../src/security/sessions/row-lock';
 
 /**
  * Signing out one session on one instance refuses its token on the other at once (the check reads
@@ -28,7 +29,9 @@ const call = (instance: Instance, method: string, path: string, options: { body?
     ...options,
     headers: { 'User-Agent': options.agent ?? FIREFOX_LINUX },
   });
-const sidOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).sid as string;
+const claimsOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { sid: string; id: number; iat_ms: number };
+const sidOf = (token: string) => claimsOf(token).sid;
 const works = async (instance: Instance, token: string) => (await call(instance, 'GET', '/api/users/me', { token })).status;
 
 async function register(instance: Instance, username: string) {
@@ -91,5 +94,81 @@ describe.skipIf(missing !== null)('signed-in devices on two instances (PostgreSQ
     expect(row.rows).toEqual([{ revoked_at: null }]);
     expect(await works(a, victim.jwt)).toBe(200);
     expect(await works(b, victim.jwt)).toBe(200);
+  });
+  it('a log-in whose row is written while "Log out of all devices" is still in flight waits for it, and is refused', async () => {
+    const member = await register(a, 'clusterdev4');
+    const memberId = claimsOf(member.jwt).id;
+    const live = () =>
+      withPostgres(async (pg) =>
+        Number(
+          (
+            await pg.query(`SELECT count(*) AS n FROM "${cluster.schema}".member_sessions WHERE member_id = $1 AND revoked_at IS NULL`, [
+              memberId,
+            ])
+          ).rows[0].n,
+        ),
+      );
+    // A revocation as the server runs one (security/sessions/row-lock.ts), held open: the log-in's password is
+    // checked and its token signed, then its row waits for the lock; the revocation's UPDATE runs after the
+    // signing and before that row exists, so it cannot revoke it, and it commits only then.
+    const logIn = await withPostgres(async (pg) => {
+      await pg.query('BEGIN');
+      await pg.query('SELECT pg_advisory_xact_lock($1, $2)', [SESSION_ROWS_LOCK, memberId]);
+      const pending = call(b, 'POST', '/api/auth/local', { body: { identifier: member.email, password: member.password } });
+      let answered = false;
+      void pending.then(() => (answered = true));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Without the lock the log-in would have answered by now, with a session the revocation never saw.
+      expect(answered).toBe(false);
+      await pg.query(
+        `UPDATE "${cluster.schema}".member_sessions SET revoked_at = clock_timestamp() WHERE member_id = $1 AND revoked_at IS NULL`,
+        [memberId],
+      );
+      await pg.query('COMMIT');
+      return pending;
+    });
+    // Refused, with no token. (Its words are Strapi's bare "Unauthorized": the authorize middleware replaces an
+    // UnauthorizedError's message on these routes; noted for a later fix.)
+    expect(logIn.status).toBe(401);
+    expect(logIn.body.jwt).toBeUndefined();
+    // Re-read: no session of the member is live, and the one signed before the revocation is refused.
+    expect(await live()).toBe(0);
+    expect(await works(a, member.jwt)).toBe(401);
+  });
+
+  it('40 log-ins over both instances, eight at a time around "Log out of all devices": no token signed before it works after it', async () => {
+    // Eight at once: the account's guess budget (10) counts log-ins in flight before checking them.
+    const member = await register(a, 'clusterdev5');
+    const outcomes: { issued: number; status: number; sent: number; answered: number }[] = [];
+    let handedOut = 0;
+    for (const delayMs of [0, 5, 15, 30, 60]) {
+      const holder = await call(a, 'POST', '/api/auth/local', { body: { identifier: member.email, password: member.password } });
+      expect(holder.status).toBe(200);
+      const logIns = Array.from({ length: 8 }, (_, i) =>
+        call(i % 2 ? b : a, 'POST', '/api/auth/local', { body: { identifier: member.email, password: member.password } }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const sent = Date.now();
+      const loggedOut = await call(b, 'POST', '/api/auth/logout-all', { token: holder.body.jwt });
+      const answered = Date.now();
+      expect(loggedOut.status).toBe(200);
+      const answers = await Promise.all(logIns);
+      // Every answer is a session, or the refusal (no token) of one the revocation ended.
+      for (const res of answers.filter((answer) => answer.status !== 200)) {
+        expect(res.status, JSON.stringify(res.body)).toBe(401);
+        expect(res.body.jwt).toBeUndefined();
+      }
+      const tokens = answers.flatMap((res) => (res.status === 200 && res.body.jwt ? [res.body.jwt] : []));
+      handedOut += tokens.length;
+      for (const token of tokens) outcomes.push({ issued: claimsOf(token).iat_ms, status: await works(b, token), sent, answered });
+      expect(await works(a, holder.body.jwt!)).toBe(401);
+    }
+    console.log(
+      `[member-sessions-cluster] 40 log-ins around log-out-all: ${handedOut} tokens handed out, ${outcomes.filter((o) => o.status === 200).length} working after it`,
+    );
+    for (const { issued, status, sent, answered } of outcomes) {
+      if (issued < sent) expect(status).toBe(401);
+      if (issued > answered) expect(status).toBe(200);
+    }
   });
 });

@@ -7,6 +7,7 @@ import { queueBestEffort } from '../../mail/notify-owner';
 import { publicUrl } from '../../public-url';
 import { SIGNED_OUT_REASON, sessionMessages, type MemberSession } from '../../contract/sessions';
 import type { DeviceSummary } from '../user-agent';
+import { withSessionRowsLock } from './row-lock';
 
 /**
  * The session rows (docs/security.md#revocable-sessions): one `member_sessions` row per issued token, named by
@@ -95,13 +96,16 @@ export async function recordSession(strapi: Core.Strapi, session: IssuedSession,
         },
       ],
     });
-  await create();
   // A revocation between signing and this row (a password change, "Log out of all devices") did not see the
-  // row: the session is ended here, and its token is never handed out.
-  if (await revokedSince(strapi, session.memberId, issuedAt)) {
-    await sessions(strapi).updateMany({ where: { sid: session.sid }, data: { revoked_at: new Date() } });
-    throw new errors.UnauthorizedError(sessionMessages.signedOutElsewhere, { reason: SIGNED_OUT_REASON });
-  }
+  // row: the session is ended here, and its token is never handed out. Under the lock a revocation takes
+  // too, so one still in flight is waited for rather than missed.
+  await withSessionRowsLock(strapi, session.memberId, async () => {
+    await create();
+    if (await revokedSince(strapi, session.memberId, issuedAt)) {
+      await sessions(strapi).updateMany({ where: { sid: session.sid }, data: { revoked_at: new Date() } });
+      throw new errors.UnauthorizedError(sessionMessages.signedOutElsewhere, { reason: SIGNED_OUT_REASON });
+    }
+  });
   if (earlier.length === 0 || known) return;
   await queueBestEffort(strapi, `the sign-in alert of user ${session.memberId}`, () =>
     queueSignInAlert(strapi, session.memberId, summary, issuedAt),
@@ -221,7 +225,9 @@ export async function revokedSince(strapi: Core.Strapi, memberId: number | strin
 
 /** Marks every session row of the member revoked, the legacy row included: all their tokens are refused. */
 export async function revokeAllSessionRows(strapi: Core.Strapi, memberId: number | string): Promise<void> {
-  await sessions(strapi).updateMany({ where: { member_id: memberId, revoked_at: { $null: true } }, data: { revoked_at: new Date() } });
+  await withSessionRowsLock(strapi, memberId, () =>
+    sessions(strapi).updateMany({ where: { member_id: memberId, revoked_at: { $null: true } }, data: { revoked_at: new Date() } }),
+  );
 }
 
 /**
