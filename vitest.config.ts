@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import LighthouseLast from './tests/support/lighthouse-last';
 
 // Server files run side by side, one per worker, each on its own SQLite file, port, upload and
 // outbox directories, PostgreSQL schema and Redis database (server/tests/helpers). Two at least,
@@ -10,6 +11,7 @@ const serverWorkers = Number(process.env.SERVER_TEST_WORKERS ?? Math.min(6, Math
 export default defineConfig({
   test: {
     reporters: ['default', './tests/support/closing-line-reporter.ts'],
+    sequence: { sequencer: LighthouseLast },
     projects: [
       {
         plugins: [react()],

@@ -9,14 +9,20 @@ import { LEGAL_CONTENT_TYPES, type Prerenderer } from './prerender';
  * Without Redis, or while it is down, the other instances keep their copy at most LEGAL_CACHE_MS.
  */
 
-export const LEGAL_EDITS_CHANNEL = 'carnivo:prerender:legal-edited';
+const LEGAL_EDITS_CHANNEL = 'carnivo:prerender:legal-edited';
+
+/**
+ * The channel of the site whose instances share `redis`'s database. Channels are not per database in
+ * Redis: without the number, every deployment (or test cluster) on one Redis server heard every other's edits.
+ */
+export const legalEditsChannel = (redis: Redis): string => `${LEGAL_EDITS_CHANNEL}:${redis.options.db ?? 0}`;
 
 const subscribers = new Set<Redis>();
 
 export function watchLegalEdits(strapi: Core.Strapi, prerenderer: Prerenderer, redis: Redis | null = sharedRedis()): void {
   const announce = () => {
     prerenderer.forgetLegalPages();
-    redis?.publish(LEGAL_EDITS_CHANNEL, String(Date.now())).catch((error: unknown) => {
+    redis?.publish(legalEditsChannel(redis), String(Date.now())).catch((error: unknown) => {
       strapi.log.warn(
         `[prerender] could not tell the other instances about a legal page edit (they refresh within 30 s): ${String(error)}`,
       );
@@ -39,10 +45,11 @@ export function watchLegalEdits(strapi: Core.Strapi, prerenderer: Prerenderer, r
   const subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, autoResubscribe: true });
   subscribers.add(subscriber);
   subscriber.on('error', () => {}); // the shared connection already logs outages
-  subscriber.on('message', (channel) => {
-    if (channel === LEGAL_EDITS_CHANNEL) prerenderer.forgetLegalPages();
+  const channel = legalEditsChannel(redis);
+  subscriber.on('message', (heard) => {
+    if (heard === channel) prerenderer.forgetLegalPages();
   });
-  subscriber.subscribe(LEGAL_EDITS_CHANNEL).catch((error: unknown) => {
+  subscriber.subscribe(channel).catch((error: unknown) => {
     strapi.log.warn(`[prerender] not listening for legal page edits on other instances: ${String(error)}`);
   });
 }

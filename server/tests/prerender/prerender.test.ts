@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import { LEGAL_CACHE_MS, createPrerenderer, type Prerenderer } from '../../src/prerender/prerender';
 import { PROFILE_SHELL, scriptHashSource, withScriptSource } from '../../src/prerender/html';
-import { closeLegalEditWatchers, watchLegalEdits } from '../../src/prerender/legal-edits';
+import { closeLegalEditWatchers, legalEditsChannel, watchLegalEdits } from '../../src/prerender/legal-edits';
 
 /**
  * The public pages served as full HTML (docs/public-pages.md), fetched as a
@@ -482,10 +482,9 @@ describe.skipIf(!redisAnswers)('a legal page edited on one instance', () => {
   it('is dropped from every instance at once, through Redis', async () => {
     const [a, b] = [instance(), instance()];
     try {
-      // Both subscribed before the edit.
-      await vi.waitFor(async () =>
-        expect(Number((await a.redis.pubsub('NUMSUB', 'carnivo:prerender:legal-edited'))[1])).toBeGreaterThanOrEqual(2),
-      );
+      // Both subscribed before the edit, on this database's channel: other files' servers, on other databases
+      // of the same Redis, neither count here nor are heard (channels are not per database).
+      await vi.waitFor(async () => expect(Number((await a.redis.pubsub('NUMSUB', legalEditsChannel(a.redis)))[1])).toBe(2));
       expect(a.lifecycles[0].models).toEqual(expect.arrayContaining(['api::privacy-policy.privacy-policy']));
       a.lifecycles[0].afterUpdate();
       expect(a.prerenderer.forgetLegalPages).toHaveBeenCalled();
