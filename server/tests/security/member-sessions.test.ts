@@ -6,6 +6,7 @@ import type { ApiError, AuthResponse } from '../helpers/types';
 import { SIGNED_OUT_REASON, type SessionsResponse } from '../../src/contract/sessions';
 import { issueSession } from '../../src/security/sessions/tokens';
 import { newSessionId, recordSession } from '../../src/security/sessions/records';
+import { currentCredentialStamp } from '../../src/security/sessions/credentials';
 
 /**
  * Signed-in devices and sign-in alerts (src/security/sessions/): every token has a session
@@ -65,6 +66,7 @@ const refusal = async (token: string) => {
   return { status: res.status, message: res.body.error?.message, details: res.body.error?.details };
 };
 const SIGNED_OUT = { status: 401, message: 'You were signed out from another device.', details: { reason: SIGNED_OUT_REASON } };
+const CHROME = { device: 'Windows', browser: 'Chrome' };
 const sessionRow = (sid: string) => app.strapi.db.query(SESSIONS).findOne({ where: { sid } }) as Promise<Record<string, unknown> | null>;
 
 /** A token signed with the server's secret, as users-permissions signs them, with the claims given. */
@@ -236,8 +238,8 @@ describe('signed-in devices', () => {
     const sid = newSessionId();
     const late = recordSession(app.strapi, { sid, memberId: ivy.id, issuedAt, expiresAt: null }, { device: 'Windows', browser: 'Chrome' });
     await expect(late).rejects.toThrow(SIGNED_OUT.message);
-    // Re-read: the row is there, revoked.
-    expect((await sessionRow(sid))?.revoked_at).not.toBeNull();
+    // Re-read: no row was left behind.
+    expect(await sessionRow(sid)).toBeNull();
     // A session signed after the revocation is recorded live.
     const fresh = newSessionId();
     await recordSession(
@@ -245,6 +247,27 @@ describe('signed-in devices', () => {
       { sid: fresh, memberId: ivy.id, issuedAt: Date.now() + 5, expiresAt: null },
       { device: 'Windows', browser: 'Chrome' },
     );
+    expect((await sessionRow(fresh))?.revoked_at).toBeNull();
+  });
+
+  it('a session won with a password replaced before its row is written is refused, and leaves no row', async () => {
+    const jan = await member();
+    // What the log-in read before checking the password; then the password changes (and everything is revoked).
+    const stamp = await currentCredentialStamp(app.strapi, jan.id);
+    const changed = await call('POST', '/api/auth/change-password', {
+      token: jan.jwt,
+      body: { currentPassword: jan.password, password: 'Jan-New-Pass-2', passwordConfirmation: 'Jan-New-Pass-2' },
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    // Signed after that revocation (so no time check can tell), recorded with the old stamp.
+    const session = (sid: string, credentials: string | null) =>
+      recordSession(app.strapi, { sid, memberId: jan.id, issuedAt: Date.now() + 5, expiresAt: null, credentials }, CHROME);
+    const stale = newSessionId();
+    await expect(session(stale, stamp)).rejects.toMatchObject({ why: 'credentials-changed' });
+    expect(await sessionRow(stale)).toBeNull();
+    // With the stamp of the new password, the session is recorded live.
+    const fresh = newSessionId();
+    await session(fresh, await currentCredentialStamp(app.strapi, jan.id));
     expect((await sessionRow(fresh))?.revoked_at).toBeNull();
   });
 

@@ -5,7 +5,8 @@ import { createAuthRateLimit } from '../../security/auth-rate-limit';
 import { emailMessages, isValidEmail, usernameError } from '../../contract/fieldRules';
 import { TAKEN_MESSAGES, identifierWhere, usernameTaken } from '../../security/identifiers';
 import { accountSubject, clearThrottle, throttledLogIn } from '../../security/login-throttle';
-import { recordAnsweredSession, withSessionTokens } from '../../security/sessions/tokens';
+import { answerRefusedSession, recordAnsweredSession, withSessionTokens } from '../../security/sessions/tokens';
+import { credentialStamp } from '../../security/sessions/credentials';
 import { applyProfileGuards } from './profile-guard';
 import { withSocialSignIn } from './social/controller';
 import { UID } from '../../content-types';
@@ -27,6 +28,11 @@ interface UsersPermissionsPlugin {
 }
 
 const INVALID_LOGIN = 'Invalid identifier or password';
+/** A log-in's session refused because its password was replaced meanwhile: the answer it gets 70 ms later. */
+const PASSWORD_REPLACED = { status: 400, name: 'ValidationError', message: INVALID_LOGIN };
+
+/** The credential stamp each password log-in read before its password was checked (security/sessions/credentials.ts). */
+const provenCredentials = new WeakMap<object, string | null>();
 /** users-permissions' own answer when its check before a sign-up finds the e-mail or username in use. */
 const STRAPI_TAKEN = 'Email or Username are already taken';
 
@@ -54,9 +60,10 @@ function withTransactionalConfirmation(createUserService: ServiceFactory): Servi
 async function startSession(strapi: Core.Strapi, ctx: Ctx): Promise<void> {
   const body: unknown = ctx.body;
   if (!isPlainObject(body) || typeof body.jwt !== 'string' || !isPlainObject(body.user) || typeof body.user.id !== 'number') return;
+  const proof = provenCredentials.has(ctx) ? { credentials: provenCredentials.get(ctx) ?? null } : {};
   const twoFactor = strapi.service('api::two-factor.two-factor') as unknown as TwoFactorService;
-  if (!(await twoFactor.isEnabled(body.user.id))) return recordAnsweredSession(strapi, ctx);
-  const challenge: TwoFactorChallenge = { twoFactorRequired: true, ticket: await twoFactor.issueTicket(body.user.id) };
+  if (!(await twoFactor.isEnabled(body.user.id))) return recordAnsweredSession(strapi, ctx, proof);
+  const challenge: TwoFactorChallenge = { twoFactorRequired: true, ticket: await twoFactor.issueTicket(body.user.id, proof) };
   ctx.set('Cache-Control', 'no-store');
   ctx.body = challenge;
 }
@@ -100,8 +107,10 @@ export default (plugin: UsersPermissionsPlugin) => {
       const identifier = body.identifier.trim();
       const user = (await users().findOne({
         where: { provider: 'local', ...identifierWhere(identifier) },
-        select: ['id', 'email', 'username'],
-      })) as { id: number; email: string; username: string } | null;
+        select: ['id', 'email', 'username', 'password'],
+      })) as { id: number; email: string; username: string; password: string | null } | null;
+      // Read before the password is checked: the session is written only if it still holds then.
+      if (user) provenCredentials.set(ctx, credentialStamp(user));
       // An identifier no account has is counted and locked the same way: the answers never tell.
       return throttledLogIn(strapi, ctx, {
         realm: 'member',
@@ -151,7 +160,9 @@ export default (plugin: UsersPermissionsPlugin) => {
     // Every road that answers a token: the session is started (or the second step asked) before the answer leaves.
     const thenStartSession = (handler: (ctx: Ctx, next: Next) => unknown) => async (ctx: Ctx, next: Next) => {
       const result = await handler(ctx, next);
-      await startSession(strapi, ctx);
+      await startSession(strapi, ctx).catch((error: unknown) => {
+        if (!answerRefusedSession(ctx, error, PASSWORD_REPLACED)) throw error;
+      });
       return result;
     };
 
@@ -177,8 +188,11 @@ export default (plugin: UsersPermissionsPlugin) => {
 
       async changePassword(ctx: Ctx, next: Next) {
         const result = await base.changePassword(ctx, next);
-        // Signed in already: the new session needs no second step.
-        await recordAnsweredSession(strapi, ctx);
+        // Signed in already: the new session needs no second step. The password is changed either way: a
+        // refusal (a log-out-all meanwhile) ends only this answer's new session, and the owner is told.
+        await recordAnsweredSession(strapi, ctx).catch((error: unknown) => {
+          if (!answerRefusedSession(ctx, error, PASSWORD_REPLACED)) throw error;
+        });
         await notifyOwner(strapi, ctx.state.user!.id, 'password-changed');
         return result;
       },

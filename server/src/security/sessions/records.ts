@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { errors } from '@strapi/utils';
 import { UID } from '../../content-types';
 import { sendMail } from '../../mail/send';
 import { queueBestEffort } from '../../mail/notify-owner';
 import { publicUrl } from '../../public-url';
-import { SIGNED_OUT_REASON, sessionMessages, type MemberSession } from '../../contract/sessions';
+import { sessionMessages, type MemberSession } from '../../contract/sessions';
 import type { DeviceSummary } from '../user-agent';
 import { withSessionRowsLock } from './row-lock';
+import { currentCredentialStamp } from './credentials';
 
 /**
  * The session rows (docs/security.md#revocable-sessions): one `member_sessions` row per issued token, named by
@@ -42,6 +42,20 @@ export interface IssuedSession {
   issuedAt: number;
   /** The token's own expiry (its `exp`), when it has one. */
   expiresAt: number | null;
+  /** For a session won with a password: the credential stamp the log-in checked (./credentials.ts). */
+  credentials?: string | null;
+}
+
+/**
+ * A new session refused at its row, so its token is never handed out: a revocation came after its signing
+ * ('signed-out'), or the password (or address) it was won with was replaced meanwhile ('credentials-changed').
+ * Not Strapi's UnauthorizedError: on the content API that answers a bare "Unauthorized" (./tokens.ts answers it).
+ */
+export class SessionRefused extends Error {
+  constructor(readonly why: 'signed-out' | 'credentials-changed') {
+    super(why === 'signed-out' ? sessionMessages.signedOutElsewhere : 'The password this session was won with was replaced');
+    this.name = 'SessionRefused';
+  }
 }
 
 interface SessionRow {
@@ -98,13 +112,20 @@ export async function recordSession(strapi: Core.Strapi, session: IssuedSession,
     });
   // A revocation between signing and this row (a password change, "Log out of all devices") did not see the
   // row: the session is ended here, and its token is never handed out. Under the lock a revocation takes
-  // too, so one still in flight is waited for rather than missed.
+  // too, so one still in flight is waited for rather than missed. The row is written before the checks:
+  // a change that the checks do not see yet comes after the row, and its revocation ends it.
   await withSessionRowsLock(strapi, session.memberId, async () => {
     await create();
-    if (await revokedSince(strapi, session.memberId, issuedAt)) {
-      await sessions(strapi).updateMany({ where: { sid: session.sid }, data: { revoked_at: new Date() } });
-      throw new errors.UnauthorizedError(sessionMessages.signedOutElsewhere, { reason: SIGNED_OUT_REASON });
-    }
+    const refusal =
+      session.credentials !== undefined && (await currentCredentialStamp(strapi, session.memberId)) !== session.credentials
+        ? 'credentials-changed'
+        : (await revokedSince(strapi, session.memberId, issuedAt))
+          ? 'signed-out'
+          : null;
+    if (refusal === null) return;
+    // On PostgreSQL the lock's transaction rolls the row back as well; on SQLite this is what takes it.
+    await sessions(strapi).deleteMany({ where: { sid: session.sid } });
+    throw new SessionRefused(refusal);
   });
   if (earlier.length === 0 || known) return;
   await queueBestEffort(strapi, `the sign-in alert of user ${session.memberId}`, () =>

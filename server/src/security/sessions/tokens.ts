@@ -1,6 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import { checkSession, isSessionId, newSessionId, recordSession, type IssuedSession } from './records';
+import { SessionRefused, checkSession, isSessionId, newSessionId, recordSession, type IssuedSession } from './records';
 import { summarizeUserAgent } from '../user-agent';
+import { sendError } from '../../payments/http';
+import { SIGNED_OUT_REASON, sessionMessages } from '../../contract/sessions';
 
 /**
  * Signing and checking tokens (docs/security.md#revocable-sessions). users-permissions' jwt service stays the
@@ -55,14 +57,20 @@ function signToken(strapi: Core.Strapi, payload: Record<string, unknown>, option
   return token;
 }
 
+/** What a new session was won with: for a password (or its second step), the stamp the log-in checked. */
+export interface SessionProof {
+  credentials?: string | null;
+}
+
 /** Writes the row of a token signed here, with the device of the request's User-Agent. */
-async function recordToken(strapi: Core.Strapi, token: string, userAgent: string | undefined): Promise<void> {
+async function recordToken(strapi: Core.Strapi, token: string, userAgent: string | undefined, proof: SessionProof): Promise<void> {
   const claims = claimsOf(token);
   const session: IssuedSession = {
     sid: String(claims[SESSION_CLAIM]),
     memberId: Number(claims.id),
     issuedAt: issuedAtMs(claims),
     expiresAt: typeof claims.exp === 'number' ? claims.exp * 1000 : null,
+    ...(proof.credentials !== undefined ? { credentials: proof.credentials } : {}),
   };
   await recordSession(strapi, session, summarizeUserAgent(userAgent));
 }
@@ -71,9 +79,14 @@ async function recordToken(strapi: Core.Strapi, token: string, userAgent: string
  * A new session for the member: the token, once its row is written (a failed write throws, and the
  * token is never handed out). `ctx` gives the device; without it (a script) the device is unknown.
  */
-export async function issueSession(strapi: Core.Strapi, memberId: number, ctx?: Pick<TokenContext, 'get'>): Promise<string> {
+export async function issueSession(
+  strapi: Core.Strapi,
+  memberId: number,
+  ctx?: Pick<TokenContext, 'get'>,
+  proof: SessionProof = {},
+): Promise<string> {
   const token = signToken(strapi, { id: memberId });
-  await recordToken(strapi, token, ctx?.get('User-Agent'));
+  await recordToken(strapi, token, ctx?.get('User-Agent'), proof);
   return token;
 }
 
@@ -82,10 +95,34 @@ export async function issueSession(strapi: Core.Strapi, memberId: number, ctx?: 
  * inside them, ./pendingSession) signed: called once the answer is final, so a session replaced by the
  * second log-in step is never recorded and its token never works.
  */
-export async function recordAnsweredSession(strapi: Core.Strapi, ctx: Pick<TokenContext, 'get'> & { body?: unknown }): Promise<void> {
+export async function recordAnsweredSession(
+  strapi: Core.Strapi,
+  ctx: Pick<TokenContext, 'get'> & { body?: unknown },
+  proof: SessionProof = {},
+): Promise<void> {
   const body = ctx.body;
   if (typeof body !== 'object' || body === null || !('jwt' in body) || typeof body.jwt !== 'string') return;
-  await recordToken(strapi, body.jwt, ctx.get('User-Agent'));
+  await recordToken(strapi, body.jwt, ctx.get('User-Agent'), proof);
+}
+
+/**
+ * The answer to a session refused at its row (records.ts SessionRefused), in words the member can act on:
+ * signed out meanwhile, or, for a password that was replaced meanwhile, `credentialsChanged` (the log-in's
+ * "Invalid identifier or password", or the second step's "log in again"). False for any other error, which
+ * the caller rethrows. A road that proves no password (a passkey) leaves `credentialsChanged` out.
+ */
+export function answerRefusedSession(
+  ctx: Parameters<typeof sendError>[0],
+  error: unknown,
+  credentialsChanged?: { status: number; name: string; message: string },
+): boolean {
+  if (!(error instanceof SessionRefused)) return false;
+  if (error.why === 'credentials-changed' && credentialsChanged) {
+    sendError(ctx, credentialsChanged.status, credentialsChanged.name, credentialsChanged.message);
+  } else {
+    sendError(ctx, 401, 'UnauthorizedError', sessionMessages.signedOutElsewhere, { reason: SIGNED_OUT_REASON });
+  }
+  return true;
 }
 
 /**

@@ -336,6 +336,30 @@ describe.skipIf(missing !== null)('two-factor authentication on two instances', 
     expect((await secondStep(a, await ticketOf(member, b), codeAt(member.secret, 1))).body.user?.id).toBe(member.id);
   });
 
+  it('a ticket whose password was replaced after it was written gives no session and spends no code', async () => {
+    const member = await enrolled();
+    const ticket = await ticketOf(member, a);
+    // The interleaving of a change that deleted the tickets just before this one was written, and whose
+    // revocation found no session to end: only the password hash tells. Another member's hash stands in.
+    const [{ password: oldHash }] = await rows<{ password: string }>('SELECT password FROM up_users WHERE id = $1', [member.id]);
+    const other = await register();
+    await rows('UPDATE up_users SET password = (SELECT password FROM up_users WHERE id = $2) WHERE id = $1', [member.id, other.id]);
+    const codesBefore = await unusedRecoveryCodes(member.id);
+    const stale = await secondStep(b, ticket, member.recoveryCodes[0]);
+    expect(stale.status).toBe(401);
+    expect(stale.body.error?.message).toBe(twoFactorMessages.ticketExpired);
+    expect(stale.body.jwt).toBeUndefined();
+    // Re-read: the recovery code is not spent, and no session was written.
+    expect(await unusedRecoveryCodes(member.id)).toBe(codesBefore);
+    const sessions = await rows<{ n: string }>('SELECT count(*) AS n FROM member_sessions WHERE member_id = $1 AND revoked_at IS NULL', [
+      member.id,
+    ]);
+    expect(Number(sessions[0].n)).toBe(1);
+    // The member's own password again: a new ticket and the same recovery code sign in.
+    await rows('UPDATE up_users SET password = $2 WHERE id = $1', [member.id, oldHash]);
+    expect((await secondStep(a, await ticketOf(member, b), member.recoveryCodes[0])).body.user?.id).toBe(member.id);
+  });
+
   it('a password reset by e-mail does not bypass two-factor, and voids the tickets issued before it', async () => {
     const member = await enrolled();
     const earlier = await ticketOf(member);

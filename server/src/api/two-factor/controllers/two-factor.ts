@@ -2,10 +2,10 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import type { MemberContext, RequestContext } from '../../../request-context';
 import { UID } from '../../../content-types';
-import { TicketVoid, type TwoFactorService } from '../services/two-factor';
+import { TicketVoid, type CompletedLogIn, type TwoFactorService } from '../services/two-factor';
 import { sendError } from '../../../payments/http';
 import { createAuthRateLimit } from '../../../security/auth-rate-limit';
-import { currentSessionId, issueSession } from '../../../security/sessions/tokens';
+import { answerRefusedSession, currentSessionId, issueSession } from '../../../security/sessions/tokens';
 import { recordStepUp } from '../../../security/step-up';
 
 const service = (strapi: Core.Strapi) => strapi.service('api::two-factor.two-factor') as unknown as TwoFactorService;
@@ -66,18 +66,25 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async logIn(ctx: RequestContext) {
       await perAddress(ctx, async () => undefined);
       const body = bodyOf(ctx);
-      let userId: number;
+      let completed: CompletedLogIn;
       try {
-        userId = await service(strapi).completeLogIn(ctx, body.ticket, body.code);
+        completed = await service(strapi).completeLogIn(ctx, body.ticket, body.code);
       } catch (error) {
         // Not Strapi's UnauthorizedError: its authorize middleware would replace the message with a bare "Unauthorized".
         if (error instanceof TicketVoid) return sendError(ctx, 401, 'UnauthorizedError', error.message);
         throw error;
       }
-      const user = await strapi.db.query(UID.user).findOne({ where: { id: userId }, populate: ['role'] });
+      const user = await strapi.db.query(UID.user).findOne({ where: { id: completed.userId }, populate: ['role'] });
       if (!user) throw new errors.UnauthorizedError('Invalid credentials');
       if (user.blocked === true) throw new errors.ApplicationError('Your account has been blocked by an administrator');
-      const jwt = await issueSession(strapi, user.id, ctx);
+      let jwt: string;
+      try {
+        jwt = await issueSession(strapi, user.id, ctx, completed.proof);
+      } catch (error) {
+        // The password this ticket proved was replaced meanwhile: the ticket is void, as it would be a moment later.
+        if (answerRefusedSession(ctx, error, { status: 401, name: 'UnauthorizedError', message: new TicketVoid().message })) return;
+        throw error;
+      }
       const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(UID.user), { auth: ctx.state.auth });
       ctx.body = { jwt, user: sanitized };
     },

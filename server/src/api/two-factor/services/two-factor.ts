@@ -16,6 +16,8 @@ import {
 import { countedGuess, refuseUncountable, type GuessPolicy, type Subject } from '../../../security/login-throttle';
 import { passwordGuess } from '../../../security/guess-budget';
 import { revokedSince } from '../../../security/sessions/records';
+import { currentCredentialStamp } from '../../../security/sessions/credentials';
+import type { SessionProof } from '../../../security/sessions/tokens';
 import {
   decryptSecret,
   encryptSecret,
@@ -51,6 +53,14 @@ interface TicketRow {
   expires_at: string | number;
   used_at: string | number | null;
   failures: number | null;
+  /** The credential stamp of the password the log-in checked (security/sessions/credentials.ts); null on older tickets. */
+  credentials: string | null;
+}
+
+/** A completed second step: whose log-in it was, and what its password proved. */
+export interface CompletedLogIn {
+  userId: number;
+  proof: SessionProof;
 }
 
 /**
@@ -268,14 +278,23 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       strapi.log.info(`[two-factor] user ${userId}: two-factor authentication turned off`);
     },
 
-    /** After the password: a ticket for the second step, bound to the member, good once within TICKET_TTL_MS. */
-    async issueTicket(userId: number): Promise<string> {
+    /**
+     * After the password: a ticket for the second step, bound to the member and to the password it proved,
+     * good once within TICKET_TTL_MS.
+     */
+    async issueTicket(userId: number, proof: SessionProof = {}): Promise<string> {
       const ticket = newTicket();
       const now = Date.now();
       // Expired tickets of anyone go now and then; nothing else reads them.
       await tickets().deleteMany({ where: { expires_at: { $lt: now - TICKET_TTL_MS } } });
       await tickets().create({
-        data: { ticket_hash: keyedHash(ticket, keys()[0]), user_id: userId, expires_at: now + TICKET_TTL_MS, failures: 0 },
+        data: {
+          ticket_hash: keyedHash(ticket, keys()[0]),
+          user_id: userId,
+          expires_at: now + TICKET_TTL_MS,
+          failures: 0,
+          credentials: proof.credentials ?? null,
+        },
       });
       return ticket;
     },
@@ -283,9 +302,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /**
      * The second step of a password log-in: the member whose ticket it is, once the code is right.
      * A ticket is void once used, expired, after TICKET_MAX_FAILURES wrong codes, or when the
-     * member's sessions were revoked after it was issued (a password reset or change).
+     * member's sessions were revoked after it was issued, or once the password it proved is replaced (a
+     * reset or change): checked here before a code is spent, and again when the session's row is written.
      */
-    async completeLogIn(ctx: RefusableCtx, ticket: unknown, code: unknown): Promise<number> {
+    async completeLogIn(ctx: RefusableCtx, ticket: unknown, code: unknown): Promise<CompletedLogIn> {
       if (typeof ticket !== 'string' || ticket.length < 20 || ticket.length > 100) throw new TicketVoid();
       const row = (await tickets().findOne({ where: { ticket_hash: { $in: keyedHashes(ticket, keys()) } } })) as TicketRow | null;
       const now = Date.now();
@@ -293,7 +313,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const memberExists = row ? (await strapi.db.query(UID.user).count({ where: { id: row.user_id } })) > 0 : false;
       // A ticket written just after a revocation deleted the others (its password checked before) is void too.
       const revokedAfter = row ? await revokedSince(strapi, row.user_id, new Date(Number(row.expires_at) - TICKET_TTL_MS)) : false;
-      if (!row || row.used_at || Number(row.expires_at) <= now || !memberExists || revokedAfter) {
+      const passwordReplaced = row?.credentials ? (await currentCredentialStamp(strapi, row.user_id)) !== row.credentials : false;
+      if (!row || row.used_at || Number(row.expires_at) <= now || !memberExists || revokedAfter || passwordReplaced) {
         throw new TicketVoid();
       }
       if (!codeGiven(code)) throw new errors.ValidationError(messages.codeMissing);
@@ -314,7 +335,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!right) throw new errors.ValidationError(messages.wrongCode);
       const { count } = await tickets().updateMany({ where: { id: row.id, used_at: { $null: true } }, data: { used_at: now } });
       if (count !== 1) throw new TicketVoid();
-      return row.user_id;
+      return { userId: row.user_id, proof: row.credentials ? { credentials: row.credentials } : {} };
     },
 
     /** For guardedGuess (src/security/guess-budget.ts): an app code or a recovery code, counted first; false when two-factor is off. */
