@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boot, type TestApp } from '../helpers/app';
 import type { ApiError, AuthResponse } from '../helpers/types';
 import { SIGNED_OUT_REASON, type SessionsResponse } from '../../src/contract/sessions';
+import { CUT_OFF_COLUMN, USERS_TABLE, oldToken as signOldToken, schemaWithCutOff } from '../helpers/legacy-sessions';
 
 /**
  * Upgrading from the per-member revocation cut-off (`up_users.sessions_valid_after`) to session rows
@@ -11,8 +12,8 @@ import { SIGNED_OUT_REASON, type SessionsResponse } from '../../src/contract/ses
  * Strapi's stored schema, with cut-offs, and tokens without a sid. The second boot is the upgrade.
  */
 
-const USERS = 'up_users';
-const COLUMN = 'sessions_valid_after';
+const USERS = USERS_TABLE;
+const COLUMN = CUT_OFF_COLUMN;
 const SESSIONS = 'api::member-session.member-session';
 const JWT_SECRET = crypto.randomBytes(16).toString('base64');
 const env = { JWT_SECRET };
@@ -28,19 +29,7 @@ const call = (method: string, urlPath: string, options: { body?: unknown; token?
 const works = async (token: string) => (await call('GET', '/api/users/me', { token })).status;
 const sidOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { sid: string }).sid;
 
-/** A token as the release before the change signed it: HS256 with the server's secret, no sid. */
-function oldToken(payload: { id: number; iatMs?: number }): string {
-  const issued = payload.iatMs ?? Date.now();
-  const claims = {
-    id: payload.id,
-    iat: Math.floor(issued / 1000),
-    exp: Math.floor(Date.now() / 1000) + 3600,
-    ...(payload.iatMs === undefined ? {} : { iat_ms: payload.iatMs }),
-  };
-  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const head = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
-  return `${head}.${crypto.createHmac('sha256', JWT_SECRET).update(head).digest('base64url')}`;
-}
+const oldToken = (payload: { id: number; iatMs?: number }) => signOldToken(JWT_SECRET, payload);
 
 const register = (name: string) => app!.register(name);
 
@@ -49,15 +38,9 @@ async function restoreOldColumn(strapi: TestApp['strapi']): Promise<void> {
   const knex = strapi.db.connection;
   await knex.schema.alterTable(USERS, (table) => table.bigInteger(COLUMN));
   const stored = (await knex('strapi_database_schema').first()) as { id: number; schema: string | object };
-  const schema = (typeof stored.schema === 'string' ? JSON.parse(stored.schema) : stored.schema) as {
-    tables: { name: string; columns: { name: string; type: string }[] }[];
-  };
-  const bigInteger = schema.tables.flatMap((table) => table.columns).find((column) => column.type === 'bigInteger');
-  expect(bigInteger).toBeDefined();
-  schema.tables.find((table) => table.name === USERS)!.columns.push({ ...bigInteger!, name: COLUMN });
-  await knex('strapi_database_schema')
-    .where({ id: stored.id })
-    .update({ schema: JSON.stringify(schema), hash: 'the release before session rows' });
+  const schema = schemaWithCutOff(stored.schema);
+  expect(schema).not.toBeNull();
+  await knex('strapi_database_schema').where({ id: stored.id }).update({ schema, hash: 'the release before session rows' });
 }
 
 const tokens: Record<string, string> = {};

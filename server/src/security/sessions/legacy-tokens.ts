@@ -10,12 +10,15 @@ import { legacySessionId } from './records';
  * token was issued at or after it, so no one is signed out and no revoked token comes back. A session
  * row issued before its member's cut-off is marked revoked, as the cut-off refused its token.
  *
- * Runs on every start and finds nothing to do once the column is gone; two instances starting at
- * once may both write a member's legacy row: the two rows are alike and revoked alike.
+ * Runs on every start and finds nothing to do once the column is gone. Two instances starting at once on
+ * PostgreSQL take turns (an advisory lock held to the end of the writing transaction), so the second finds
+ * the first's rows and each member has one legacy row (server/tests/security/session-migration-cluster.test.ts).
  */
 
 const COLUMN = 'sessions_valid_after';
 const CHUNK = 500;
+/** The advisory lock the upgrade's writers take turns on ("LgCy"). */
+const LEGACY_ROWS_LOCK = 0x4c674379;
 const UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000, y: 31_557_600_000 };
 
 interface CutOff {
@@ -43,6 +46,7 @@ async function writeLegacyRows(strapi: Core.Strapi, cutOffs: CutOff[]): Promise<
   // Every legacy token was issued before now, so none outlives now + the lifetime (the row is then pruned).
   const expiresAt = lifetime === null ? null : new Date(now.getTime() + lifetime);
   await strapi.db.connection.transaction(async (trx) => {
+    if (strapi.db.dialect.client === 'postgres') await trx.raw('SELECT pg_advisory_xact_lock(?)', [LEGACY_ROWS_LOCK]);
     // Strapi keeps `unique` in its own checks, not in the table: rows written already are looked up.
     const written = new Set(
       (
