@@ -1,11 +1,14 @@
 import { assertEvent, assign, fromPromise, sendTo, setup } from 'xstate';
-import type { AuthResponse, RegisterPayload, RegisterResponse } from '../server/src/contract/auth';
+import { registerBody, type AuthResponse, type RegisterPayload, type RegisterResponse } from '../server/src/contract/auth';
+import { firstError } from '../server/src/contract/schema';
 import type { AuthActorRef } from './authSession.machine';
-import { signUpError } from './rules/validation';
 import { errorMessage } from './services/errors';
 import { REGISTER_FALLBACK, register } from './services/auth';
 
-/** What /login says after a sign-up (the form's own messages are rules/validation's signUpMessages). */
+/** The form's first broken rule (the contract's registerBody, which the route reads too), or null. */
+export const signUpError = (fields: RegisterPayload): string | null => firstError(registerBody, fields);
+
+/** What /login says after a sign-up (the form's own messages are the contract's signUpMessages). */
 export const signUpNotices = {
   /** Sign-up under e-mail confirmation: the server made the account but gave no session. */
   confirmEmail: 'Your account has been created. Please confirm your email address using the link we sent you, then log in.',

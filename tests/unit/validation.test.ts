@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { signUpError, signUpMessages } from '../../machines/rules/validation';
+import { signUpError } from '../../machines/signUp.machine';
+import { signUpMessages } from '../../server/src/contract/auth';
+import { usernameMessages } from '../../server/src/contract/fieldRules';
 import { isValidEmail } from '../../server/src/contract/fieldRules';
 import { safeReturnPath } from '../../machines/rules/returnPath';
 
@@ -10,6 +12,8 @@ describe('sign-up validation (SPEC §5)', () => {
     [{ username: 'meat', email: 'a@b.co', password: '' }, signUpMessages.missingFields],
     [{ username: 'meat', email: 'a@b', password: 'x' }, signUpMessages.invalidEmail],
     [{ username: 'meat', email: 'a b@c.io', password: 'x' }, signUpMessages.invalidEmail],
+    [{ username: ' me ', email: 'ribeye@example.com', password: 'x' }, usernameMessages.tooShort],
+    [{ username: 'rib eye', email: 'ribeye@example.com', password: 'x' }, usernameMessages.invalidCharacters],
     [{ username: 'meat', email: 'ribeye@example.com', password: 'x' }, null],
   ])('%j gives %s', (fields, expected) => {
     expect(signUpError(fields)).toBe(expected);

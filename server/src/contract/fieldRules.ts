@@ -3,6 +3,9 @@
  * TypeScript only: the SPA bundles this file and Strapi compiles it to CommonJS.
  */
 
+/** Empty once trimmed: what the spec's "required" and "non-blank" rules refuse. */
+export const isBlank = (value: string): boolean => value.trim().length === 0;
+
 /** The longest address the server stores (RFC 5321's path limit). */
 export const EMAIL_MAX_LENGTH = 254;
 /** The longest local part (before the @) RFC 5321 allows. */

@@ -1,5 +1,5 @@
 import { check, object, optional, pipe, string, transform } from 'valibot';
-import { emailMessages, isValidEmail } from './fieldRules';
+import { emailMessages, isBlank, isValidEmail } from './fieldRules';
 import { firstError } from './schema';
 
 /** SPEC §9: the new password minimum, for reset and change alike. */
@@ -28,8 +28,6 @@ export const passwordChangeMessages = {
 
 /** The one length rule of a new password (each form words its refusal). */
 const longEnough = (password: string) => password.length >= PASSWORD_MIN_LENGTH;
-
-const isBlank = (value: string) => value.trim().length === 0;
 
 /** Case-insensitive; surrounding blanks and any spaces or dashes typed inside are ignored. */
 export function normaliseResetCode(code: string): string {

@@ -1,7 +1,10 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from '../helpers/strapi';
+import { bootStrapi, request, requestFrom, type TestStrapi } from '../helpers/strapi';
 import { MEMBER_FIELDS, type ApiError, type AuthResponse, type Ingredient, type ListResponse } from '../helpers/types';
 import { apiRouters, rolePermissions, syncRolePermissions } from '../../src/bootstrap/permissions';
+import { registerBody, signUpMessages } from '../../src/contract/auth';
+import { usernameMessages } from '../../src/contract/fieldRules';
+import { firstError } from '../../src/contract/schema';
 
 // Order matters: the login rate-limit test exhausts /api/auth/local for this process,
 // and the restart test stops the shared instance.
@@ -70,6 +73,35 @@ describe('registration and login', () => {
     const sameEmail = await register({ username: 'alice2', email: 'alice@example.com', password });
     expect(sameEmail.status).toBe(400);
     expect(sameEmail.body.error.message).toBe('Email is already taken');
+  });
+
+  it('refuses a sign-up in the form’s words (the contract’s registerBody), and writes no account', async () => {
+    // The same cases the form's unit test gives (tests/unit/validation.test.ts): the route answers as the form does.
+    const cases: [Record<string, unknown>, string][] = [
+      [{ username: '  ', email: 'blank@example.com', password }, signUpMessages.missingFields],
+      [{ email: 'nousername@example.com', password }, signUpMessages.missingFields],
+      [{ username: 'noaddress', email: 42, password }, signUpMessages.missingFields],
+      [{ username: 'nopassword', email: 'nopassword@example.com', password: '   ' }, signUpMessages.missingFields],
+      [{ username: 'badaddress', email: 'a b@c.io', password }, signUpMessages.invalidEmail],
+      [{ username: ' me ', email: 'short@example.com', password }, usernameMessages.tooShort],
+      [{ username: 'rib eye', email: 'ribeye@example.com', password }, usernameMessages.invalidCharacters],
+    ];
+    // Each from an address of its own: this file keeps the auth routes' per-address limit as shipped.
+    const registerFrom = (n: number, body: Record<string, unknown>) =>
+      requestFrom<AuthResponse & ApiError>(`127.0.31.${n}`, app.baseUrl, 'POST', '/api/auth/local/register', { body });
+    for (const [n, [body, message]] of cases.entries()) {
+      const res = await registerFrom(n + 2, body);
+      expect([res.status, res.body.error?.message], JSON.stringify(body)).toEqual([400, message]);
+      expect(firstError(registerBody, body)).toBe(message);
+    }
+    const written = await app.strapi.db
+      .query('plugin::users-permissions.user')
+      .count({ where: { email: { $in: cases.map(([body]) => body.email).filter((email) => typeof email === 'string') } } });
+    expect(written).toBe(0);
+    // The name and address are stored trimmed.
+    const trimmed = await registerFrom(1, { username: '  brisket  ', email: ' brisket@example.com ', password });
+    expect(trimmed.status, JSON.stringify(trimmed.body)).toBe(200);
+    expect(trimmed.body.user).toMatchObject({ username: 'brisket', email: 'brisket@example.com' });
   });
 
   it('does not let registration set confirmed, role or stripeCustomerId', async () => {

@@ -2,7 +2,9 @@ import type { Core } from '@strapi/strapi';
 import type { NextMiddleware as Next, RequestContext as Ctx } from '../../request-context';
 import { errors } from '@strapi/utils';
 import { createAuthRateLimit } from '../../security/auth-rate-limit';
-import { emailMessages, isValidEmail, usernameError } from '../../contract/fieldRules';
+import { emailMessages, isValidEmail } from '../../contract/fieldRules';
+import { registerBody } from '../../contract/auth';
+import { parseBody } from '../../contract/schema';
 import { TAKEN_MESSAGES, identifierWhere, usernameTaken } from '../../security/identifiers';
 import { accountSubject, clearThrottle, throttledLogIn } from '../../security/login-throttle';
 import { answerRefusedSession, recordAnsweredSession, withSessionTokens } from '../../security/sessions/tokens';
@@ -129,29 +131,20 @@ export default (plugin: UsersPermissionsPlugin) => {
     };
 
     const registerChecked = async (ctx: Ctx, next: Next) => {
-      const body: unknown = ctx.request.body;
-      if (!isPlainObject(body)) throw new errors.ValidationError('The registration must be a JSON object');
-      if (typeof body.username === 'string') {
-        const username = body.username.trim();
-        const broken = usernameError(username);
-        if (broken) throw new errors.ValidationError(broken);
-        if (await usernameTaken(strapi, username)) throw new errors.ApplicationError(TAKEN_MESSAGES.username);
-        body.username = username;
-      }
-      // The one address rule (the mail queue's too): an address it cannot send to is refused here, not as a 500 later.
-      if (typeof body.email === 'string') {
-        const email = body.email.trim();
-        if (!isValidEmail(email)) throw new errors.ValidationError(emailMessages.invalid);
-        body.email = email;
-      }
+      // The sign-up form's own schema (SPEC §5 and the username rules), in its words: the address by the
+      // one rule the mail queue sends by too, so one it cannot send to is refused here, not as a 500 later.
+      const parsed = parseBody(registerBody, ctx.request.body);
+      if (!parsed.ok) throw new errors.ValidationError(parsed.message);
+      const { username, email } = parsed.value;
+      if (await usernameTaken(strapi, username)) throw new errors.ApplicationError(TAKEN_MESSAGES.username);
+      ctx.request.body = { ...(ctx.request.body as object), username, email };
       try {
         return await base.register(ctx, next);
       } catch (error) {
         // Say which identifier is taken. A sign-up that lost a race to the database's unique index
         // arrives here as an IdentifierTakenError (already worded), never as a 500.
         if (error instanceof errors.ApplicationError && error.message === STRAPI_TAKEN) {
-          const username = typeof body.username === 'string' ? body.username : '';
-          throw new errors.ApplicationError(TAKEN_MESSAGES[username && (await usernameTaken(strapi, username)) ? 'username' : 'email']);
+          throw new errors.ApplicationError(TAKEN_MESSAGES[(await usernameTaken(strapi, username)) ? 'username' : 'email']);
         }
         throw error;
       }
