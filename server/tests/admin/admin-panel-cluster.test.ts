@@ -1,6 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
-import { requestFrom } from '../helpers/strapi';
 import type { AuthResponse } from '../helpers/types';
 
 /**
@@ -20,14 +19,12 @@ const SESSION = 'api::member-session.member-session';
 let cluster: Cluster;
 let a: Instance;
 let b: Instance;
-let nextHost = 2;
-const client = () => `127.0.28.${nextHost++}`;
 const tokens = { superAdmin: '', editor: '' };
 const answers: string[] = [];
 
 type Answer = { data?: Record<string, unknown> & { token?: string; registrationToken?: string }; error?: unknown };
 const call = async (instance: Instance, method: string, path: string, options: { body?: unknown; token?: string } = {}) => {
-  const res = await requestFrom<Answer>(client(), instance.baseUrl, method, path, options);
+  const res = await cluster.call<Answer>(instance, method, path, options);
   answers.push(JSON.stringify(res.body));
   return res;
 };

@@ -11,6 +11,7 @@ import type { AuthResponse } from '../helpers/types';
 import { CONTENT_ROLE_SUBJECTS, narrowContentRoles } from '../../src/bootstrap/admin-roles';
 import { listQueue, formatQueue, retryMessage } from '../../src/operations/mail-queue-view';
 import { KNOWN_DEVICE_DAYS, pruneSessions } from '../../src/security/sessions/records';
+import { signUp } from '../helpers/members';
 
 /**
  * The admin panel cannot read or forge members' secrets (issue 28, docs/security.md#the-admin-panel).
@@ -71,13 +72,7 @@ function adminPanelSuite(label: string, setup: { env: () => Record<string, strin
     return res.body.data.token;
   }
 
-  async function register(name: string) {
-    const res = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local/register', {
-      body: { username: name, email: `${name}@example.com`, password: `${name}-Pass-1` },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return { id: res.body.user.id, jwt: res.body.jwt, email: `${name}@example.com`, password: `${name}-Pass-1` };
-  }
+  const register = (name: string) => signUp(app.baseUrl, name);
 
   describe(`the admin panel (${label})`, () => {
     beforeAll(async () => {

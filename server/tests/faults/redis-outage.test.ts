@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
+import { freshClient, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
 import { PASSWORD, TICKET_BUDGET, bursts } from '../helpers/guess-bursts';
 import { UNCOUNTABLE_MESSAGE } from '../../src/security/login-throttle';
 import { TOTP } from 'otpauth';
@@ -58,10 +58,6 @@ function fakeBuild(dir: string): string {
   return path.join(dir, 'dist');
 }
 
-let nextHost = 2;
-/** A loopback address no other request of this file used: a client of its own for the limits. */
-const client = () => `127.0.5.${nextHost++}`;
-
 async function within<T>(work: Promise<T>, what: string): Promise<{ value: T; ms: number }> {
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
@@ -90,7 +86,7 @@ async function until(check: () => Promise<boolean>, boundMs: number): Promise<nu
 
 /** 14 failed log-ins from one client address, alternating between the instances: statuses and the slowest answer. */
 async function failedLogIns(instances: Instance[], label: string) {
-  const from = client();
+  const from = freshClient();
   const statuses: number[] = [];
   const times: number[] = [];
   let slowest = 0;
@@ -122,7 +118,7 @@ describe.skipIf(missing !== null)('Redis stopped, then started again', () => {
     buildDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-redis-outage-build-'));
     cluster = await startCluster(2, { SPA_DIR: fakeBuild(buildDir) }, { postgres: postgres.target, redis: redis.target });
     [a, b] = cluster.instances;
-    const registered = await requestFrom(client(), a.baseUrl, 'POST', '/admin/register-admin', { body: admin });
+    const registered = await requestFrom(freshClient(), a.baseUrl, 'POST', '/admin/register-admin', { body: admin });
     expect(registered.status, JSON.stringify(registered.body)).toBe(200);
   }, 240_000);
 
@@ -138,11 +134,11 @@ describe.skipIf(missing !== null)('Redis stopped, then started again', () => {
   }, 90_000);
 
   async function editPrivacyPolicy(on: Instance, content: string) {
-    const login = await requestFrom<{ data: { token: string } }>(client(), on.baseUrl, 'POST', '/admin/login', {
+    const login = await requestFrom<{ data: { token: string } }>(freshClient(), on.baseUrl, 'POST', '/admin/login', {
       body: { email: admin.email, password: admin.password },
     });
     expect(login.status, JSON.stringify(login.body)).toBe(200);
-    const saved = await requestFrom(client(), on.baseUrl, 'PUT', '/content-manager/single-types/api::privacy-policy.privacy-policy', {
+    const saved = await requestFrom(freshClient(), on.baseUrl, 'PUT', '/content-manager/single-types/api::privacy-policy.privacy-policy', {
       token: login.body.data.token,
       body: { Text: 'Privacy Policy', Content: content },
     });
@@ -218,12 +214,12 @@ describe.skipIf(missing !== null)('Redis stopped, then started again', () => {
           )
         ).rows[0] as T | undefined;
       }, postgres.target);
-    const scenarios = bursts({ urls, row, client });
+    const scenarios = bursts({ urls, row, client: freshClient });
     const victim = await scenarios.enrolled('outage');
     const plain = await scenarios.register('outageplain');
     const codeNow = () => TOTP.generate({ secret: new TOTP({ secret: victim.secret }).secret, timestamp: Date.now() + 30_000 });
     const post = (instance: Instance, urlPath: string, body: unknown, token?: string) =>
-      requestFrom<{ jwt?: string; ticket?: string; error?: { message: string } }>(client(), instance.baseUrl, 'POST', urlPath, {
+      requestFrom<{ jwt?: string; ticket?: string; error?: { message: string } }>(freshClient(), instance.baseUrl, 'POST', urlPath, {
         body,
         token,
       });

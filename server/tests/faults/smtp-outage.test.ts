@@ -2,7 +2,7 @@ import net from 'node:net';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { requestFrom } from '../helpers/strapi';
-import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
+import { freshClient, missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
 import type { AuthResponse } from '../helpers/types';
 
 /**
@@ -86,8 +86,6 @@ describe.skipIf(missing !== null)('SMTP down for a while, then back', () => {
   let a: Instance;
   let b: Instance;
   let smtp: ReturnType<typeof smtpDouble>;
-  let nextHost = 2;
-  const client = () => `127.0.5.${nextHost++}`;
 
   beforeAll(async () => {
     const port = await freePort();
@@ -115,14 +113,14 @@ describe.skipIf(missing !== null)('SMTP down for a while, then back', () => {
 
   const register = async (instance: Instance, username: string) => {
     const password = `${username}-Pass-1`;
-    const res = await requestFrom<AuthResponse>(client(), instance.baseUrl, 'POST', '/api/auth/local/register', {
+    const res = await requestFrom<AuthResponse>(freshClient(), instance.baseUrl, 'POST', '/api/auth/local/register', {
       body: { username, email: `${username}@example.com`, password },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return { id: res.body.user.id, jwt: res.body.jwt, email: `${username}@example.com`, password };
   };
   const forgot = (instance: Instance, email: string) =>
-    requestFrom(client(), instance.baseUrl, 'POST', '/api/auth/forgot-password', { body: { email } });
+    requestFrom(freshClient(), instance.baseUrl, 'POST', '/api/auth/forgot-password', { body: { email } });
   const statusCounts = () =>
     withPostgres(async (pg) => {
       const { rows } = await pg.query<{ status: string; count: string }>(
@@ -154,7 +152,7 @@ describe.skipIf(missing !== null)('SMTP down for a while, then back', () => {
     for (const [index, instance] of [a, b].entries()) {
       const member = members[index];
       const newAddress = `smtp_new${index}@example.com`;
-      const res = await requestFrom(client(), instance.baseUrl, 'PUT', `/api/users/${member.id}`, {
+      const res = await requestFrom(freshClient(), instance.baseUrl, 'PUT', `/api/users/${member.id}`, {
         token: member.jwt,
         body: { email: newAddress, currentPassword: member.password },
       });

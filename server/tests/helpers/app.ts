@@ -1,5 +1,5 @@
-import { expect } from 'vitest';
 import { bootStrapi, request, type BootOptions, type TestStrapi } from './strapi';
+import { signUp, type Member } from './members';
 import { createOutboxReader } from './outbox';
 import type { ApiError, AuthResponse } from './types';
 
@@ -26,15 +26,6 @@ export interface AppOptions extends BootOptions {
   outbox?: boolean;
   /** 'raised': RAISED_LIMITS; 'off': no auth rate limit at all (AUTH_RATELIMIT_ENABLED=false). */
   limits?: 'raised' | 'off';
-}
-
-export interface Member {
-  id: number;
-  documentId: string;
-  jwt: string;
-  username: string;
-  email: string;
-  password: string;
 }
 
 export type Answer<T> = Promise<{ status: number; body: T; headers: Headers }>;
@@ -66,11 +57,7 @@ export async function boot({ outbox = false, limits, env, ...options }: AppOptio
     ...app,
     outbox: createOutboxReader(app.outboxDir),
     call,
-    async register(username, { email = `${username}@example.com`, password = `${username}-Pass-1` } = {}) {
-      const res = await call<AuthResponse>('POST', '/api/auth/local/register', { body: { username, email, password } });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return { id: res.body.user.id, documentId: res.body.user.documentId, jwt: res.body.jwt, username, email, password };
-    },
+    register: (username, options) => signUp(app.baseUrl, username, options),
     login: (identifier, password) => call('POST', '/api/auth/local', { body: { identifier, password } }),
     me: (jwt) => call('GET', '/api/users/me', { token: jwt }),
   };

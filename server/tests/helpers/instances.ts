@@ -7,6 +7,9 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { SERVER_DIR, compileServerIfStale } from './compile';
 import type { PostgresTarget, RedisTarget } from './own-services';
+import { requestFrom } from './strapi';
+import { signUp, type Member, type SignUpOptions } from './members';
+import type { ApiError, AuthResponse } from './types';
 
 /**
  * Several real server processes (the built app, as `npm run serve` runs it) on one PostgreSQL
@@ -135,10 +138,39 @@ export interface Instance {
   exited: Promise<number | null>;
 }
 
+let clients = 0;
+/**
+ * A loopback address no other request of this test file used, so the per-address limits stay out of the way
+ * (each file runs in a process of its own, with its own Redis database: addresses never meet across files).
+ */
+export function freshClient(): string {
+  const n = clients++;
+  return `127.${10 + Math.floor(n / 62_500)}.${Math.floor(n / 250) % 250}.${(n % 250) + 2}`;
+}
+
+/** What most answers are read as; a test that reads more names its own type. */
+export type ClusterAnswer = Partial<AuthResponse> & Partial<ApiError>;
+export interface ClusterCallOptions {
+  body?: unknown;
+  token?: string;
+  headers?: Record<string, string>;
+}
+/** The scaffold of a cluster test: requests from fresh client addresses, sign-ups, and SQL in the cluster's schema. */
 export interface Cluster {
   instances: Instance[];
   schema: string;
   redisDb: number;
+  /** A JSON request to the instance from a fresh client address (freshClient). */
+  call<T = ClusterAnswer>(
+    instance: Instance,
+    method: string,
+    urlPath: string,
+    options?: ClusterCallOptions,
+  ): ReturnType<typeof requestFrom<T>>;
+  /** Signs a member up on the instance (expecting 200); the password defaults to `<username>-Pass-1`, the e-mail to `<username>@example.com`. */
+  register(instance: Instance, username: string, options?: Omit<SignUpOptions, 'from'>): Promise<Member>;
+  /** The rows of a query (with `$1` placeholders) run in the cluster's schema. */
+  sql<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
   /**
    * Starts a stopped (e.g. SIGKILLed) instance again on its port with its environment, in place
    * (`child` and `exited` are replaced); resolves with the milliseconds from spawn to ready.
@@ -245,10 +277,19 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
     throw error;
   }
 
+  const call: Cluster['call'] = (instance, method, urlPath, options = {}) =>
+    requestFrom(freshClient(), instance.baseUrl, method, urlPath, options);
   return {
     instances,
     schema,
     redisDb,
+    call,
+    register: (instance, username, options) => signUp(instance.baseUrl, username, { ...options, from: freshClient() }),
+    sql: (text, values = []) =>
+      withPostgres(async (pg) => {
+        await pg.query(`SET search_path TO "${schema}"`);
+        return (await pg.query(text, values)).rows;
+      }, pgTarget),
     async restart(instance) {
       if (instance.child.exitCode === null && instance.child.signalCode === null) throw new Error(`instance ${instance.name} still runs`);
       const started = Date.now();

@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
-import { requestFrom } from '../helpers/strapi';
+import { missingServices, startCluster, type Cluster, type Instance } from '../helpers/instances';
 import { createOutboxReader } from '../helpers/outbox';
 import { ORIGIN, RP_ID, codeOf, awayFromStepEdge, type Body } from '../helpers/step-up-attacks';
 import { softwarePasskey } from '../helpers/software-authenticator';
@@ -26,17 +25,9 @@ let cluster: Cluster;
 let a: Instance;
 let b: Instance;
 let outboxDir: string;
-let nextHost = 2;
-const client = () => `127.0.31.${nextHost++}`;
-
 const call = (instance: Instance, method: string, urlPath: string, options: { body?: unknown; token?: string } = {}) =>
-  requestFrom<Body>(client(), instance.baseUrl, method, urlPath, { ...options, headers: { 'User-Agent': FIREFOX_LINUX } });
-
-const sql = <T>(text: string, values: unknown[] = []) =>
-  withPostgres(async (pg) => {
-    await pg.query(`SET search_path TO "${cluster.schema}"`);
-    return (await pg.query(text, values)).rows as T[];
-  });
+  cluster.call<Body>(instance, method, urlPath, { ...options, headers: { 'User-Agent': FIREFOX_LINUX } });
+const sql: Cluster['sql'] = (...args) => cluster.sql(...args);
 
 /** Subjects of the owner notices queued to `address` (any status), oldest first. */
 const queuedNotices = async (address: string) =>
@@ -77,14 +68,8 @@ async function expectNotices(address: string, events: OwnerEvent[]) {
 }
 
 let count = 0;
-async function register(instance: Instance) {
-  const username = `clusternotice${++count}x${Date.now() % 100000}`;
-  const email = `${username}@example.com`;
-  const password = `${username}-Pass-1`;
-  const res = await call(instance, 'POST', '/api/auth/local/register', { body: { username, email, password } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { id: res.body.user!.id, jwt: res.body.jwt!, email, password };
-}
+const register = (instance: Instance) =>
+  cluster.register(instance, `clusternotice${++count}x${Date.now() % 100000}`, { headers: { 'User-Agent': FIREFOX_LINUX } });
 
 describe.skipIf(missing !== null)('owner notices on two instances (PostgreSQL, one queue)', () => {
   beforeAll(async () => {

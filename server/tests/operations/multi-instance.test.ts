@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
+import { freshClient, missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
 import { requestFrom } from '../helpers/strapi';
 import type { ApiError, AuthResponse } from '../helpers/types';
 
@@ -15,9 +15,6 @@ if (missing) console.warn(`[multi-instance.test] skipped: ${missing}`);
 let cluster: Cluster;
 let a: Instance;
 let b: Instance;
-let nextHost = 2;
-/** A loopback address no other request of this file used. */
-const client = () => `127.0.3.${nextHost++}`;
 
 type Answer = AuthResponse & ApiError;
 const call = <T = Answer>(
@@ -28,14 +25,7 @@ const call = <T = Answer>(
   options: { body?: unknown; token?: string } = {},
 ) => requestFrom<T>(from, instance.baseUrl, method, path, options);
 
-async function register(instance: Instance, username: string) {
-  const password = `${username}-Pass-1`;
-  const res = await call(instance, client(), 'POST', '/api/auth/local/register', {
-    body: { username, email: `${username}@example.com`, password },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { id: res.body.user.id, jwt: res.body.jwt, email: `${username}@example.com`, password };
-}
+const register = (instance: Instance, username: string) => cluster.register(instance, username);
 
 describe.skipIf(missing !== null)('several instances on one PostgreSQL and one Redis', () => {
   beforeAll(async () => {
@@ -56,7 +46,7 @@ describe.skipIf(missing !== null)('several instances on one PostgreSQL and one R
   });
 
   it('one client gets the log-in limit once, not once per instance', async () => {
-    const from = client();
+    const from = freshClient();
     const statuses: number[] = [];
     for (let i = 0; i < 14; i += 1) {
       const res = await call(i % 2 ? b : a, from, 'POST', '/api/auth/local', {
@@ -67,21 +57,21 @@ describe.skipIf(missing !== null)('several instances on one PostgreSQL and one R
     // AUTH_RATELIMIT_MAX (10) per route and client address, whichever instance answers.
     expect(statuses).toEqual([...Array(10).fill(400), ...Array(4).fill(429)]);
     // Another address is not limited.
-    expect((await call(a, client(), 'POST', '/api/auth/local', { body: { identifier: 'nobody@example.com', password: 'x' } })).status).toBe(
-      400,
-    );
+    expect(
+      (await call(a, freshClient(), 'POST', '/api/auth/local', { body: { identifier: 'nobody@example.com', password: 'x' } })).status,
+    ).toBe(400);
   });
 
   it('failed log-ins from many addresses on both instances lock the account for all of them', async () => {
     const victim = await register(a, 'multi_victim');
     for (let i = 0; i < 10; i += 1) {
-      const res = await call(i % 2 ? b : a, client(), 'POST', '/api/auth/local', {
+      const res = await call(i % 2 ? b : a, freshClient(), 'POST', '/api/auth/local', {
         body: { identifier: victim.email, password: `wrong-${i}` },
       });
       expect(res.status).toBe(400);
     }
     for (const instance of [a, b]) {
-      const res = await call(instance, client(), 'POST', '/api/auth/local', {
+      const res = await call(instance, freshClient(), 'POST', '/api/auth/local', {
         body: { identifier: victim.email, password: victim.password },
       });
       expect(res.status).toBe(429);
@@ -92,21 +82,21 @@ describe.skipIf(missing !== null)('several instances on one PostgreSQL and one R
 
   it('a session works on both instances, and its revocation on one holds on the other', async () => {
     const member = await register(a, 'multi_sessions');
-    const onB = await call<{ id: number }>(b, client(), 'GET', '/api/users/me', { token: member.jwt });
+    const onB = await call<{ id: number }>(b, freshClient(), 'GET', '/api/users/me', { token: member.jwt });
     expect(onB.status).toBe(200);
     expect(onB.body.id).toBe(member.id);
 
-    const changed = await call(b, client(), 'POST', '/api/auth/change-password', {
+    const changed = await call(b, freshClient(), 'POST', '/api/auth/change-password', {
       token: member.jwt,
       body: { currentPassword: member.password, password: 'Changed-Pass-2', passwordConfirmation: 'Changed-Pass-2' },
     });
     expect(changed.status).toBe(200);
-    expect((await call(a, client(), 'GET', '/api/users/me', { token: member.jwt })).status).toBe(401);
+    expect((await call(a, freshClient(), 'GET', '/api/users/me', { token: member.jwt })).status).toBe(401);
     const fresh = changed.body.jwt;
-    expect((await call<{ id: number }>(a, client(), 'GET', '/api/users/me', { token: fresh })).body.id).toBe(member.id);
+    expect((await call<{ id: number }>(a, freshClient(), 'GET', '/api/users/me', { token: fresh })).body.id).toBe(member.id);
 
-    expect((await call(a, client(), 'POST', '/api/auth/logout-all', { token: fresh })).status).toBe(200);
-    expect((await call(b, client(), 'GET', '/api/users/me', { token: fresh })).status).toBe(401);
+    expect((await call(a, freshClient(), 'POST', '/api/auth/logout-all', { token: fresh })).status).toBe(200);
+    expect((await call(b, freshClient(), 'GET', '/api/users/me', { token: fresh })).status).toBe(401);
   });
 
   describe('one charge per member', () => {
@@ -137,7 +127,7 @@ describe.skipIf(missing !== null)('several instances on one PostgreSQL and one R
         .filter((pi) => subscriptionIds.includes(pi.subscriptionId) && pi.status === 'succeeded');
 
     beforeAll(async () => {
-      const res = await call<{ data: { stripe_price_id: string; name: string }[] }>(a, client(), 'GET', '/api/subscription-plans');
+      const res = await call<{ data: { stripe_price_id: string; name: string }[] }>(a, freshClient(), 'GET', '/api/subscription-plans');
       const price = (name: string) => res.body.data.find((plan) => plan.name === name)!.stripe_price_id;
       plans = { monthly: price('Carnivo Monthly'), yearly: price('Carnivo Yearly') };
     });
@@ -147,7 +137,7 @@ describe.skipIf(missing !== null)('several instances on one PostgreSQL and one R
       const prices = Array.from({ length: 16 }, (_, i) => (i % 4 === 3 ? plans.yearly : plans.monthly));
       const answers = await Promise.all(
         prices.map((priceId, i) =>
-          call<{ clientSecret: string; subscriptionId: string } & ApiError>(on(i), client(), 'POST', '/api/subscriptions', {
+          call<{ clientSecret: string; subscriptionId: string } & ApiError>(on(i), freshClient(), 'POST', '/api/subscriptions', {
             token: member.jwt,
             body: { priceId },
           }),
@@ -175,7 +165,7 @@ describe.skipIf(missing !== null)('several instances on one PostgreSQL and one R
       // The member pays every secret they were given, at once, on both processes.
       const paid = await Promise.all(
         secrets.map((clientSecret, i) =>
-          call<ApiError>(on(i + 1), client(), 'POST', '/api/payments/sandbox/confirm', { body: { clientSecret, ...CARD } }),
+          call<ApiError>(on(i + 1), freshClient(), 'POST', '/api/payments/sandbox/confirm', { body: { clientSecret, ...CARD } }),
         ),
       );
       expect(paid.filter((res) => res.status === 200)).toHaveLength(1);
@@ -191,7 +181,7 @@ describe.skipIf(missing !== null)('several instances on one PostgreSQL and one R
       // Active now: both processes refuse another purchase.
       const more = await Promise.all(
         [plans.monthly, plans.yearly].map((priceId, i) =>
-          call<ApiError>(on(i), client(), 'POST', '/api/subscriptions', { token: member.jwt, body: { priceId } }),
+          call<ApiError>(on(i), freshClient(), 'POST', '/api/subscriptions', { token: member.jwt, body: { priceId } }),
         ),
       );
       expect(more.map((res) => [res.status, res.body.error?.message])).toEqual([
@@ -203,16 +193,16 @@ describe.skipIf(missing !== null)('several instances on one PostgreSQL and one R
 
     it('a purchase on one process while the attempt is paid on the other never leaves two payable attempts', async () => {
       const member = await register(a, 'mi_payer');
-      const first = await call<{ clientSecret: string }>(on(0), client(), 'POST', '/api/subscriptions', {
+      const first = await call<{ clientSecret: string }>(on(0), freshClient(), 'POST', '/api/subscriptions', {
         token: member.jwt,
         body: { priceId: plans.monthly },
       });
       expect(first.status).toBe(200);
       const [payment, purchase] = await Promise.all([
-        call<ApiError>(on(1), client(), 'POST', '/api/payments/sandbox/confirm', {
+        call<ApiError>(on(1), freshClient(), 'POST', '/api/payments/sandbox/confirm', {
           body: { clientSecret: first.body.clientSecret, ...CARD },
         }),
-        call<{ clientSecret: string } & ApiError>(on(0), client(), 'POST', '/api/subscriptions', {
+        call<{ clientSecret: string } & ApiError>(on(0), freshClient(), 'POST', '/api/subscriptions', {
           token: member.jwt,
           body: { priceId: plans.monthly },
         }),
@@ -241,7 +231,7 @@ describe.skipIf(missing !== null)('several instances on one PostgreSQL and one R
           port: url.port,
           path: url.pathname,
           method: 'POST',
-          localAddress: client(),
+          localAddress: freshClient(),
           headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
         },
         (res) => {

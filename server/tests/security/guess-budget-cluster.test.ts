@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { missingServices, startCluster, withPostgres, type Cluster } from '../helpers/instances';
+import { freshClient, missingServices, startCluster, withPostgres, type Cluster } from '../helpers/instances';
 import { ACCOUNT_BUDGET, BURST, LOCKED_CODES, LOCKED_LOG_IN, TICKET_BUDGET, bursts } from '../helpers/guess-bursts';
 
 /**
@@ -14,8 +14,6 @@ const missing = await missingServices();
 if (missing) console.warn(`[guess-budget-cluster.test] skipped: ${missing}`);
 
 let cluster: Cluster;
-let nextHost = 2;
-const client = () => `127.0.${70 + Math.floor(nextHost / 250)}.${(nextHost++ % 250) + 1}`;
 const urls: string[] = [];
 const row = <T>(sql: string, values: unknown[]) =>
   withPostgres(async (pg) => {
@@ -28,7 +26,7 @@ const row = <T>(sql: string, values: unknown[]) =>
       )
     ).rows[0] as T | undefined;
   });
-const scenarios = bursts({ urls, row, client });
+const scenarios = bursts({ urls, row, client: freshClient });
 
 describe.skipIf(missing !== null)(`${BURST} concurrent wrong guesses over two instances (PostgreSQL, Redis)`, () => {
   beforeAll(async () => {

@@ -1,6 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
-import { requestFrom } from '../helpers/strapi';
 import type { ApiError, AuthResponse } from '../helpers/types';
 import { SIGNED_OUT_REASON, sessionMessages, type SessionsResponse } from '../../src/contract/sessions';
 import { SESSION_ROWS_LOCK } from '../../src/security/sessions/row-lock';
@@ -21,29 +20,16 @@ const CHROME_ANDROID =
 let cluster: Cluster;
 let a: Instance;
 let b: Instance;
-let nextHost = 0;
-/** A loopback address of its own for each request (the per-address limits stay out of the way). */
-const client = () => {
-  const n = nextHost++;
-  return `127.7.${Math.floor(n / 250)}.${(n % 250) + 2}`;
-};
-
 type Answer = Partial<AuthResponse> & Partial<ApiError> & Partial<SessionsResponse>;
 const call = (instance: Instance, method: string, path: string, options: { body?: unknown; token?: string; agent?: string } = {}) =>
-  requestFrom<Answer>(client(), instance.baseUrl, method, path, {
-    ...options,
-    headers: { 'User-Agent': options.agent ?? FIREFOX_LINUX },
-  });
+  cluster.call<Answer>(instance, method, path, { ...options, headers: { 'User-Agent': options.agent ?? FIREFOX_LINUX } });
 const claimsOf = (token: string) =>
   JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { sid: string; id: number; iat_ms: number };
 const sidOf = (token: string) => claimsOf(token).sid;
 const works = async (instance: Instance, token: string) => (await call(instance, 'GET', '/api/users/me', { token })).status;
 
-async function register(instance: Instance, username: string, password = `${username}-Pass-1`) {
-  const res = await call(instance, 'POST', '/api/auth/local/register', { body: { username, email: `${username}@example.com`, password } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { jwt: res.body.jwt!, email: `${username}@example.com`, password };
-}
+const register = (instance: Instance, username: string, password?: string) =>
+  cluster.register(instance, username, { password, headers: { 'User-Agent': FIREFOX_LINUX } });
 
 describe.skipIf(missing !== null)('signed-in devices on two instances (PostgreSQL)', () => {
   beforeAll(async () => {
@@ -92,25 +78,20 @@ describe.skipIf(missing !== null)('signed-in devices on two instances (PostgreSQ
     for (const instance of [a, b]) {
       expect((await call(instance, 'DELETE', `/api/sessions/${sidOf(victim.jwt)}`, { token: attacker.jwt })).status).toBe(404);
     }
-    const row = await withPostgres((pg) =>
-      pg.query(`SELECT revoked_at FROM "${cluster.schema}".member_sessions WHERE sid = $1`, [sidOf(victim.jwt)]),
-    );
-    expect(row.rows).toEqual([{ revoked_at: null }]);
+    expect(await cluster.sql('SELECT revoked_at FROM member_sessions WHERE sid = $1', [sidOf(victim.jwt)])).toEqual([{ revoked_at: null }]);
     expect(await works(a, victim.jwt)).toBe(200);
     expect(await works(b, victim.jwt)).toBe(200);
   });
   it('a log-in whose row is written while "Log out of all devices" is still in flight waits for it, and is refused', async () => {
     const member = await register(a, 'clusterdev4');
     const memberId = claimsOf(member.jwt).id;
-    const live = () =>
-      withPostgres(async (pg) =>
-        Number(
-          (
-            await pg.query(`SELECT count(*) AS n FROM "${cluster.schema}".member_sessions WHERE member_id = $1 AND revoked_at IS NULL`, [
-              memberId,
-            ])
-          ).rows[0].n,
-        ),
+    const live = async () =>
+      Number(
+        (
+          await cluster.sql<{ n: string }>('SELECT count(*) AS n FROM member_sessions WHERE member_id = $1 AND revoked_at IS NULL', [
+            memberId,
+          ])
+        )[0].n,
       );
     // A revocation as the server runs one (security/sessions/row-lock.ts), held open: the log-in's password is
     // checked and its token signed, then its row waits for the lock; the revocation's UPDATE runs after the
@@ -232,10 +213,10 @@ describe.skipIf(missing !== null)('signed-in devices on two instances (PostgreSQ
       }
       for (const token of tokens) if ((await works(b, token)) === 200) survivors.push(`round ${round}: ${sidOf(token)}`);
       // Re-read the rows: the only live session is the one change-password answered.
-      const live = await withPostgres((pg) =>
-        pg.query(`SELECT sid FROM "${cluster.schema}".member_sessions WHERE member_id = $1 AND revoked_at IS NULL`, [memberId]),
-      );
-      expect(live.rows.map((row: { sid: string }) => row.sid)).toEqual([sidOf(changed.body.jwt!)]);
+      const live = await cluster.sql<{ sid: string }>('SELECT sid FROM member_sessions WHERE member_id = $1 AND revoked_at IS NULL', [
+        memberId,
+      ]);
+      expect(live.map((row) => row.sid)).toEqual([sidOf(changed.body.jwt!)]);
     }
     console.log(
       `[member-sessions-cluster] ${prefix}: ${won} log-ins with the old password answered 200, ${refused} refused, ${survivors.length} outlived the change`,

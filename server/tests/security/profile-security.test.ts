@@ -6,6 +6,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, type TestStrapi } from '../helpers/strapi';
 import { MEMBER_FIELDS, type ApiError, type AuthResponse, type Ingredient } from '../helpers/types';
 import { hashEmailChangeSecret } from '../../src/api/account/services/email-change';
+import { signUp, type Member } from '../helpers/members';
 
 const require = createRequire(import.meta.url);
 const sharp = require('sharp') as typeof import('sharp').default;
@@ -17,14 +18,6 @@ const FILES = 'plugin::upload.file';
 
 let app: TestStrapi;
 
-interface Member {
-  jwt: string;
-  id: number;
-  documentId: string;
-  username: string;
-  email: string;
-  password: string;
-}
 let alice: Member;
 let bob: Member;
 
@@ -57,21 +50,7 @@ interface Me {
   [key: string]: unknown;
 }
 
-async function register(username: string): Promise<Member> {
-  const password = `${username}-Pass-1`;
-  const res = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local/register', {
-    body: { username, email: `${username}@example.com`, password },
-  });
-  expect(res.status).toBe(200);
-  return {
-    jwt: res.body.jwt,
-    id: res.body.user.id,
-    documentId: res.body.user.documentId,
-    username,
-    email: `${username}@example.com`,
-    password,
-  };
-}
+const register = (username: string) => signUp(app.baseUrl, username);
 
 const put = (member: Member | null, id: number | string, body: unknown) =>
   request<Me & ApiError>(app.baseUrl, 'PUT', `/api/users/${id}`, { body, token: member?.jwt });

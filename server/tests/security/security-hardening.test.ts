@@ -6,6 +6,7 @@ import { bootStrapi, request, requestFrom, type TestStrapi } from '../helpers/st
 import { createOutboxReader, resetCodeOf } from '../helpers/outbox';
 import type { ApiError, AuthResponse } from '../helpers/types';
 import { migrateUsernames } from '../../src/security/identifiers';
+import { signUp, type Member } from '../helpers/members';
 
 /**
  * The attacks of the security review, each made against a running server, then proven to fail by
@@ -23,23 +24,9 @@ let nextAddress = 10;
 /** A loopback address no other test used: a fresh client for the per-address limits. */
 const freshClient = () => `127.0.0.${nextAddress++}`;
 
-interface Member {
-  jwt: string;
-  id: number;
-  username: string;
-  email: string;
-  password: string;
-}
 type Me = { id: number; username: string; email: string } & Partial<ApiError>;
 
-async function register(username: string, email = `${username}@example.com`): Promise<Member> {
-  const password = `${username}-Pass-1`;
-  const res = await requestFrom<AuthResponse & ApiError>(freshClient(), app.baseUrl, 'POST', '/api/auth/local/register', {
-    body: { username, email, password },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { jwt: res.body.jwt, id: res.body.user.id, username, email, password };
-}
+const register = (username: string, email?: string) => signUp(app.baseUrl, username, { email, from: freshClient() });
 const login = (identifier: string, password: string, from = '127.0.0.1') =>
   requestFrom<AuthResponse & ApiError>(from, app.baseUrl, 'POST', '/api/auth/local', { body: { identifier, password } });
 const me = (jwt: string) => request<Me>(app.baseUrl, 'GET', '/api/users/me', { token: jwt });

@@ -1,8 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
-import { requestFrom } from '../helpers/strapi';
-import type { ApiError, AuthResponse } from '../helpers/types';
+import { missingServices, startCluster, type Cluster, type Instance } from '../helpers/instances';
 import { SIGNED_OUT_REASON } from '../../src/contract/sessions';
 import { CUT_OFF_COLUMN, USERS_TABLE, oldToken, schemaWithCutOff } from '../helpers/legacy-sessions';
 
@@ -20,30 +18,14 @@ const JWT_SECRET = crypto.randomBytes(16).toString('base64');
 let cluster: Cluster;
 let a: Instance;
 let b: Instance;
-let nextHost = 0;
-const client = () => `127.9.${Math.floor(nextHost / 250)}.${(nextHost++ % 250) + 2}`;
-
-type Answer = Partial<AuthResponse> & Partial<ApiError>;
-const call = (instance: Instance, method: string, path: string, options: { body?: unknown; token?: string } = {}) =>
-  requestFrom<Answer>(client(), instance.baseUrl, method, path, options);
+const call: Cluster['call'] = (...args) => cluster.call(...args);
 const works = async (instance: Instance, token: string) => (await call(instance, 'GET', '/api/users/me', { token })).status;
-
-const sql = <T>(text: string, values: unknown[] = []) =>
-  withPostgres(async (pg) => {
-    await pg.query(`SET search_path TO "${cluster.schema}"`);
-    return (await pg.query(text, values)).rows as T[];
-  });
+const sql: Cluster['sql'] = (...args) => cluster.sql(...args);
 
 const ids: Record<string, number> = {};
 const tokens: Record<string, string> = {};
 
-async function register(name: string) {
-  const res = await call(a, 'POST', '/api/auth/local/register', {
-    body: { username: name, email: `${name}@example.com`, password: `${name}-Pass-1` },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { id: res.body.user!.id, jwt: res.body.jwt! };
-}
+const register = (name: string) => cluster.register(a, name);
 
 async function stopInstance(instance: Instance) {
   instance.child.kill('SIGTERM');

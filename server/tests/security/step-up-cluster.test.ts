@@ -1,6 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
-import { requestFrom } from '../helpers/strapi';
+import { missingServices, startCluster, type Cluster, type Instance } from '../helpers/instances';
 import type { ApiError, AuthResponse } from '../helpers/types';
 import { stepUpMessages } from '../../src/contract/stepUp';
 import {
@@ -28,19 +27,12 @@ const WINDOW_SEC = 600;
 let cluster: Cluster;
 let a: Instance;
 let b: Instance;
-let nextHost = 2;
-const client = () => `127.0.29.${nextHost++}`;
-
 type Answer = Partial<AuthResponse> & Partial<ApiError> & Record<string, unknown>;
 const call = (instance: Instance, method: string, path: string, options: { body?: unknown; token?: string } = {}) =>
-  requestFrom<Answer>(client(), instance.baseUrl, method, path, options);
+  cluster.call<Answer>(instance, method, path, options);
 const sidOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')).sid as string;
 
-const sql = <T>(text: string, values: unknown[] = []) =>
-  withPostgres(async (pg) => {
-    await pg.query(`SET search_path TO "${cluster.schema}"`);
-    return (await pg.query(text, values)).rows as T[];
-  });
+const sql: Cluster['sql'] = (...args) => cluster.sql(...args);
 
 /** The session's proof moved `seconds` into the past, as a stolen older token holds it. */
 const ageProof = (jwt: string, seconds: number) =>
@@ -81,13 +73,7 @@ const surface: StepUpSurface = {
 };
 
 let count = 0;
-async function register(instance: Instance) {
-  const username = `clusterstep${++count}x${Date.now() % 100000}`;
-  const password = `${username}-Pass-1`;
-  const res = await call(instance, 'POST', '/api/auth/local/register', { body: { username, email: `${username}@example.com`, password } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { id: res.body.user!.id, jwt: res.body.jwt!, password, email: `${username}@example.com` };
-}
+const register = (instance: Instance) => cluster.register(instance, `clusterstep${++count}x${Date.now() % 100000}`);
 
 function expectStepUpAsked(res: { status: number; body: Answer }) {
   expect(res.status, JSON.stringify(res.body)).toBe(403);

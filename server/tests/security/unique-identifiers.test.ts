@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
-import { missingServices, postgresEnv, startCluster, withPostgres, type Cluster } from '../helpers/instances';
+import { freshClient, missingServices, postgresEnv, startCluster, withPostgres, type Cluster } from '../helpers/instances';
 import { bootStrapi, requestFrom, type TestStrapi } from '../helpers/strapi';
 import type { ApiError, AuthResponse } from '../helpers/types';
 import { hashEmailChangeSecret } from '../../src/api/account/services/email-change';
@@ -29,8 +29,6 @@ interface Target {
   armEmailChange(id: number, secret: string): Promise<void>;
 }
 
-let nextHost = 2;
-const clientAddress = () => `127.0.5.${nextHost++}`;
 const tag = () => crypto.randomBytes(3).toString('hex');
 
 /** Exactly one 2xx; every other answer the given 400 message; never a 5xx. */
@@ -115,7 +113,7 @@ function raceScenarios(target: () => Target) {
 describe('on SQLite, in-process', () => {
   let app: TestStrapi;
   const target = (): Target => ({
-    send: (_i, method, path, options) => requestFrom<Answer>(clientAddress(), app.baseUrl, method, path, options),
+    send: (_i, method, path, options) => requestFrom<Answer>(freshClient(), app.baseUrl, method, path, options),
     rows: async (where, value) =>
       (await app.strapi.db.query(USERS).findMany({ where: { [where]: { $eqi: value } }, select: ['id', 'email', 'username'] })) as {
         id: number;
@@ -216,7 +214,7 @@ describe.skipIf(missing !== null)('on PostgreSQL, two instances', () => {
       return (await db.query(sql, values)).rows as T[];
     });
   const target = (): Target => ({
-    send: (i, method, path, options) => requestFrom<Answer>(clientAddress(), cluster.instances[i % 2].baseUrl, method, path, options),
+    send: (i, method, path, options) => requestFrom<Answer>(freshClient(), cluster.instances[i % 2].baseUrl, method, path, options),
     rows: (where, value) =>
       query(`SELECT id, email, username FROM up_users WHERE lower(${where === 'email' ? 'email' : 'username'}) = lower($1) ORDER BY id`, [
         value,

@@ -6,7 +6,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { boot, type Member, type TestApp } from '../helpers/app';
+import { boot, type TestApp } from '../helpers/app';
+import type { Member } from '../helpers/members';
 import { request } from '../helpers/strapi';
 import type { ApiError } from '../helpers/types';
 

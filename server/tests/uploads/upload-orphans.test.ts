@@ -6,7 +6,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, SERVER_DIR, type TestStrapi } from '../helpers/strapi';
-import type { ApiError, AuthResponse } from '../helpers/types';
+import type { ApiError } from '../helpers/types';
+import { signUp } from '../helpers/members';
 
 const require = createRequire(import.meta.url);
 const sharp = require('sharp') as typeof import('sharp').default;
@@ -43,14 +44,7 @@ const onDisk = () =>
     .filter((name) => !name.startsWith('.'))
     .sort();
 
-async function register(): Promise<Member> {
-  const username = `member${crypto.randomBytes(4).toString('hex')}`;
-  const res = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local/register', {
-    body: { username, email: `${username}@example.com`, password: `${username}-Pass-1` },
-  });
-  expect(res.status).toBe(200);
-  return { jwt: res.body.jwt, id: res.body.user.id, documentId: res.body.user.documentId };
-}
+const register = (): Promise<Member> => signUp(app.baseUrl, `member${crypto.randomBytes(4).toString('hex')}`);
 
 /** A 640 × 480 PNG of one colour: stored with a thumbnail and a small size. */
 const png = (background: string) =>

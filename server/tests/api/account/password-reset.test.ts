@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { boot, type Member, type TestApp } from '../../helpers/app';
+import { boot, type TestApp } from '../../helpers/app';
+import type { Member } from '../../helpers/members';
 import { RESET_SUBJECT, resetCodeOf } from '../../helpers/outbox';
 import type { ApiError } from '../../helpers/types';
 

@@ -7,8 +7,8 @@ import { bootStrapi, request, type TestStrapi } from '../../helpers/strapi';
 import { PG, postgresEnv, withPostgres } from '../../helpers/instances';
 import { createOutboxReader, resetCodeOf } from '../../helpers/outbox';
 import { mailQueueOf } from '../../helpers/mail-queue';
-import type { AuthResponse } from '../../helpers/types';
 import { sealText } from '../../../src/security/at-rest';
+import { signUp } from '../../helpers/members';
 
 /**
  * The mail queue (docs/operations.md#mail-queue), driven by hand (EMAIL_WORKER=off): each e-mail is
@@ -56,13 +56,7 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
   const queue = () => mailQueueOf(app.strapi);
   const qualified = (table: string) => (setup.schema ? `"${setup.schema}"."${table}"` : `"${table}"`);
 
-  const register = async (name: string) => {
-    const res = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local/register', {
-      body: { username: name, email: `${name}@example.com`, password: `${name}-Pass-1` },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return { id: res.body.user.id, jwt: res.body.jwt, email: `${name}@example.com`, password: `${name}-Pass-1` };
-  };
+  const register = (name: string) => signUp(app.baseUrl, name);
   const storedToken = async (id: number) =>
     ((await app.strapi.db.query(USER).findOne({ where: { id }, select: ['resetPasswordToken'] })) as { resetPasswordToken: string | null })
       .resetPasswordToken;

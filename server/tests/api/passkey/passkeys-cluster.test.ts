@@ -1,6 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { missingServices, startCluster, type Cluster, type Instance } from '../../helpers/instances';
-import { requestFrom } from '../../helpers/strapi';
 import type { ApiError, AuthResponse } from '../../helpers/types';
 import { softwarePasskey } from '../../helpers/software-authenticator';
 import { ownRedisMissing, startOwnRedis, type OwnRedis } from '../../helpers/own-services';
@@ -22,12 +21,9 @@ let redis: OwnRedis | undefined;
 let cluster: Cluster;
 let a: Instance;
 let b: Instance;
-let nextHost = 2;
-/** A loopback address no other request of this file used (the auth limits count per address). */
-const client = () => `127.0.5.${nextHost++}`;
 
 const call = <T>(instance: Instance, method: string, path: string, options: { body?: unknown; token?: string } = {}) =>
-  requestFrom<T & { error?: ApiError['error'] }>(client(), instance.baseUrl, method, path, options);
+  cluster.call<T & { error?: ApiError['error'] }>(instance, method, path, options);
 
 describe.skipIf(missing !== null)('passkeys on two instances sharing one database', () => {
   beforeAll(async () => {

@@ -7,11 +7,12 @@ import { bootStrapi, request, type TestStrapi } from '../../helpers/strapi';
 import { mailQueueOf, settleMail } from '../../helpers/mail-queue';
 import { PG, postgresEnv, withPostgres } from '../../helpers/instances';
 import { createOutboxReader, type OutboxEmail } from '../../helpers/outbox';
-import type { ApiError, AuthResponse } from '../../helpers/types';
+import type { ApiError } from '../../helpers/types';
 import type { GoalReminderService, ReminderRun } from '../../../src/api/reminder/services/goal-reminders';
 import { progressMessages, utcDate } from '../../../src/contract/progress';
 import { DEFAULT_GOAL_REMINDER_CRON, goalReminderTasks } from '../../../src/reminders/cron';
 import { isoWeek, periodKey } from '../../../src/reminders/period';
+import { signUp } from '../../helpers/members';
 
 /**
  * Issue 12, goal reminder e-mails: the cron job's core (run with an injected clock), at most one
@@ -64,15 +65,7 @@ function harness(prefix: string) {
     fs.rmSync(state.tmpDir, { recursive: true, force: true });
   };
 
-  const register = async (name: string): Promise<Member> => {
-    const username = `${prefix}${name}${++counter}`;
-    const email = `${username}@example.com`;
-    const res = await request<AuthResponse>(state.app.baseUrl, 'POST', '/api/auth/local/register', {
-      body: { username, email, password: `${username}-Pass-1` },
-    });
-    expect(res.status).toBe(200);
-    return { id: res.body.user.id, jwt: res.body.jwt, email };
-  };
+  const register = (name: string): Promise<Member> => signUp(state.app.baseUrl, `${prefix}${name}${++counter}`);
   const put = async (member: Member, body: unknown) => {
     const res = await request<ApiError>(state.app.baseUrl, 'PUT', `/api/users/${member.id}`, { body, token: member.jwt });
     expect(res.status, JSON.stringify(res.body)).toBe(200);

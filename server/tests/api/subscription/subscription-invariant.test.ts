@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, requestFrom, type TestStrapi } from '../../helpers/strapi';
-import { missingServices, startCluster, withPostgres, type Cluster } from '../../helpers/instances';
+import { freshClient, missingServices, startCluster, withPostgres, type Cluster } from '../../helpers/instances';
 import type { ApiError, AuthResponse } from '../../helpers/types';
 
 /**
@@ -54,10 +54,6 @@ type Op =
 
 const describeOp = (op: Op) => (op.kind === 'buy' ? `buy ${op.price}` : op.kind === 'pay' ? `pay #${op.pick}` : op.kind);
 
-let nextHost = 2;
-/** A loopback address of its own per request, so per-address limits stay out of the way. */
-const from = () => `127.0.7.${(nextHost++ % 250) + 2}`;
-
 /** What the gateway would bill for the member: subscriptions that renew, and attempts that can still be paid. */
 async function billable(world: World, subscriptionIds: Set<string>) {
   const subs = (await world.rows.sandbox('sub')).filter((sub) => subscriptionIds.has(sub.id as string));
@@ -73,7 +69,7 @@ async function runSequence(world: World, seed: number, steps: number): Promise<s
   const random = prng(seed);
   const trail: string[] = [];
   const username = `inv_${seed}`;
-  const reg = await requestFrom<AuthResponse>(from(), world.baseUrls[0], 'POST', '/api/auth/local/register', {
+  const reg = await requestFrom<AuthResponse>(freshClient(), world.baseUrls[0], 'POST', '/api/auth/local/register', {
     body: { username, email: `${username}@example.com`, password: `${username}-Pass-1` },
   });
   expect(reg.status, JSON.stringify(reg.body)).toBe(200);
@@ -95,7 +91,7 @@ async function runSequence(world: World, seed: number, steps: number): Promise<s
   const perform = async (op: Op) => {
     const baseUrl = world.baseUrls[turn++ % world.baseUrls.length];
     const send = <T>(method: string, path: string, body?: unknown, token: string | undefined = jwt) =>
-      requestFrom<T & ApiError>(from(), baseUrl, method, path, { body, token });
+      requestFrom<T & ApiError>(freshClient(), baseUrl, method, path, { body, token });
     switch (op.kind) {
       case 'buy': {
         const res = await send<{ clientSecret: string; subscriptionId: string }>('POST', '/api/subscriptions', {
@@ -166,12 +162,12 @@ async function runSequence(world: World, seed: number, steps: number): Promise<s
 async function resumeAfterNewPurchase(world: World) {
   const [a, b] = [world.baseUrls[0], world.baseUrls[world.baseUrls.length - 1]];
   const username = `inv_resume_${Date.now() % 100000}`;
-  const reg = await requestFrom<AuthResponse>(from(), a, 'POST', '/api/auth/local/register', {
+  const reg = await requestFrom<AuthResponse>(freshClient(), a, 'POST', '/api/auth/local/register', {
     body: { username, email: `${username}@example.com`, password: `${username}-Pass-1` },
   });
   const token = reg.body.jwt;
   const call = <T>(baseUrl: string, method: string, path: string, body?: unknown, auth: string | undefined = token) =>
-    requestFrom<T & ApiError>(from(), baseUrl, method, path, { body, token: auth });
+    requestFrom<T & ApiError>(freshClient(), baseUrl, method, path, { body, token: auth });
 
   const first = await call<{ clientSecret: string; subscriptionId: string }>(a, 'POST', '/api/subscriptions', {
     priceId: world.prices.monthly,
@@ -203,11 +199,11 @@ async function resumeAfterNewPurchase(world: World) {
   );
 
   // The other order: the second one paid first, then resuming the first is refused.
-  const other = await requestFrom<AuthResponse>(from(), a, 'POST', '/api/auth/local/register', {
+  const other = await requestFrom<AuthResponse>(freshClient(), a, 'POST', '/api/auth/local/register', {
     body: { username: `${username}_b`, email: `${username}_b@example.com`, password: `${username}-Pass-1` },
   });
   const otherCall = <T>(baseUrl: string, method: string, path: string, body?: unknown, auth: string | undefined = other.body.jwt) =>
-    requestFrom<T & ApiError>(from(), baseUrl, method, path, { body, token: auth });
+    requestFrom<T & ApiError>(freshClient(), baseUrl, method, path, { body, token: auth });
   const x = await otherCall<{ clientSecret: string; subscriptionId: string }>(a, 'POST', '/api/subscriptions', {
     priceId: world.prices.monthly,
   });
@@ -244,7 +240,12 @@ function expectVariety(trails: string[][]) {
 }
 
 async function pricesOf(baseUrl: string) {
-  const res = await requestFrom<{ data: { stripe_price_id: string; name: string }[] }>(from(), baseUrl, 'GET', '/api/subscription-plans');
+  const res = await requestFrom<{ data: { stripe_price_id: string; name: string }[] }>(
+    freshClient(),
+    baseUrl,
+    'GET',
+    '/api/subscription-plans',
+  );
   const price = (name: string) => res.body.data.find((plan) => plan.name === name)!.stripe_price_id;
   return { monthly: price('Carnivo Monthly'), yearly: price('Carnivo Yearly') };
 }

@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { TOTP } from 'otpauth';
-import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../../helpers/instances';
-import { requestFrom } from '../../helpers/strapi';
+import { missingServices, startCluster, type Cluster, type Instance } from '../../helpers/instances';
 import { RESET_SUBJECT, createOutboxReader, resetCodeOf } from '../../helpers/outbox';
 import { twoFactorMessages } from '../../../src/contract/twoFactor';
 
@@ -25,9 +24,6 @@ let a: Instance;
 let b: Instance;
 let outboxDir: string;
 let outbox: ReturnType<typeof createOutboxReader>;
-let nextHost = 2;
-/** A loopback address no other request of this file used: per-address limits stay out of the way. */
-const client = () => `127.0.18.${nextHost++}`;
 
 type Body = Record<string, unknown> & {
   jwt?: string;
@@ -41,7 +37,7 @@ type Body = Record<string, unknown> & {
   qrCode?: string;
 };
 const call = (instance: Instance, method: string, urlPath: string, options: { body?: unknown; token?: string } = {}) =>
-  requestFrom<Body>(client(), instance.baseUrl, method, urlPath, options);
+  cluster.call<Body>(instance, method, urlPath, options);
 
 /** A code of the secret `steps` periods from now. */
 const codeAt = (secret: string, steps = 0) => TOTP.generate({ secret: TOTP_SECRET(secret), timestamp: Date.now() + steps * 30_000 });
@@ -62,15 +58,13 @@ interface Member {
 }
 
 let memberCount = 0;
-async function register(): Promise<{ id: number; email: string; jwt: string }> {
+const register = () => {
   memberCount += 1;
-  const email = `tf${memberCount}.${Date.now()}@carnivo.example`;
-  const res = await call(a, 'POST', '/api/auth/local/register', {
-    body: { username: `tf${memberCount}x${Date.now() % 100000}`, email, password: PASSWORD },
+  return cluster.register(a, `tf${memberCount}x${Date.now() % 100000}`, {
+    email: `tf${memberCount}.${Date.now()}@carnivo.example`,
+    password: PASSWORD,
   });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { id: res.body.user!.id, email, jwt: res.body.jwt! };
-}
+};
 
 /** A member with two-factor on (set up on one instance, confirmed on the other) with the step "now" spent. */
 async function enrolled(): Promise<Member> {
@@ -96,11 +90,7 @@ async function ticketOf(member: { email: string }, instance = a): Promise<string
   return res.body.ticket!;
 }
 
-const rows = <T>(sql: string, values: unknown[]) =>
-  withPostgres(async (pg) => {
-    await pg.query(`SET search_path TO "${cluster.schema}"`);
-    return (await pg.query(sql, values)).rows as T[];
-  });
+const rows = <T>(sql: string, values: unknown[]) => cluster.sql<T>(sql, values);
 const enrolmentRow = async (userId: number) =>
   (
     await rows<{ secret: string | null; pending_secret: string | null; enabled_at: string | null; last_step: string | null }>(

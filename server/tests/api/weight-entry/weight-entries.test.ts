@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { boot, type Member, type TestApp } from '../../helpers/app';
+import { boot, type TestApp } from '../../helpers/app';
+import type { Member } from '../../helpers/members';
 import { request } from '../../helpers/strapi';
 import type { ApiError } from '../../helpers/types';
 import {
