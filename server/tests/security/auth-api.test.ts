@@ -289,4 +289,20 @@ describe('restart on the same database', () => {
     expect(await app.strapi.db.query('api::ingredient.ingredient').count()).toBe(6);
     expect(await app.strapi.db.query('plugin::users-permissions.user').count({ where: { username: 'alice' } })).toBe(1);
   });
+
+  it('a second Strapi in one process extends the cached plugins once: a sign-up and a log-in record one session each', async () => {
+    const res = await requestFrom<AuthResponse & ApiError>('127.0.32.2', app.baseUrl, 'POST', '/api/auth/local/register', {
+      body: { username: 'restarted', email: 'restarted@example.com', password },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const logIn = await requestFrom<AuthResponse & ApiError>('127.0.32.3', app.baseUrl, 'POST', '/api/auth/local', {
+      body: { identifier: 'restarted', password },
+    });
+    expect(logIn.status, JSON.stringify(logIn.body)).toBe(200);
+    const rows = (await app.strapi.db.query('api::member-session.member-session').findMany({ where: { member_id: res.body.user.id } })) as {
+      sid: string;
+    }[];
+    const sid = (jwt: string) => (JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8')) as { sid: string }).sid;
+    expect(rows.map((row) => row.sid).sort()).toEqual([sid(res.body.jwt), sid(logIn.body.jwt)].sort());
+  });
 });

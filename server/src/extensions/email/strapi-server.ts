@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { extendOnce } from '../extend-once';
 import { EMAIL_KINDS, mailKindContext, type MailQueueService } from '../../api/email-message/services/mail-queue';
 
 type EmailServiceFactory = (deps: { strapi: Core.Strapi }) => Record<string, unknown>;
@@ -29,8 +30,7 @@ const stringHeaders = (value: unknown): Record<string, string> | undefined => {
  * reset) still goes straight to the provider.
  */
 export default (plugin: { services: Record<string, EmailServiceFactory>; [key: string]: unknown }) => {
-  const createEmailService = plugin.services.email;
-  plugin.services.email = ({ strapi }) => ({
+  plugin.services.email = extendOnce(plugin.services.email, (createEmailService) => ({ strapi }) => ({
     ...createEmailService({ strapi }),
     async send(options: SendOptions) {
       const queue = strapi.service('api::email-message.mail-queue') as unknown as MailQueueService;
@@ -47,6 +47,6 @@ export default (plugin: { services: Record<string, EmailServiceFactory>; [key: s
         headers: stringHeaders(options.headers),
       });
     },
-  });
+  }));
   return plugin;
 };

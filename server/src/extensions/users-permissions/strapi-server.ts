@@ -11,6 +11,7 @@ import { answerRefusedSession, recordAnsweredSession, withSessionTokens } from '
 import { credentialStamp } from '../../security/sessions/credentials';
 import { applyProfileGuards } from './profile-guard';
 import { withSocialSignIn } from './social/controller';
+import { extendOnce } from '../extend-once';
 import { UID } from '../../content-types';
 import { FORGOT_PASSWORD_MIN_MS } from '../../api/account/services/password-reset';
 import { mailKindContext } from '../../api/email-message/services/mail-queue';
@@ -87,16 +88,20 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  */
 export default (plugin: UsersPermissionsPlugin) => {
   plugin.middlewares.rateLimit = (_config, { strapi }) => createAuthRateLimit(strapi);
-  plugin.services.jwt = withSessionTokens(plugin.services.jwt);
-  plugin.services.user = withTransactionalConfirmation(plugin.services.user);
+  plugin.services.jwt = extendOnce(plugin.services.jwt, withSessionTokens);
+  plugin.services.user = extendOnce(plugin.services.user, withTransactionalConfirmation);
+  plugin.controllers.auth = extendOnce(plugin.controllers.auth, authController);
 
-  // Google / Apple ID-token sign-in and Facebook's code flow (see ./social/controller.ts).
-  // The plugin's own factory: a second Strapi in one process (tests) finds this one's in the cached plugin
-  // object, and wrapping that again would start every session twice.
-  const ownAuth = (plugin.controllers.auth as ControllerFactory & { own?: ControllerFactory }).own ?? plugin.controllers.auth;
+  // Profile update (self only, SPEC §7 fields and §5 rules) and change-password guards.
+  applyProfileGuards(plugin as unknown as { routes: Record<string, unknown> });
+
+  return plugin;
+};
+
+/** The auth controller: the plugin's own, with Google / Apple ID-token sign-in and Facebook's code flow (./social/controller.ts). */
+function authController(ownAuth: ControllerFactory): ControllerFactory {
   const createAuthController = withSocialSignIn(ownAuth);
-
-  const authController: ControllerFactory = ({ strapi }) => {
+  return ({ strapi }) => {
     const base = createAuthController({ strapi });
     const users = () => strapi.db.query(UID.user);
 
@@ -214,10 +219,4 @@ export default (plugin: UsersPermissionsPlugin) => {
       },
     };
   };
-  plugin.controllers.auth = Object.assign(authController, { own: ownAuth });
-
-  // Profile update (self only, SPEC §7 fields and §5 rules) and change-password guards.
-  applyProfileGuards(plugin as unknown as { routes: Record<string, unknown> });
-
-  return plugin;
-};
+}

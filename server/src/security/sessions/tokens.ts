@@ -36,7 +36,7 @@ interface TokenContext {
   request?: { header?: { authorization?: string } };
 }
 
-type JwtServiceFactory = ((deps: { strapi: Core.Strapi }) => JwtService) & { plainFactory?: (deps: { strapi: Core.Strapi }) => JwtService };
+type JwtServiceFactory = (deps: { strapi: Core.Strapi }) => JwtService;
 
 /** The plugin's own service, unwrapped, kept on the wrapped one (for signing and the signature check). */
 const signer = (strapi: Core.Strapi): JwtService => (strapi.plugin('users-permissions').service('jwt') as { plain: JwtService }).plain;
@@ -156,14 +156,12 @@ async function checkedToken(strapi: Core.Strapi, token: string, ctx?: TokenConte
 /**
  * users-permissions' jwt service, with the sid and issue instant stamped in and the session row checked
  * on every request. The plugin's own `issue` (log-in, sign-up, change-password answers) signs a token
- * whose row recordAnsweredSession writes. Wraps the plugin's own factory once: a second Strapi in one
- * process (tests) extends the same cached plugin object again.
+ * whose row recordAnsweredSession writes. Given the plugin's own factory (extensions/extend-once.ts).
  */
 export function withSessionTokens(createJwtService: JwtServiceFactory): JwtServiceFactory {
-  const plainFactory = createJwtService.plainFactory ?? createJwtService;
-  const factory = ({ strapi }: { strapi: Core.Strapi }): JwtService & { plain: JwtService } => ({
-    ...plainFactory({ strapi }),
-    plain: plainFactory({ strapi }),
+  return ({ strapi }: { strapi: Core.Strapi }): JwtService & { plain: JwtService } => ({
+    ...createJwtService({ strapi }),
+    plain: createJwtService({ strapi }),
     // Synchronous like the plugin's own: its controllers put the result straight into the answer.
     issue: (payload, options) => signToken(strapi, payload, options),
     verify: (token) => checkedToken(strapi, token),
@@ -174,5 +172,4 @@ export function withSessionTokens(createJwtService: JwtServiceFactory): JwtServi
       return checkedToken(strapi, parts[1], context);
     },
   });
-  return Object.assign(factory, { plainFactory });
 }
