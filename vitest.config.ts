@@ -22,6 +22,9 @@ export default defineConfig({
           setupFiles: ['tests/support/setup-dom.ts'],
           // The first render of a lazy page transforms its chunk; on two busy cores that can take seconds.
           testTimeout: 20_000,
+          // Two at least: vitest's default leaves one core idle, and on this 2-core machine that doubled the
+          // project's time (386 s with one worker, 184 s with two; docs/testing.md).
+          maxWorkers: Math.max(2, os.availableParallelism() - 1),
           restoreMocks: true,
         },
       },
