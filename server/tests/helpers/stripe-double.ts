@@ -351,6 +351,20 @@ export async function startStripeDouble() {
 
   return {
     port,
+    /**
+     * The environment that points a server at this double: test keys (publishable `pk_test_server`), the
+     * webhook secret given, and the monthly and yearly prices the double knows. The mode is the caller's.
+     */
+    env: (webhookSecret: string): Record<string, string> => ({
+      STRIPE_SECRET_KEY: 'sk_test_server',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_server',
+      STRIPE_WEBHOOK_SECRET: webhookSecret,
+      STRIPE_API_HOST: '127.0.0.1',
+      STRIPE_API_PORT: String(port),
+      STRIPE_API_PROTOCOL: 'http',
+      STRIPE_PRICE_MONTHLY: 'price_test_monthly',
+      STRIPE_PRICE_YEARLY: 'price_test_yearly',
+    }),
     requests,
     subscriptions,
     customers,

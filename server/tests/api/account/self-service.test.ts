@@ -526,14 +526,7 @@ describe('Stripe mode, through the local Stripe double', () => {
       limits: 'raised',
       env: {
         PAYMENTS_MODE: '',
-        STRIPE_SECRET_KEY: 'sk_test_server',
-        STRIPE_PUBLISHABLE_KEY: 'pk_test_server',
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_HOST: '127.0.0.1',
-        STRIPE_API_PORT: String(double.port),
-        STRIPE_API_PROTOCOL: 'http',
-        STRIPE_PRICE_MONTHLY: 'price_test_monthly',
-        STRIPE_PRICE_YEARLY: 'price_test_yearly',
+        ...double.env(WEBHOOK_SECRET),
         PUBLIC_URL,
       },
     });
