@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from '../helpers/strapi';
+import { request, type TestStrapi } from '../helpers/strapi';
 import { PG, postgresEnv, withPostgres } from '../helpers/instances';
 import { createOutboxReader, resetCodeOf } from '../helpers/outbox';
 import { mailQueueOf } from '../helpers/mail-queue';
@@ -12,6 +12,7 @@ import { CONTENT_ROLE_SUBJECTS, narrowContentRoles } from '../../src/bootstrap/a
 import { listQueue, formatQueue, retryMessage } from '../../src/operations/mail-queue-view';
 import { KNOWN_DEVICE_DAYS, pruneSessions } from '../../src/security/sessions/records';
 import { signUp } from '../helpers/members';
+import { boot } from '../helpers/app';
 
 /**
  * The admin panel cannot read or forge members' secrets (issue 28, docs/security.md#the-admin-panel).
@@ -77,11 +78,11 @@ function adminPanelSuite(label: string, setup: { env: () => Record<string, strin
   describe(`the admin panel (${label})`, () => {
     beforeAll(async () => {
       tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-admin-'));
-      app = await bootStrapi({
+      app = await boot({
+        outbox: true,
+        limits: 'off',
         env: {
           EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'),
-          SMTP_HOST: '',
-          AUTH_RATELIMIT_ENABLED: 'false',
           EMAIL_CONFIRMATION: 'false',
           // Queued mail stays queued until the test drives the worker: the attacks run against unsent codes.
           EMAIL_WORKER: 'off',

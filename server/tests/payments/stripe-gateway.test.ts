@@ -1,9 +1,10 @@
 import Stripe from 'stripe';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from '../helpers/strapi';
+import { request, type TestStrapi } from '../helpers/strapi';
 import type { ApiError, AuthResponse, ListResponse } from '../helpers/types';
 import { startStripeDouble, type StripeDouble } from '../helpers/stripe-double';
 import { GatewayError, StripeGateway, mapStripeCard, resolveMode } from '../../src/payments';
+import { boot } from '../helpers/app';
 
 const WEBHOOK_SECRET = 'whsec_test_carnivo';
 const signer = new Stripe('sk_test_signer');
@@ -320,7 +321,8 @@ describe('the server in Stripe mode', () => {
   const send = (payload: string) => postWebhook(payload, sign(payload));
 
   beforeAll(async () => {
-    app = await bootStrapi({
+    app = await boot({
+      limits: 'raised',
       env: {
         PAYMENTS_MODE: '',
         ...double.env(WEBHOOK_SECRET),

@@ -5,6 +5,7 @@ import { bootStrapi, requestFrom, type TestStrapi } from '../helpers/strapi';
 import type { ApiError, AuthResponse } from '../helpers/types';
 import { hashEmailChangeSecret } from '../../src/api/account/services/email-change';
 import { emailChangeMessages } from '../../src/contract/emailChange';
+import { RAISED_LIMITS } from '../helpers/app';
 
 /**
  * One account per e-mail address and per username (any case), held by the database's unique
@@ -17,7 +18,6 @@ const USERS = 'plugin::users-permissions.user';
 const USERNAME_TAKEN = 'Username already taken';
 const EMAIL_TAKEN = 'Email is already taken';
 // Many sign-ups; the limits have their own tests.
-const GENEROUS_LIMITS = { AUTH_RATELIMIT_MAX: '1000', AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000', AUTH_ADDRESS_LIMIT_PER_DAY: '1000' };
 
 type Answer = Partial<AuthResponse> & Partial<ApiError> & { id?: number; email?: string; jwt?: string };
 interface Target {
@@ -126,7 +126,7 @@ describe('on SQLite, in-process', () => {
   });
 
   beforeAll(async () => {
-    app = await bootStrapi({ env: GENEROUS_LIMITS });
+    app = await bootStrapi({ env: RAISED_LIMITS });
   });
   afterAll(async () => {
     await app?.stop();
@@ -152,7 +152,7 @@ describe('on SQLite, in-process', () => {
 
 describe('start-up resolution of stored duplicate e-mails (SQLite, restarted on the same file)', () => {
   it('keeps the oldest account on the address, parks and blocks the younger ones (logged), then creates the index', async () => {
-    let app = await bootStrapi({ env: GENEROUS_LIMITS });
+    let app = await bootStrapi({ env: RAISED_LIMITS });
     const users = () => app.strapi.db.query(USERS);
     const created: number[] = [];
     for (const name of ['first', 'second', 'third']) {
@@ -170,7 +170,7 @@ describe('start-up resolution of stored duplicate e-mails (SQLite, restarted on 
 
     const warnings: string[] = [];
     app = await bootStrapi({
-      env: GENEROUS_LIMITS,
+      env: RAISED_LIMITS,
       databaseFile: file,
       beforeLoad: (strapi) => {
         const warn = strapi.log.warn.bind(strapi.log);
@@ -225,7 +225,7 @@ describe.skipIf(missing !== null)('on PostgreSQL, two instances', () => {
   });
 
   beforeAll(async () => {
-    cluster = await startCluster(2, GENEROUS_LIMITS);
+    cluster = await startCluster(2, RAISED_LIMITS);
   }, 300_000);
   afterAll(async () => {
     await cluster?.stop();
@@ -246,7 +246,7 @@ describe.skipIf(missing !== null)('start-up resolution on PostgreSQL (in-process
     const schema = `carnivo_dup_${crypto.randomBytes(4).toString('hex')}`;
     await withPostgres((db) => db.query(`CREATE SCHEMA "${schema}"`));
     const env = {
-      ...GENEROUS_LIMITS,
+      ...RAISED_LIMITS,
       ...postgresEnv(schema),
     };
     const sql = <T>(text: string, values: unknown[] = []) =>

@@ -5,9 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, SERVER_DIR, type TestStrapi } from '../helpers/strapi';
+import { request, SERVER_DIR, type TestStrapi } from '../helpers/strapi';
 import type { ApiError } from '../helpers/types';
 import { signUp } from '../helpers/members';
+import { boot } from '../helpers/app';
 
 const require = createRequire(import.meta.url);
 const sharp = require('sharp') as typeof import('sharp').default;
@@ -104,15 +105,13 @@ beforeAll(async () => {
   tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-orphans-'));
   uploadsDir = path.join(tmpDir, 'public', 'uploads');
   fs.mkdirSync(uploadsDir, { recursive: true });
-  app = await bootStrapi({
+  app = await boot({
+    outbox: true,
+    limits: 'raised',
     env: {
       PUBLIC_DIR: path.join(tmpDir, 'public'),
       UPLOAD_LIMIT_PER_HOUR: '100',
       EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'),
-      SMTP_HOST: '',
-      AUTH_RATELIMIT_MAX: '100000',
-      AUTH_ADDRESS_LIMIT_PER_MINUTE: '100000',
-      AUTH_ADDRESS_LIMIT_PER_DAY: '100000',
     },
   });
   expect(app.strapi.dirs.static.public).toBe(path.join(tmpDir, 'public'));

@@ -3,12 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from '../../helpers/strapi';
+import { request, type TestStrapi } from '../../helpers/strapi';
 import { PG, postgresEnv, withPostgres } from '../../helpers/instances';
 import { createOutboxReader, resetCodeOf } from '../../helpers/outbox';
 import { mailQueueOf } from '../../helpers/mail-queue';
 import { sealText } from '../../../src/security/at-rest';
 import { signUp } from '../../helpers/members';
+import { boot } from '../../helpers/app';
 
 /**
  * The mail queue (docs/operations.md#mail-queue), driven by hand (EMAIL_WORKER=off): each e-mail is
@@ -82,11 +83,11 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
   describe(`the mail queue (${label})`, () => {
     beforeAll(async () => {
       tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-mailq-'));
-      app = await bootStrapi({
+      app = await boot({
+        outbox: true,
+        limits: 'off',
         env: {
           EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'),
-          SMTP_HOST: '',
-          AUTH_RATELIMIT_ENABLED: 'false',
           EMAIL_WORKER: 'off',
           EMAIL_MAX_ATTEMPTS: '3',
           EMAIL_BACKOFF_BASE_MS: '1000',

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from '../../helpers/strapi';
+import { request, type TestStrapi } from '../../helpers/strapi';
 import type { ApiError, AuthResponse } from '../../helpers/types';
 import { newSigningKey, signIdToken, startFacebookDouble, startJwksServer, type SigningKey } from '../../helpers/social-doubles';
+import { boot } from '../../helpers/app';
 
 const PUBLIC_URL = 'http://carnivo.test';
 const GOOGLE_CLIENT_ID = 'carnivo-test.apps.googleusercontent.com';
@@ -92,10 +93,10 @@ beforeAll(async () => {
   googleJwks = await startJwksServer([googleKey]);
   appleJwks = await startJwksServer([appleKey]);
   facebook = await startFacebookDouble(FACEBOOK);
-  app = await bootStrapi({
+  app = await boot({
+    limits: 'raised',
     env: {
       PUBLIC_URL,
-      AUTH_RATELIMIT_MAX: '1000',
       GOOGLE_CLIENT_ID,
       GOOGLE_JWKS_URL: googleJwks.url,
       APPLE_SERVICE_ID,
