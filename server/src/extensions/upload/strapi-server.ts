@@ -2,6 +2,7 @@ import { applyProfilePictureGuard } from './profile-picture-guard';
 import type { Core } from '@strapi/strapi';
 import { OWNER_ATTRIBUTE } from '../../uploads/member-files';
 import { withUploadBarrier } from '../../uploads/interrupted-uploads';
+import { extendOnce } from '../extend-once';
 
 type UploadService = Record<string, unknown> & {
   upload: (...args: unknown[]) => Promise<unknown>;
@@ -43,7 +44,7 @@ export default (plugin: {
   applyProfilePictureGuard(plugin);
   const upload = plugin.services?.upload;
   if (typeof upload !== 'function') throw new Error('upload extension: the upload plugin has no upload service');
-  plugin.services!.upload = behindUploadBarrier(upload as ServiceFactory);
+  plugin.services!.upload = extendOnce(upload as ServiceFactory, behindUploadBarrier);
   const file = plugin.contentTypes?.file?.schema;
   if (!file) throw new Error('upload extension: the upload plugin has no file content type');
   file.attributes[OWNER_ATTRIBUTE] = { type: 'integer', private: true, configurable: false };

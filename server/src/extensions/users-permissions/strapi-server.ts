@@ -116,8 +116,9 @@ function authController(ownAuth: ControllerFactory): ControllerFactory {
         where: { provider: 'local', ...identifierWhere(identifier) },
         select: ['id', 'email', 'username', 'password'],
       })) as { id: number; email: string; username: string; password: string | null } | null;
-      // Read before the password is checked: the session is written only if it still holds then.
-      if (user) provenCredentials.set(ctx, credentialStamp(user));
+      // Read before the password is checked: the session is written only if it still holds then. No account
+      // here (the plugin's own lookup is wider) proves nothing: a session it answers anyway is refused.
+      provenCredentials.set(ctx, user ? credentialStamp(user) : null);
       // An identifier no account has is counted and locked the same way: the answers never tell.
       return throttledLogIn(strapi, ctx, {
         realm: 'member',
@@ -189,7 +190,7 @@ function authController(ownAuth: ControllerFactory): ControllerFactory {
         // Signed in already: the new session needs no second step. The password is changed either way: a
         // refusal (a log-out-all meanwhile) ends only this answer's new session, and the owner is told.
         await recordAnsweredSession(strapi, ctx).catch((error: unknown) => {
-          if (!answerRefusedSession(ctx, error, PASSWORD_REPLACED)) throw error;
+          if (!answerRefusedSession(ctx, error)) throw error;
         });
         await notifyOwner(strapi, ctx.state.user!.id, 'password-changed');
         return result;
