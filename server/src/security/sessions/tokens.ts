@@ -111,11 +111,7 @@ export async function recordAnsweredSession(
  * "Invalid identifier or password", or the second step's "log in again"). False for any other error, which
  * the caller rethrows. A road that proves no password (a passkey) leaves `credentialsChanged` out.
  */
-export function answerRefusedSession(
-  ctx: Parameters<typeof sendError>[0],
-  error: unknown,
-  credentialsChanged?: { status: number; name: string; message: string },
-): boolean {
+export function answerRefusedSession(ctx: Parameters<typeof sendError>[0], error: unknown, credentialsChanged?: RefusalAnswer): boolean {
   if (!(error instanceof SessionRefused)) return false;
   if (error.why === 'credentials-changed' && credentialsChanged) {
     sendError(ctx, credentialsChanged.status, credentialsChanged.name, credentialsChanged.message);
@@ -123,6 +119,28 @@ export function answerRefusedSession(
     sendError(ctx, 401, 'UnauthorizedError', sessionMessages.signedOutElsewhere, { reason: SIGNED_OUT_REASON });
   }
   return true;
+}
+
+/** A refusal's answer (answerRefusedSession's `credentialsChanged`). */
+type RefusalAnswer = { status: number; name: string; message: string };
+
+/**
+ * issueSession for a sign-in controller of our own (passkey, the two-factor step): the token, or null once a
+ * refusal at its row has been answered (answerRefusedSession); any other error is thrown.
+ */
+export async function issueSessionOrAnswer(
+  strapi: Core.Strapi,
+  memberId: number,
+  ctx: Pick<TokenContext, 'get'> & Parameters<typeof sendError>[0],
+  proof: SessionProof = {},
+  credentialsChanged?: RefusalAnswer,
+): Promise<string | null> {
+  try {
+    return await issueSession(strapi, memberId, ctx, proof);
+  } catch (error) {
+    if (answerRefusedSession(ctx, error, credentialsChanged)) return null;
+    throw error;
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { UID } from '../../../content-types';
 import { checkPasskeyName, passkeyMessages } from '../../../contract/passkeys';
 import type { MemberContext, RequestContext } from '../../../request-context';
 import type { PasskeyService } from '../services/passkey';
-import { answerRefusedSession, issueSession } from '../../../security/sessions/tokens';
+import { issueSessionOrAnswer } from '../../../security/sessions/tokens';
 
 const { ApplicationError, ValidationError, NotFoundError } = errors;
 /** The largest id of a PostgreSQL integer column. */
@@ -77,14 +77,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       } | null;
       if (advanced?.email_confirmation && user.confirmed !== true) throw new ApplicationError('Your account email is not confirmed');
       if (user.blocked === true) throw new ApplicationError('Your account has been blocked by an administrator');
-      let jwt: string;
-      try {
-        jwt = await issueSession(strapi, user.id, ctx);
-      } catch (error) {
-        // "Log out of all devices" came between the signing and the session's row.
-        if (answerRefusedSession(ctx, error)) return;
-        throw error;
-      }
+      // Null: "Log out of all devices" came between the signing and the session's row, and was answered.
+      const jwt = await issueSessionOrAnswer(strapi, user.id, ctx);
+      if (jwt === null) return;
       const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(UID.user), { auth: ctx.state.auth });
       ctx.body = { jwt, user: sanitized };
     },

@@ -5,7 +5,7 @@ import { UID } from '../../../content-types';
 import { TicketVoid, type CompletedLogIn, type TwoFactorService } from '../services/two-factor';
 import { sendError } from '../../../payments/http';
 import { createAuthRateLimit } from '../../../security/auth-rate-limit';
-import { answerRefusedSession, currentSessionId, issueSession } from '../../../security/sessions/tokens';
+import { currentSessionId, issueSessionOrAnswer } from '../../../security/sessions/tokens';
 import { recordStepUp } from '../../../security/step-up';
 
 const service = (strapi: Core.Strapi) => strapi.service('api::two-factor.two-factor') as unknown as TwoFactorService;
@@ -77,14 +77,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const user = await strapi.db.query(UID.user).findOne({ where: { id: completed.userId }, populate: ['role'] });
       if (!user) throw new errors.UnauthorizedError('Invalid credentials');
       if (user.blocked === true) throw new errors.ApplicationError('Your account has been blocked by an administrator');
-      let jwt: string;
-      try {
-        jwt = await issueSession(strapi, user.id, ctx, completed.proof);
-      } catch (error) {
-        // The password this ticket proved was replaced meanwhile: the ticket is void, as it would be a moment later.
-        if (answerRefusedSession(ctx, error, { status: 401, name: 'UnauthorizedError', message: new TicketVoid().message })) return;
-        throw error;
-      }
+      // Null: refused and answered; a password replaced meanwhile voids the ticket, as it would a moment later.
+      const jwt = await issueSessionOrAnswer(strapi, user.id, ctx, completed.proof, {
+        status: 401,
+        name: 'UnauthorizedError',
+        message: new TicketVoid().message,
+      });
+      if (jwt === null) return;
       const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(UID.user), { auth: ctx.state.auth });
       ctx.body = { jwt, user: sanitized };
     },
