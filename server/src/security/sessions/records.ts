@@ -44,16 +44,19 @@ export interface IssuedSession {
   expiresAt: number | null;
   /** For a session won with a password: the credential stamp the log-in checked (./credentials.ts). */
   credentials?: string | null;
+  /** For a session won with a passkey: that passkey's id. */
+  passkeyId?: number;
 }
 
 /**
  * A new session refused at its row, so its token is never handed out: a revocation came after its signing
- * ('signed-out'), or the password (or address) it was won with was replaced meanwhile ('credentials-changed').
+ * ('signed-out'), or the password (or address) it was won with was replaced, or its passkey removed,
+ * meanwhile ('credentials-changed').
  * Not Strapi's UnauthorizedError: on the content API that answers a bare "Unauthorized" (./tokens.ts answers it).
  */
 export class SessionRefused extends Error {
   constructor(readonly why: 'signed-out' | 'credentials-changed') {
-    super(why === 'signed-out' ? sessionMessages.signedOutElsewhere : 'The password this session was won with was replaced');
+    super(why === 'signed-out' ? sessionMessages.signedOutElsewhere : 'The credential this session was won with was replaced');
     this.name = 'SessionRefused';
   }
 }
@@ -112,16 +115,16 @@ export async function recordSession(strapi: Core.Strapi, session: IssuedSession,
     });
   // A revocation between signing and this row (a password change, "Log out of all devices") did not see the
   // row: the session is ended here, and its token is never handed out. Under the lock a revocation takes
-  // too, so one still in flight is waited for rather than missed. The row is written before the checks:
-  // a change that the checks do not see yet comes after the row, and its revocation ends it.
+  // too (with the passkeys it removes), so one still in flight is waited for rather than missed. The row is
+  // written before the checks: a change that the checks do not see yet comes after the row, and its
+  // revocation ends it.
   await withSessionRowsLock(strapi, session.memberId, async () => {
     await create();
-    const refusal =
-      session.credentials !== undefined && (await currentCredentialStamp(strapi, session.memberId)) !== session.credentials
-        ? 'credentials-changed'
-        : (await revokedSince(strapi, session.memberId, issuedAt))
-          ? 'signed-out'
-          : null;
+    const refusal = !(await proofStands(strapi, session))
+      ? 'credentials-changed'
+      : (await revokedSince(strapi, session.memberId, issuedAt))
+        ? 'signed-out'
+        : null;
     if (refusal === null) return;
     // On PostgreSQL the lock's transaction rolls the row back as well; on SQLite this is what takes it.
     await sessions(strapi).deleteMany({ where: { sid: session.sid } });
@@ -131,6 +134,16 @@ export async function recordSession(strapi: Core.Strapi, session: IssuedSession,
   await queueBestEffort(strapi, `the sign-in alert of user ${session.memberId}`, () =>
     queueSignInAlert(strapi, session.memberId, summary, issuedAt),
   );
+}
+
+/** Whether what the session was won with is still the member's: the same password and address, the same passkey. */
+async function proofStands(strapi: Core.Strapi, session: IssuedSession): Promise<boolean> {
+  if (session.credentials !== undefined && (await currentCredentialStamp(strapi, session.memberId)) !== session.credentials) return false;
+  if (session.passkeyId === undefined) return true;
+  const passkey = await strapi.db
+    .query(UID.passkey)
+    .findOne({ where: { id: session.passkeyId, user: { id: session.memberId } }, select: ['id'] });
+  return passkey !== null;
 }
 
 async function queueSignInAlert(strapi: Core.Strapi, memberId: number, summary: DeviceSummary, at: Date): Promise<void> {

@@ -1,7 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { UID } from '../../content-types';
 import { revokeAllSessionRows } from './records';
+import { withSessionRowsLock } from './row-lock';
 import { removeRecentPasskeys } from '../step-up';
+import type { RecentPasskeysReason } from '../../mail/owner-notice';
 
 /**
  * Ending every session of a member (docs/security.md#revocable-sessions): every session row is marked revoked
@@ -14,14 +16,21 @@ async function revokeEverySession(strapi: Core.Strapi, memberId: number | string
 }
 
 /**
- * "Log out of all devices": every token of the member stops working, and the passkeys added lately
- * go (a stolen session's way back in, src/security/step-up.ts).
+ * Every session ends and, for `removingPasskeys`, the passkeys added lately go (a stolen session's way back
+ * in, src/security/step-up.ts), under the member's session lock: a passkey sign-in whose session row comes
+ * after this finds its passkey gone (./records.ts), and one before it is revoked here. The passkeys go
+ * first, so without the lock's transaction (SQLite) a check between the two steps still sees the removal.
  */
-export async function logOutEverywhere(strapi: Core.Strapi, memberId: number): Promise<void> {
-  await strapi.db.transaction(async () => {
+async function endSessions(strapi: Core.Strapi, memberId: number, removingPasskeys: RecentPasskeysReason | null): Promise<void> {
+  await withSessionRowsLock(strapi, memberId, async () => {
+    if (removingPasskeys) await removeRecentPasskeys(strapi, memberId, removingPasskeys);
     await revokeEverySession(strapi, memberId);
-    await removeRecentPasskeys(strapi, memberId, 'logout-all');
   });
+}
+
+/** "Log out of all devices": every token of the member stops working, and the passkeys added lately go. */
+export async function logOutEverywhere(strapi: Core.Strapi, memberId: number): Promise<void> {
+  await strapi.db.transaction(() => endSessions(strapi, memberId, 'logout-all'));
 }
 
 /**
@@ -52,9 +61,9 @@ export function revokeSessionsOnCredentialChange(strapi: Core.Strapi): void {
     async afterUpdate(event: CredentialEvent & { result?: { id?: number } | null }) {
       const memberId = event.result?.id;
       if (typeof memberId !== 'number') return;
-      if (event.state.credentialsChanged) await revokeEverySession(strapi, memberId);
       const password = event.params.data?.password;
-      if (typeof password === 'string' && password !== '') await removeRecentPasskeys(strapi, memberId, 'password');
+      if (event.state.credentialsChanged)
+        await endSessions(strapi, memberId, typeof password === 'string' && password !== '' ? 'password' : null);
     },
   });
 }

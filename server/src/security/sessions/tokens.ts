@@ -57,9 +57,13 @@ function signToken(strapi: Core.Strapi, payload: Record<string, unknown>, option
   return token;
 }
 
-/** What a new session was won with: for a password (or its second step), the stamp the log-in checked. */
+/**
+ * What a new session was won with: for a password (or its second step), the stamp the log-in checked; for
+ * a passkey, which one (still there when the row is written, or the session is refused).
+ */
 export interface SessionProof {
   credentials?: string | null;
+  passkeyId?: number;
 }
 
 /** Writes the row of a token signed here, with the device of the request's User-Agent. */
@@ -71,6 +75,7 @@ async function recordToken(strapi: Core.Strapi, token: string, userAgent: string
     issuedAt: issuedAtMs(claims),
     expiresAt: typeof claims.exp === 'number' ? claims.exp * 1000 : null,
     ...(proof.credentials !== undefined ? { credentials: proof.credentials } : {}),
+    ...(proof.passkeyId !== undefined ? { passkeyId: proof.passkeyId } : {}),
   };
   await recordSession(strapi, session, summarizeUserAgent(userAgent));
 }
@@ -109,7 +114,7 @@ export async function recordAnsweredSession(
  * The answer to a session refused at its row (records.ts SessionRefused), in words the member can act on:
  * signed out meanwhile, or, for a password that was replaced meanwhile, `credentialsChanged` (the log-in's
  * "Invalid identifier or password", or the second step's "log in again"). False for any other error, which
- * the caller rethrows. A road that proves no password (a passkey) leaves `credentialsChanged` out.
+ * the caller rethrows. A road that proves no credential of its own leaves `credentialsChanged` out.
  */
 export function answerRefusedSession(ctx: Parameters<typeof sendError>[0], error: unknown, credentialsChanged?: RefusalAnswer): boolean {
   if (!(error instanceof SessionRefused)) return false;

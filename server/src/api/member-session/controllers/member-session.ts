@@ -35,7 +35,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   /** A passkey assertion (to POST /api/auth/passkey/options' challenge) by one of this member's passkeys. */
   async function checkPasskey(memberId: number, credential: unknown): Promise<void> {
     const passkeys = strapi.service('api::passkey.passkey') as unknown as PasskeyService;
-    const owner = await passkeys.authenticate(credential).catch((error: unknown) => {
+    const { userId: owner } = await passkeys.authenticate(credential).catch((error: unknown) => {
       if (error instanceof ValidationError) throw new ValidationError(stepUpMessages.passkeyFailed);
       throw error;
     });

@@ -7,6 +7,8 @@ import type { PasskeyService } from '../services/passkey';
 import { issueSessionOrAnswer } from '../../../security/sessions/tokens';
 
 const { ApplicationError, ValidationError, NotFoundError } = errors;
+/** A sign-in whose passkey was removed (by "Log out of all devices" or a new password) before its session's row. */
+const SIGNED_IN_WITH_REMOVED_PASSKEY = { status: 400, name: 'ValidationError', message: passkeyMessages.unknownPasskey };
 /** The largest id of a PostgreSQL integer column. */
 const MAX_ID = 2_147_483_647;
 
@@ -64,7 +66,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * { jwt, user }. User verification is required, so no second factor is asked (docs/security.md#passkeys).
      */
     async signIn(ctx: RequestContext) {
-      const userId = await service().authenticate(credentialOf(ctx.request.body));
+      const { userId, passkeyId } = await service().authenticate(credentialOf(ctx.request.body));
       const user = (await strapi.db.query(UID.user).findOne({ where: { id: userId }, populate: ['role'] })) as {
         id: number;
         blocked?: boolean | null;
@@ -77,8 +79,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       } | null;
       if (advanced?.email_confirmation && user.confirmed !== true) throw new ApplicationError('Your account email is not confirmed');
       if (user.blocked === true) throw new ApplicationError('Your account has been blocked by an administrator');
-      // Null: "Log out of all devices" came between the signing and the session's row, and was answered.
-      const jwt = await issueSessionOrAnswer(strapi, user.id, ctx);
+      // Null: "Log out of all devices" or a password change came between the signing and the session's row
+      // (and, with it, perhaps the removal of this passkey), and was answered.
+      const jwt = await issueSessionOrAnswer(strapi, user.id, ctx, { passkeyId }, SIGNED_IN_WITH_REMOVED_PASSKEY);
       if (jwt === null) return;
       const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(UID.user), { auth: ctx.state.auth });
       ctx.body = { jwt, user: sanitized };

@@ -91,6 +91,12 @@ export function derivedName(userAgent: string | undefined): string {
   return browser ?? system ?? 'Passkey';
 }
 
+/** Who a verified passkey assertion proves, and by which passkey (its session checks the passkey still exists). */
+export interface PasskeyAssertion {
+  userId: number;
+  passkeyId: number;
+}
+
 export interface PasskeyService {
   registrationOptions(userId: number): Promise<PublicKeyCredentialCreationOptionsJSON>;
   register(userId: number, credential: unknown, name: string, userAgent?: string): Promise<PasskeySummary>;
@@ -98,8 +104,8 @@ export interface PasskeyService {
   remove(userId: number, id: number): Promise<void>;
   removeAll(userId: number): Promise<number>;
   authenticationOptions(): Promise<PublicKeyCredentialRequestOptionsJSON>;
-  /** Verifies a sign-in and answers the member's id; the counter and last use are recorded. */
-  authenticate(credential: unknown): Promise<number>;
+  /** Verifies a sign-in and answers the member's id and the passkey's; the counter and last use are recorded. */
+  authenticate(credential: unknown): Promise<PasskeyAssertion>;
 }
 
 /** Passkeys (docs/security.md#passkeys). Routes: routes/passkey.ts. */
@@ -259,7 +265,7 @@ export default ({ strapi }: { strapi: Core.Strapi }): PasskeyService => {
         data: { counter: verification.authenticationInfo.newCounter, last_used_at: new Date() },
       })) as { count: number };
       if (count !== 1) throw new ValidationError(passkeyMessages.signInFailed);
-      return row.user.id;
+      return { userId: row.user.id, passkeyId: row.id };
     },
   };
 };
