@@ -5,6 +5,7 @@ import type { AuthActorRef } from './authSession.machine';
 import type { ReturnPath } from './rules/navigation';
 import { safeReturnPath } from './rules/returnPath';
 import { errorMessage } from './services/errors';
+import { formStates } from './shared/formStates';
 import { LOGIN_FALLBACK, login } from './services/auth';
 import { twoFactorLogInMachine } from './twoFactorLogIn.machine';
 
@@ -63,6 +64,29 @@ const restingForm = logInSetup.createStateConfig({
   },
 });
 
+// Sends the password: on to the second step or a session, or back to the form with the server's reason.
+const submitting = logInSetup.createStateConfig({
+  invoke: {
+    // Stryker disable next-line StringLiteral: nothing looks the invoked actor up by its id.
+    id: 'login',
+    src: 'login',
+    input: ({ event }) => {
+      assertEvent(event, 'login.submitted');
+      return { identifier: event.identifier.trim(), password: event.password };
+    },
+    onDone: [
+      {
+        guard: { type: 'secondFactorAsked', params: ({ event }) => event.output },
+        target: 'secondFactor',
+        actions: assign({ ticket: ({ event }) => (event.output as TwoFactorChallenge).ticket }),
+      },
+      // The guard above took every second step: this answer is a session.
+      { target: 'signedIn', actions: { type: 'startSession', params: ({ event }) => event.output as AuthResponse } },
+    ],
+    onError: { target: 'failure', actions: assign({ error: ({ event }) => errorMessage(event.error, LOGIN_FALLBACK) }) },
+  },
+});
+
 /**
  * Log In with a password (SPEC §2, §8): POST /api/auth/local. A session goes to the auth actor, on to `from`
  * (default /); for a member with two-factor on, the server asks for a code instead and the second step
@@ -80,30 +104,7 @@ export const passwordLogInMachine = logInSetup.createMachine({
   }),
   initial: 'idle',
   states: {
-    idle: restingForm,
-    failure: restingForm,
-    submitting: {
-      tags: ['busy'],
-      invoke: {
-        // Stryker disable next-line StringLiteral: nothing looks the invoked actor up by its id.
-        id: 'login',
-        src: 'login',
-        input: ({ event }) => {
-          assertEvent(event, 'login.submitted');
-          return { identifier: event.identifier.trim(), password: event.password };
-        },
-        onDone: [
-          {
-            guard: { type: 'secondFactorAsked', params: ({ event }) => event.output },
-            target: 'secondFactor',
-            actions: assign({ ticket: ({ event }) => (event.output as TwoFactorChallenge).ticket }),
-          },
-          // The guard above took every second step: this answer is a session.
-          { target: 'signedIn', actions: { type: 'startSession', params: ({ event }) => event.output as AuthResponse } },
-        ],
-        onError: { target: 'failure', actions: assign({ error: ({ event }) => errorMessage(event.error, LOGIN_FALLBACK) }) },
-      },
-    },
+    ...formStates(restingForm, submitting),
     /** The password was right; the code comes next. */
     secondFactor: {
       invoke: {

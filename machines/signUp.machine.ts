@@ -3,6 +3,7 @@ import { registerBody, type AuthResponse, type RegisterPayload, type RegisterRes
 import { firstError } from '../server/src/contract/schema';
 import type { AuthActorRef } from './authSession.machine';
 import { errorMessage } from './services/errors';
+import { formStates } from './shared/formStates';
 import { REGISTER_FALLBACK, register } from './services/auth';
 
 /** The form's first broken rule (the contract's registerBody, which the route reads too), or null. */
@@ -62,6 +63,32 @@ const restingForm = signUpSetup.createStateConfig({
   },
 });
 
+// Sends the form: a session, or the ask to confirm the e-mail first, or back to the form with the server's reason.
+const submitting = signUpSetup.createStateConfig({
+  invoke: {
+    // Stryker disable next-line StringLiteral: nothing looks the invoked actor up by its id.
+    id: 'register',
+    src: 'register',
+    input: ({ event }) => {
+      assertEvent(event, 'signup.submitted');
+      return { username: event.username.trim(), email: event.email.trim(), password: event.password };
+    },
+    onDone: [
+      {
+        guard: { type: 'confirmationPending', params: ({ event }) => event.output },
+        target: 'awaitingConfirmation',
+        actions: 'askToConfirm',
+      },
+      {
+        target: 'signedUp',
+        // The guard above took every answer without a jwt.
+        actions: { type: 'startSession', params: ({ event }) => event.output as AuthResponse },
+      },
+    ],
+    onError: { target: 'failure', actions: assign({ error: ({ event }) => errorMessage(event.error, REGISTER_FALLBACK) }) },
+  },
+});
+
 /**
  * Sign Up (SPEC §2, §5, §8): the form's rules, then POST /api/auth/local/register. A session goes to the auth
  * actor (on to /profile); under e-mail confirmation there is none, and /login says to confirm first.
@@ -71,33 +98,7 @@ export const signUpMachine = signUpSetup.createMachine({
   context: ({ input }) => ({ auth: input.auth, error: null }),
   initial: 'idle',
   states: {
-    idle: restingForm,
-    failure: restingForm,
-    submitting: {
-      tags: ['busy'],
-      invoke: {
-        // Stryker disable next-line StringLiteral: nothing looks the invoked actor up by its id.
-        id: 'register',
-        src: 'register',
-        input: ({ event }) => {
-          assertEvent(event, 'signup.submitted');
-          return { username: event.username.trim(), email: event.email.trim(), password: event.password };
-        },
-        onDone: [
-          {
-            guard: { type: 'confirmationPending', params: ({ event }) => event.output },
-            target: 'awaitingConfirmation',
-            actions: 'askToConfirm',
-          },
-          {
-            target: 'signedUp',
-            // The guard above took every answer without a jwt.
-            actions: { type: 'startSession', params: ({ event }) => event.output as AuthResponse },
-          },
-        ],
-        onError: { target: 'failure', actions: assign({ error: ({ event }) => errorMessage(event.error, REGISTER_FALLBACK) }) },
-      },
-    },
+    ...formStates(restingForm, submitting),
     awaitingConfirmation: { type: 'final' },
     signedUp: { type: 'final' },
   },

@@ -13,15 +13,9 @@ export function EmailConfirmedPage() {
       </div>
       <h1>Email Confirmed</h1>
       <p>Your email address has been verified. Your account is ready to use.</p>
-      {loggedIn ? (
-        <Link to="/profile" className="button button--primary">
-          Go to Profile
-        </Link>
-      ) : (
-        <Link to="/login" className="button button--primary">
-          Log In Now
-        </Link>
-      )}
+      <Link to={loggedIn ? '/profile' : '/login'} className="button button--primary">
+        {loggedIn ? 'Go to Profile' : 'Log In Now'}
+      </Link>
       <p>
         <Link to="/">Back to Home</Link>
       </p>

@@ -1,4 +1,4 @@
-import { useId, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { signUpMachine } from '../../../machines/signUp.machine';
@@ -8,6 +8,7 @@ import { pageTitle, site } from '../../config/site';
 import { AuthMessages } from './AuthMessages';
 import { formValues } from '../../components/form/formValues';
 import { PasswordField } from '../../components/form/PasswordField';
+import { TextField } from '../../components/form/TextField';
 import { usePageHead } from '../../hooks/usePageHead';
 import { useHydrated } from '../../hooks/useHydrated';
 
@@ -19,8 +20,6 @@ export function SignUpPage() {
   const signUp = useFlowActor(useFlows().signUp ?? signUpMachine, { input: { auth } });
   const signingUp = useSelector(signUp, (snapshot) => snapshot.hasTag('busy'));
   const error = useSelector(signUp, (snapshot) => snapshot.context.error);
-  const usernameId = useId();
-  const emailId = useId();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -34,14 +33,8 @@ export function SignUpPage() {
         <p className="auth-card__lead">Create your {site.brand} account and start your carnivore journey.</p>
         <AuthMessages auth={auth} error={error} />
         <form method="post" onSubmit={submit} noValidate aria-busy={signingUp}>
-          <div className="field">
-            <label htmlFor={usernameId}>Username</label>
-            <input id={usernameId} name="username" autoComplete="username" />
-          </div>
-          <div className="field">
-            <label htmlFor={emailId}>Email</label>
-            <input id={emailId} name="email" type="email" autoComplete="email" />
-          </div>
+          <TextField label="Username" name="username" autoComplete="username" />
+          <TextField label="Email" name="email" type="email" autoComplete="email" />
           <PasswordField label="Password" name="password" autoComplete="new-password" />
           <button type="submit" className="button button--primary button--block" disabled={signingUp || !hydrated}>
             {signingUp ? 'Signing Up...' : 'Sign Up'}
@@ -49,22 +42,17 @@ export function SignUpPage() {
         </form>
         <div className="auth-card__divider">or</div>
         <div className="social-buttons">
-          <button
-            type="button"
-            className="button button--social"
-            disabled={!hydrated}
-            onClick={() => window.alert('Google sign-up not implemented')}
-          >
-            Google
-          </button>
-          <button
-            type="button"
-            className="button button--social"
-            disabled={!hydrated}
-            onClick={() => window.alert('Facebook sign-up not implemented')}
-          >
-            Facebook
-          </button>
+          {['Google', 'Facebook'].map((provider) => (
+            <button
+              key={provider}
+              type="button"
+              className="button button--social"
+              disabled={!hydrated}
+              onClick={() => window.alert(`${provider} sign-up not implemented`)}
+            >
+              {provider}
+            </button>
+          ))}
         </div>
         <p className="auth-card__links">
           <Link to="/">Back to Home</Link>

@@ -7,6 +7,7 @@ import { PhoneCard, PostalAddress } from './ContactDetails';
 import '../../styles/marketing.css';
 import { useHydrated } from '../../hooks/useHydrated';
 import { Section } from './Section';
+import { TextField } from '../../components/form/TextField';
 
 /** SPEC §8: the Contact form sends nothing and shows this alert. */
 export const CONTACT_DISABLED_MESSAGE = `Form submission is disabled due to sandbox restrictions. Please email ${site.contactEmail} directly.`;
@@ -18,8 +19,6 @@ export function ContactPage() {
     title: pageTitle('Contact'),
     description: `Reach the ${site.brand} team by phone, e-mail or post, and download the app.`,
   });
-  const nameId = useId();
-  const emailId = useId();
   const messageId = useId();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -56,14 +55,8 @@ export function ContactPage() {
 
       <Section id="contact-form-title" title="Send us a message" variant="narrow">
         <form className="contact-form" method="post" onSubmit={submit} noValidate>
-          <div className="field">
-            <label htmlFor={nameId}>Name</label>
-            <input id={nameId} name="name" autoComplete="name" />
-          </div>
-          <div className="field">
-            <label htmlFor={emailId}>Email</label>
-            <input id={emailId} name="email" type="email" autoComplete="email" />
-          </div>
+          <TextField label="Name" name="name" autoComplete="name" />
+          <TextField label="Email" name="email" type="email" autoComplete="email" />
           <div className="field">
             <label htmlFor={messageId}>Message</label>
             <textarea id={messageId} name="message" rows={5} />

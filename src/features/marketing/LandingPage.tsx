@@ -55,6 +55,56 @@ function HeroStats() {
   );
 }
 
+// The page's lists, one component each, so the page below reads as its sections.
+function FeatureCategories() {
+  return (
+    <div className="category-grid">
+      {featureCategories.map((category) => (
+        <article key={category.id} className="category-card">
+          <h3>{category.title}</h3>
+          <p>{category.summary}</p>
+          <ul className="check-list">
+            {category.features.map((feature) => (
+              <li key={feature.id}>{feature.title}</li>
+            ))}
+          </ul>
+        </article>
+      ))}
+    </div>
+  );
+}
+
+function Testimonials() {
+  return (
+    <div className="testimonial-grid">
+      {testimonials.map(({ quote, name, detail }) => (
+        <figure key={name} className="testimonial">
+          <blockquote>
+            <p>“{quote}”</p>
+          </blockquote>
+          <figcaption>
+            <strong>{name}</strong>
+            <span>{detail}</span>
+          </figcaption>
+        </figure>
+      ))}
+    </div>
+  );
+}
+
+function Faq() {
+  return (
+    <div className="faq">
+      {faqs.map(({ question, answer }) => (
+        <details key={question} className="faq__item">
+          <summary>{question}</summary>
+          <p>{answer}</p>
+        </details>
+      ))}
+    </div>
+  );
+}
+
 export function LandingPage() {
   usePageHead({
     title: `${site.brand} - Carnivore & Ketovore Diet App`,
@@ -95,49 +145,18 @@ export function LandingPage() {
       </section>
 
       <Section id="landing-features" title="Everything your carnivore diet needs">
-        <div className="category-grid">
-          {featureCategories.map((category) => (
-            <article key={category.id} className="category-card">
-              <h3>{category.title}</h3>
-              <p>{category.summary}</p>
-              <ul className="check-list">
-                {category.features.map((feature) => (
-                  <li key={feature.id}>{feature.title}</li>
-                ))}
-              </ul>
-            </article>
-          ))}
-        </div>
+        <FeatureCategories />
         <p className="section__more">
           <Link to="/features">Explore every feature</Link>
         </p>
       </Section>
 
       <Section id="landing-testimonials" title="What members say" variant="tinted">
-        <div className="testimonial-grid">
-          {testimonials.map(({ quote, name, detail }) => (
-            <figure key={name} className="testimonial">
-              <blockquote>
-                <p>“{quote}”</p>
-              </blockquote>
-              <figcaption>
-                <strong>{name}</strong>
-                <span>{detail}</span>
-              </figcaption>
-            </figure>
-          ))}
-        </div>
+        <Testimonials />
       </Section>
 
       <Section id="landing-faq" title="Frequently asked questions" variant="narrow">
-        <div className="faq">
-          {faqs.map(({ question, answer }) => (
-            <details key={question} className="faq__item">
-              <summary>{question}</summary>
-              <p>{answer}</p>
-            </details>
-          ))}
-        </div>
+        <Faq />
       </Section>
 
       <Section id="landing-cta" title="Start eating the way your body wants" variant="cta">

@@ -3,7 +3,6 @@ import { useId } from 'react';
 import { dataExportMachine, exportedMessage } from '../../../machines/dataExport.machine';
 import { useFlows } from '../../hooks/appContext';
 import { useFlowActor } from '../../hooks/useFlowActor';
-import { FormMessages } from '../../components/form/FormMessages';
 import { DescribedAction } from '../../components/form/DescribedAction';
 import { downloadFile } from '../../components/handOver';
 
@@ -12,8 +11,6 @@ const browserDataExport = dataExportMachine.provide({ actions: { saveFile: (_, f
 /** "Download my data" (GDPR art. 15 and 20): everything Carnivo holds about the member, as a JSON file. */
 export function DataExportPanel() {
   const flow = useFlowActor(useFlows().dataExport ?? browserDataExport);
-  const busy = useSelector(flow, (snapshot) => snapshot.hasTag('busy'));
-  const error = useSelector(flow, (snapshot) => (snapshot.matches('failure') ? snapshot.context.error : null));
   const saved = useSelector(flow, (snapshot) =>
     snapshot.hasTag('success') && snapshot.context.filename ? exportedMessage(snapshot.context.filename) : null,
   );
@@ -22,13 +19,13 @@ export function DataExportPanel() {
   return (
     <section className="profile-card" aria-labelledby={headingId}>
       <h2 id={headingId}>Your data</h2>
-      <FormMessages error={error} notice={saved} />
       <DescribedAction
+        flow={flow}
+        event={{ type: 'export.requested' }}
+        notice={saved}
         description="A JSON file with your account, profile, goals, subscriptions and invoices."
         label="Download my data"
         busyLabel="Preparing..."
-        busy={busy}
-        onClick={() => flow.send({ type: 'export.requested' })}
       />
     </section>
   );
