@@ -1,4 +1,4 @@
-import { safeParse, type GenericSchema, type InferOutput } from 'valibot';
+import { optional, safeParse, string, type GenericSchema, type InferOutput } from 'valibot';
 
 /**
  * Reading a contract schema (valibot): the forms ask for the first broken rule's message, the
@@ -19,4 +19,10 @@ export function parseBody<TSchema extends GenericSchema>(
 ): { ok: true; value: InferOutput<TSchema> } | { ok: false; message: string } {
   const result = safeParse(schema, value, { abortEarly: true });
   return result.success ? { ok: true, value: result.output } : { ok: false, message: result.issues[0].message };
+}
+
+/** A text field of a form or body: '' when left out, and anything but text refused in the field's own words. */
+/* @__NO_SIDE_EFFECTS__ */
+export function textField(message: string) {
+  return optional(string(message), '');
 }

@@ -1,3 +1,5 @@
+import { check, maxLength, minLength, object, pipe, type InferOutput } from 'valibot';
+import { textField } from './schema';
 import type { AuthResponse } from './auth';
 
 /** Digits of an authenticator app's code (RFC 6238, 30-second steps, SHA-1: what every app shows). */
@@ -27,20 +29,20 @@ export type TwoFactorSetupResponse = {
 };
 
 /** POST /api/two-factor/enable */
-export type TwoFactorEnablePayload = { code: string };
+export type TwoFactorEnablePayload = InferOutput<typeof twoFactorEnableBody>;
 /** POST /api/two-factor/recovery-codes */
-export type TwoFactorRegeneratePayload = { code: string };
+export type TwoFactorRegeneratePayload = InferOutput<typeof twoFactorRegenerateBody>;
 /** The answer of enable and recovery-codes: the codes, shown once (the server keeps only their hashes). */
 export type RecoveryCodesResponse = { recoveryCodes: string[] };
 /** POST /api/two-factor/disable */
-export type TwoFactorDisablePayload = { password: string; code: string };
+export type TwoFactorDisablePayload = InferOutput<typeof twoFactorDisableBody>;
 
 /** POST /api/auth/local for a member with two-factor: no session yet, a ticket for the second step. */
 export type TwoFactorChallenge = { twoFactorRequired: true; ticket: string };
 /** The answer of POST /api/auth/local: a session, or the second step. */
 export type LoginResponse = AuthResponse | TwoFactorChallenge;
 /** POST /api/auth/two-factor: the ticket and a code from the app, or a recovery code. Answered with AuthResponse. */
-export type TwoFactorLoginPayload = { ticket: string; code: string };
+export type TwoFactorLoginPayload = InferOutput<typeof twoFactorLoginBody>;
 
 /** Every message of two-factor, server and SPA alike (SPEC §8's voice). */
 export const twoFactorMessages = {
@@ -59,3 +61,48 @@ export const twoFactorMessages = {
     return `Too many wrong codes. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
   },
 } as const;
+
+// The bodies of the two-factor routes. A field left out reads as empty and one not text breaks its rule, in the
+// rule's words; a body that is not an object is refused as its first field. Each route checks a field when its
+// turn comes (services/two-factor.ts): some come after the member's state or the password.
+
+/** An app code (enrolment confirms the new secret with one, never with a recovery code). */
+const appCode = pipe(
+  textField(twoFactorMessages.codeMissing),
+  check((code) => TOTP_CODE_PATTERN.test(code.trim()), twoFactorMessages.codeMissing),
+);
+/** A code typed in: an app code or a recovery code (which one, and whether right, the server tells). */
+export const givenCode = pipe(
+  textField(twoFactorMessages.codeMissing),
+  check((code) => code.trim() !== '', twoFactorMessages.codeMissing),
+);
+
+/** POST /api/two-factor/enable */
+export const twoFactorEnableBody = object({ code: appCode }, twoFactorMessages.codeMissing);
+/** POST /api/two-factor/recovery-codes */
+export const twoFactorRegenerateBody = object({ code: givenCode }, twoFactorMessages.codeMissing);
+/** POST /api/two-factor/disable: the password's rule first, then the code's. */
+export const twoFactorDisableBody = object(
+  {
+    password: pipe(
+      textField(twoFactorMessages.wrongPassword),
+      check((password) => password !== '', twoFactorMessages.wrongPassword),
+    ),
+    code: givenCode,
+  },
+  twoFactorMessages.wrongPassword,
+);
+/** Tickets are issued far inside these lengths: anything else is void before it is looked up. */
+const TICKET_LENGTH = { min: 20, max: 100 } as const;
+/** POST /api/auth/two-factor: a ticket that cannot be one is void (401), then the code's rule. */
+export const twoFactorLoginBody = object(
+  {
+    ticket: pipe(
+      textField(twoFactorMessages.ticketExpired),
+      minLength(TICKET_LENGTH.min, twoFactorMessages.ticketExpired),
+      maxLength(TICKET_LENGTH.max, twoFactorMessages.ticketExpired),
+    ),
+    code: givenCode,
+  },
+  twoFactorMessages.ticketExpired,
+);

@@ -127,26 +127,7 @@ export function answerRefusedSession(ctx: Parameters<typeof sendError>[0], error
 }
 
 /** A refusal's answer (answerRefusedSession's `credentialsChanged`). */
-type RefusalAnswer = { status: number; name: string; message: string };
-
-/**
- * issueSession for a sign-in controller of our own (passkey, the two-factor step): the token, or null once a
- * refusal at its row has been answered (answerRefusedSession); any other error is thrown.
- */
-export async function issueSessionOrAnswer(
-  strapi: Core.Strapi,
-  memberId: number,
-  ctx: Pick<TokenContext, 'get'> & Parameters<typeof sendError>[0],
-  proof: SessionProof = {},
-  credentialsChanged?: RefusalAnswer,
-): Promise<string | null> {
-  try {
-    return await issueSession(strapi, memberId, ctx, proof);
-  } catch (error) {
-    if (answerRefusedSession(ctx, error, credentialsChanged)) return null;
-    throw error;
-  }
-}
+export type RefusalAnswer = { status: number; name: string; message: string };
 
 /**
  * A token for a sign-in answer of the auth controller (extensions/users-permissions: social sign-in),

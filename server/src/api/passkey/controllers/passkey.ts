@@ -1,12 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
-import { UID } from '../../../content-types';
 import { checkPasskeyName, passkeyMessages } from '../../../contract/passkeys';
 import type { MemberContext, RequestContext } from '../../../request-context';
 import type { PasskeyService } from '../services/passkey';
-import { issueSessionOrAnswer } from '../../../security/sessions/tokens';
+import { answerSignIn } from '../../../security/sessions/sign-in';
 
-const { ApplicationError, ValidationError, NotFoundError } = errors;
+const { ValidationError, NotFoundError } = errors;
 /** A sign-in whose passkey was removed (by "Log out of all devices" or a new password) before its session's row. */
 const SIGNED_IN_WITH_REMOVED_PASSKEY = { status: 400, name: 'ValidationError', message: passkeyMessages.unknownPasskey };
 /** The largest id of a PostgreSQL integer column. */
@@ -67,24 +66,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async signIn(ctx: RequestContext) {
       const { userId, passkeyId } = await service().authenticate(credentialOf(ctx.request.body));
-      const user = (await strapi.db.query(UID.user).findOne({ where: { id: userId }, populate: ['role'] })) as {
-        id: number;
-        blocked?: boolean | null;
-        confirmed?: boolean | null;
-      } | null;
-      if (!user) throw new ValidationError(passkeyMessages.unknownPasskey);
-      // The same refusals as a password log-in.
-      const advanced = (await strapi.store({ type: 'plugin', name: 'users-permissions', key: 'advanced' }).get()) as {
-        email_confirmation?: boolean;
-      } | null;
-      if (advanced?.email_confirmation && user.confirmed !== true) throw new ApplicationError('Your account email is not confirmed');
-      if (user.blocked === true) throw new ApplicationError('Your account has been blocked by an administrator');
-      // Null: "Log out of all devices" or a password change came between the signing and the session's row
-      // (and, with it, perhaps the removal of this passkey), and was answered.
-      const jwt = await issueSessionOrAnswer(strapi, user.id, ctx, { passkeyId }, SIGNED_IN_WITH_REMOVED_PASSKEY);
-      if (jwt === null) return;
-      const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(UID.user), { auth: ctx.state.auth });
-      ctx.body = { jwt, user: sanitized };
+      // A passkey removed (by "Log out of all devices" or a new password) before the session's row: refused.
+      await answerSignIn(strapi, ctx, userId, {
+        proof: { passkeyId },
+        gone: () => new ValidationError(passkeyMessages.unknownPasskey),
+        credentialsChanged: SIGNED_IN_WITH_REMOVED_PASSKEY,
+      });
     },
   };
 };

@@ -1,19 +1,14 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import type { MemberContext, RequestContext } from '../../../request-context';
-import { UID } from '../../../content-types';
 import { TicketVoid, type CompletedLogIn, type TwoFactorService } from '../services/two-factor';
 import { sendError } from '../../../payments/http';
 import { createAuthRateLimit } from '../../../security/auth-rate-limit';
-import { currentSessionId, issueSessionOrAnswer } from '../../../security/sessions/tokens';
+import { currentSessionId } from '../../../security/sessions/tokens';
+import { answerSignIn } from '../../../security/sessions/sign-in';
 import { recordStepUp } from '../../../security/step-up';
 
 const service = (strapi: Core.Strapi) => strapi.service('api::two-factor.two-factor') as unknown as TwoFactorService;
-
-const bodyOf = (ctx: RequestContext): Record<string, unknown> => {
-  const body: unknown = ctx.request.body;
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-};
 
 /** Secrets and recovery codes: no cache, no proxy keeps a copy. */
 const secretAnswer = (ctx: RequestContext, body: unknown) => {
@@ -43,21 +38,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** POST /api/two-factor/enable { code } */
     async enable(ctx: MemberContext) {
-      const recoveryCodes = await service(strapi).enable(ctx, ctx.state.user.id, bodyOf(ctx).code);
+      const recoveryCodes = await service(strapi).enable(ctx, ctx.state.user.id, ctx.request.body);
       secretAnswer(ctx, { recoveryCodes });
     },
 
     /** POST /api/two-factor/recovery-codes { code } */
     async regenerate(ctx: MemberContext) {
-      const recoveryCodes = await service(strapi).regenerate(ctx, ctx.state.user.id, bodyOf(ctx).code);
+      const recoveryCodes = await service(strapi).regenerate(ctx, ctx.state.user.id, ctx.request.body);
       await provedPresence(strapi, ctx);
       secretAnswer(ctx, { recoveryCodes });
     },
 
     /** POST /api/two-factor/disable { password, code } */
     async disable(ctx: MemberContext) {
-      const body = bodyOf(ctx);
-      await service(strapi).disable(ctx, ctx.state.user.id, body.password, body.code);
+      await service(strapi).disable(ctx, ctx.state.user.id, ctx.request.body);
       await provedPresence(strapi, ctx);
       ctx.body = { ok: true };
     },
@@ -65,27 +59,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** POST /api/auth/two-factor { ticket, code }: the session of a password log-in, once the code is right. */
     async logIn(ctx: RequestContext) {
       await perAddress(ctx, async () => undefined);
-      const body = bodyOf(ctx);
       let completed: CompletedLogIn;
       try {
-        completed = await service(strapi).completeLogIn(ctx, body.ticket, body.code);
+        completed = await service(strapi).completeLogIn(ctx, ctx.request.body);
       } catch (error) {
         // Not Strapi's UnauthorizedError: its authorize middleware would replace the message with a bare "Unauthorized".
         if (error instanceof TicketVoid) return sendError(ctx, 401, 'UnauthorizedError', error.message);
         throw error;
       }
-      const user = await strapi.db.query(UID.user).findOne({ where: { id: completed.userId }, populate: ['role'] });
-      if (!user) throw new errors.UnauthorizedError('Invalid credentials');
-      if (user.blocked === true) throw new errors.ApplicationError('Your account has been blocked by an administrator');
-      // Null: refused and answered; a password replaced meanwhile voids the ticket, as it would a moment later.
-      const jwt = await issueSessionOrAnswer(strapi, user.id, ctx, completed.proof, {
-        status: 401,
-        name: 'UnauthorizedError',
-        message: new TicketVoid().message,
+      // A password replaced meanwhile voids the ticket at the session's row too, as it would a moment later.
+      await answerSignIn(strapi, ctx, completed.userId, {
+        proof: completed.proof,
+        gone: () => new errors.UnauthorizedError('Invalid credentials'),
+        credentialsChanged: { status: 401, name: 'UnauthorizedError', message: new TicketVoid().message },
       });
-      if (jwt === null) return;
-      const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(UID.user), { auth: ctx.state.auth });
-      ctx.body = { jwt, user: sanitized };
     },
   };
 };

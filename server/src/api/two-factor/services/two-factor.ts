@@ -2,14 +2,21 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
+import type { GenericSchema, InferOutput } from 'valibot';
 import { UID } from '../../../content-types';
+import { parseBody } from '../../../contract/schema';
 import {
   RECOVERY_CODE_COUNT,
   TOTP_DIGITS,
   RECOVERY_CODE_PATTERN,
   TOTP_CODE_PATTERN,
+  givenCode,
   normaliseCode,
+  twoFactorDisableBody,
+  twoFactorEnableBody,
+  twoFactorLoginBody,
   twoFactorMessages as messages,
+  twoFactorRegenerateBody,
   type TwoFactorSetupResponse,
   type TwoFactorStatus,
 } from '../../../contract/twoFactor';
@@ -83,6 +90,17 @@ export class TicketVoid extends Error {
 
 type RefusableCtx = { set(name: string, value: string): void };
 
+/** The value as the contract's rule reads it, or that rule's refusal (400, in its words). */
+function valid<TSchema extends GenericSchema>(schema: TSchema, value: unknown): InferOutput<TSchema> {
+  const parsed = parseBody(schema, value);
+  if (!parsed.ok) throw new errors.ValidationError(parsed.message);
+  return parsed.value;
+}
+
+/** A field of a request body; a body that is not an object has none (its rules refuse it as missing). */
+const fieldOf = (body: unknown, key: string): unknown =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[key] : undefined;
+
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const enrolments = () => strapi.db.query(UID.twoFactor);
   const recoveryCodes = () => strapi.db.query(UID.twoFactorRecoveryCode);
@@ -132,7 +150,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return count === 1;
   }
 
-  const codeGiven = (given: unknown): given is string => typeof given === 'string' && given.trim() !== '';
+  const codeGiven = (given: unknown): given is string => parseBody(givenCode, given).ok;
 
   /** Whether `given` is the member's second factor (an app code, or a recovery code where allowed, spent if right); counted first. */
   async function checkCode(ctx: RefusableCtx, userId: number, given: string, { recovery }: { recovery: boolean }): Promise<boolean> {
@@ -149,9 +167,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     });
   }
 
-  /** Checks the member's second factor under its budget: a missing code is refused uncounted, a wrong one answered wrongCode. */
-  async function verify(ctx: RefusableCtx, userId: number, given: unknown, options: { recovery: boolean }): Promise<void> {
-    if (!codeGiven(given)) throw new errors.ValidationError(messages.codeMissing);
+  /** Checks the member's second factor under its budget (a code the body's rule let through): a wrong one is answered wrongCode. */
+  async function verify(ctx: RefusableCtx, userId: number, given: string, options: { recovery: boolean }): Promise<void> {
     if (!(await checkCode(ctx, userId, given, options))) throw new errors.ValidationError(messages.wrongCode);
   }
 
@@ -235,9 +252,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return { secret, uri, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
     },
 
-    /** Confirms the pending secret with a first code: on, with ten new recovery codes. */
-    async enable(ctx: RefusableCtx, userId: number, given: unknown): Promise<string[]> {
-      if (typeof given !== 'string' || !TOTP_CODE_PATTERN.test(given.trim())) throw new errors.ValidationError(messages.codeMissing);
+    /** Confirms the pending secret with a first code (POST /api/two-factor/enable's body): on, with ten new recovery codes. */
+    async enable(ctx: RefusableCtx, userId: number, body: unknown): Promise<string[]> {
+      const { code: given } = valid(twoFactorEnableBody, body);
       const row = await enrolmentOf(userId);
       if (isOn(row)) throw new errors.ApplicationError(messages.alreadyEnabled);
       const pending = row?.pending_secret ? decryptSecret(row.pending_secret, userId, keys()) : null;
@@ -258,21 +275,24 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** New recovery codes for a code (an app code or a recovery code); the old ones stop working. */
-    async regenerate(ctx: RefusableCtx, userId: number, given: unknown): Promise<string[]> {
+    async regenerate(ctx: RefusableCtx, userId: number, body: unknown): Promise<string[]> {
       if (!(await isEnabled(userId))) throw new errors.ApplicationError(messages.notEnabled);
-      await verify(ctx, userId, given, { recovery: true });
+      const { code } = valid(twoFactorRegenerateBody, body);
+      await verify(ctx, userId, code, { recovery: true });
       const codes = await strapi.db.transaction(() => newRecoveryCodes(userId));
       await notifyOwner(strapi, userId, 'recovery-codes');
       return codes;
     },
 
     /** Off, with the password and a code (an app code or a recovery code): the secret, codes and tickets go. */
-    async disable(ctx: RefusableCtx, userId: number, password: unknown, given: unknown): Promise<void> {
+    async disable(ctx: RefusableCtx, userId: number, body: unknown): Promise<void> {
       if (!(await isEnabled(userId))) throw new errors.ApplicationError(messages.notEnabled);
-      if (typeof password !== 'string' || !password) throw new errors.ValidationError(messages.wrongPassword);
+      // Field by field: a wrong password is answered (and counted) as such whatever the code.
+      const rules = twoFactorDisableBody.entries;
+      const password = valid(rules.password, fieldOf(body, 'password'));
       // A stolen session guessing the password draws on the account's one password budget, the log-in's.
       if (!(await passwordGuess(strapi, ctx, userId, password))) throw new errors.ValidationError(messages.wrongPassword);
-      await verify(ctx, userId, given, { recovery: true });
+      await verify(ctx, userId, valid(rules.code, fieldOf(body, 'code')), { recovery: true });
       await strapi.db.transaction(() => removeEverything(userId));
       await notifyOwner(strapi, userId, 'two-factor-off');
       strapi.log.info(`[two-factor] user ${userId}: two-factor authentication turned off`);
@@ -305,8 +325,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * member's sessions were revoked after it was issued, or once the password it proved is replaced (a
      * reset or change): checked here before a code is spent, and again when the session's row is written.
      */
-    async completeLogIn(ctx: RefusableCtx, ticket: unknown, code: unknown): Promise<CompletedLogIn> {
-      if (typeof ticket !== 'string' || ticket.length < 20 || ticket.length > 100) throw new TicketVoid();
+    async completeLogIn(ctx: RefusableCtx, body: unknown): Promise<CompletedLogIn> {
+      // Field by field: a void ticket (401) is answered before the code is looked at.
+      const rules = twoFactorLoginBody.entries;
+      const checked = parseBody(rules.ticket, fieldOf(body, 'ticket'));
+      if (!checked.ok) throw new TicketVoid(checked.message);
+      const ticket = checked.value;
       const row = (await tickets().findOne({ where: { ticket_hash: { $in: keyedHashes(ticket, keys()) } } })) as TicketRow | null;
       const now = Date.now();
       // A ticket from before a revocation is gone (src/security/sessions/revocation.ts); a gone member's is void.
@@ -317,7 +341,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!row || row.used_at || Number(row.expires_at) <= now || !memberExists || revokedAfter || passwordReplaced) {
         throw new TicketVoid();
       }
-      if (!codeGiven(code)) throw new errors.ValidationError(messages.codeMissing);
+      const code = valid(rules.code, fieldOf(body, 'code'));
       // Said as it is, not "expired": the member knows why and logs in again.
       if ((row.failures ?? 0) >= TICKET_MAX_FAILURES) throw new TicketVoid(messages.ticketBurnt);
       // Counted on the ticket, then on the account, before the code is checked; a right code uses the ticket.

@@ -6,6 +6,7 @@ import { errors } from '@strapi/utils';
 import type { SocialProvider } from '../../../contract/social';
 import { PROVIDER_LABELS } from './settings';
 import { UID } from '../../../content-types';
+import { signInRefusals } from '../../../security/sessions/sign-in';
 
 interface UserRow {
   id: number;
@@ -22,7 +23,7 @@ interface AdvancedSettings {
 }
 
 export const ACCOUNT_MESSAGES = {
-  blocked: 'Your account has been blocked by an administrator',
+  blocked: signInRefusals.blocked,
   registerClosed: 'New accounts cannot be created on this site right now.',
   emailTaken: (existingProvider: string | null) =>
     !existingProvider || existingProvider === 'local'
