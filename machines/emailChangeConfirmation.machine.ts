@@ -1,5 +1,6 @@
 import { assign, fromPromise, not, setup } from 'xstate';
-import { emailChangeMessages, emailChangeToken } from '../server/src/contract/emailChange';
+import { emailChangeLinkToken, emailChangeMessages } from '../server/src/contract/emailChange';
+import { parseBody } from '../server/src/contract/schema';
 import { CANCEL_EMAIL_CHANGE_FALLBACK, CONFIRM_EMAIL_CHANGE_FALLBACK, cancelEmailChange, confirmEmailChange } from './services/emailChange';
 import { errorMessage } from './services/errors';
 
@@ -34,12 +35,17 @@ export const emailChangeConfirmationMachine = setup({
   },
 }).createMachine({
   id: 'emailChangeConfirmation',
-  // A token that cannot be one (cut short by a mail client, edited) is never sent.
-  context: ({ input }) => ({ token: emailChangeToken(input.token) ?? '', link: input.link, error: null, message: null }),
+  // A token that cannot be one (cut short by a mail client, edited) is never sent: the page says the contract's words.
+  context: ({ input }) => {
+    const token = parseBody(emailChangeLinkToken, input.token);
+    return token.ok
+      ? { token: token.value, link: input.link, error: null, message: null }
+      : { token: '', link: input.link, error: token.message, message: null };
+  },
   initial: 'idle',
   states: {
     idle: {
-      always: { guard: 'tokenMissing', target: 'failure', actions: assign({ error: emailChangeMessages.missingToken }) },
+      always: { guard: 'tokenMissing', target: 'failure' },
       on: { 'link.submitted': 'submitting' },
     },
     submitting: {

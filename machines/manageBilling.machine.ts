@@ -1,6 +1,7 @@
 import { assertEvent, assign, fromPromise, raise, sendParent, setup } from 'xstate';
 import { billingMessages } from '../server/src/contract/billing';
-import type { PaymentMode, SandboxCard } from '../server/src/contract/subscriptions';
+import type { PaymentMode } from '../server/src/contract/subscriptions';
+import type { SandboxCard } from '../server/src/contract/sandboxCard';
 import { openBillingPortal, updateSandboxCard } from './services/billing';
 import { errorMessage } from './services/errors';
 import { SUCCESS_NOTICE_MS, successNotice } from './shared/notice';

@@ -7,7 +7,8 @@ import {
   type SandboxCardUpdatePayload,
   type SandboxCardUpdateResponse,
 } from '../../server/src/contract/billing';
-import type { CurrentSubscription, SandboxCard } from '../../server/src/contract/subscriptions';
+import type { CurrentSubscription } from '../../server/src/contract/subscriptions';
+import type { SandboxCard } from '../../server/src/contract/sandboxCard';
 import { apiRequest } from './client';
 import { ApiError } from './errors';
 

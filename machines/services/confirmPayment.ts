@@ -1,6 +1,6 @@
 import type { Stripe, StripeElements } from '@stripe/stripe-js';
 import { confirmSandboxPayment } from './subscriptions';
-import type { SandboxCard } from '../../server/src/contract/subscriptions';
+import type { SandboxCard } from '../../server/src/contract/sandboxCard';
 
 /** How the person pays: Stripe's card element, or the offline sandbox's test-card form. */
 export type PaymentMethodInput = { kind: 'stripe'; stripe: Stripe; elements: StripeElements } | { kind: 'sandbox'; card: SandboxCard };

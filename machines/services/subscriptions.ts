@@ -4,12 +4,12 @@ import type {
   CreateSubscriptionResponse,
   CurrentSubscription,
   PaymentsConfig,
-  SandboxCard,
   SandboxConfirmPayload,
   SandboxConfirmResponse,
   SubscriptionPlan,
   SubscriptionPlansResponse,
 } from '../../server/src/contract/subscriptions';
+import type { SandboxCard } from '../../server/src/contract/sandboxCard';
 import { apiRequest } from './client';
 
 type CallOptions = { signal?: AbortSignal };

@@ -12,9 +12,9 @@ import type {
   CreateSubscriptionResponse,
   CurrentSubscription,
   PaymentsConfig,
-  SandboxCard,
   SubscriptionPlan,
 } from '../../server/src/contract/subscriptions';
+import type { SandboxCard } from '../../server/src/contract/sandboxCard';
 import type { InvoicePage } from '../../machines/services/billing';
 import type { CardOnFile } from '../../server/src/contract/billing';
 import type { PaymentMethodInput } from '../../machines/services/confirmPayment';

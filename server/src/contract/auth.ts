@@ -1,4 +1,5 @@
-import { check, object, optional, pipe, string, transform } from 'valibot';
+import { check, object, pipe, transform } from 'valibot';
+import { textField } from './schema';
 import type { User } from './users';
 import { emailMessages, isBlank, isValidEmail, usernameError } from './fieldRules';
 
@@ -12,7 +13,7 @@ export const signUpMessages = {
 } as const;
 
 // A field left out, or not text, reads as missing: its refusal is the spec's, not a type error's.
-const field = optional(string(signUpMessages.missingFields), '');
+const field = textField(signUpMessages.missingFields);
 
 /**
  * Sign-up as the form and POST /api/auth/local/register both check it: SPEC §5's rules in its order, then

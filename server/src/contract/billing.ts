@@ -1,5 +1,5 @@
 import type { UnitSystem, WeightEntry } from './progress';
-import type { SandboxCard } from './subscriptions';
+import type { SandboxCard } from './sandboxCard';
 
 /** Stripe's invoice statuses. */
 export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'uncollectible', 'void'] as const;

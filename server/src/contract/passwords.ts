@@ -1,6 +1,6 @@
-import { check, object, optional, pipe, string, transform } from 'valibot';
+import { check, object, pipe, string, transform } from 'valibot';
 import { emailMessages, isBlank, isValidEmail } from './fieldRules';
-import { firstError } from './schema';
+import { firstError, textField } from './schema';
 
 /** SPEC §9: the new password minimum, for reset and change alike. */
 export const PASSWORD_MIN_LENGTH = 6;
@@ -62,12 +62,12 @@ export const resetPasswordBody = pipe(
     {
       // A field left out reads as empty: its refusal is the spec's, not a missing key's.
       code: pipe(
-        optional(string(resetMessages.missingCode), ''),
+        textField(resetMessages.missingCode),
         transform(normaliseResetCode),
         check((code) => code !== '', resetMessages.missingCode),
       ),
-      password: optional(string(resetMessages.missingPasswords), ''),
-      passwordConfirmation: optional(string(resetMessages.missingPasswords), ''),
+      password: textField(resetMessages.missingPasswords),
+      passwordConfirmation: textField(resetMessages.missingPasswords),
     },
     resetMessages.missingCode,
   ),

@@ -1,3 +1,5 @@
+import type { SandboxCard } from './sandboxCard';
+
 /** Stripe's subscription statuses. */
 export const SUBSCRIPTION_STATUSES = [
   'incomplete',
@@ -79,8 +81,6 @@ export type PaymentMode = 'stripe' | 'sandbox';
 /** GET /api/payments/config */
 export type PaymentsConfig = { mode: PaymentMode; publishableKey: string | null };
 
-/** The card fields of the sandbox's payment form. */
-export type SandboxCard = { cardNumber: string; expiry: string; cvc: string };
 /** POST /api/payments/sandbox/confirm */
 export type SandboxConfirmPayload = { clientSecret: string } & SandboxCard;
 export type SandboxConfirmResponse = { paymentIntent: { id: string; status: string } };

@@ -3,6 +3,15 @@ import { GatewayError, addInterval } from './gateway';
 import type { CreatedSubscription, CustomerInput, GatewaySubscription, InvoicePage, PaymentGateway, WebhookEvent } from './gateway';
 import { ENDED_STATUSES, INCOMPLETE_LIFETIME_MS, type PlanInterval, type SubscriptionStatus } from '../contract/subscriptions';
 import type { CardBrand, CardOnFile, Invoice } from '../contract/billing';
+import {
+  SANDBOX_CARDS,
+  SANDBOX_PAYING_CARDS,
+  sandboxCardBody,
+  sandboxCardMessages,
+  type SandboxCard,
+  type SandboxCardRefusal,
+} from '../contract/sandboxCard';
+import { parseBody } from '../contract/schema';
 
 /** Key-value persistence of the sandbox (Strapi's core store in the app; a Map in unit tests). */
 export interface SandboxStorage {
@@ -22,25 +31,6 @@ export interface SandboxGatewayOptions {
   receiptUrl?: (invoiceId: string) => string;
   now?: () => Date;
 }
-
-/** Test cards, as in Stripe's test mode. */
-export const SANDBOX_CARDS = { success: '4242424242424242', declined: '4000000000000002' } as const;
-
-/**
- * The test numbers that pay, each with its network (Stripe's test cards, docs/payments-sandbox-cards.md):
- * more than one, so that a changed card on file shows.
- */
-export const SANDBOX_PAYING_CARDS: ReadonlyMap<string, CardBrand> = new Map<string, CardBrand>([
-  [SANDBOX_CARDS.success, 'visa'],
-  ['4000056655665556', 'visa'],
-  ['5555555555554444', 'mastercard'],
-  ['2223003122003222', 'mastercard'],
-  ['378282246310005', 'amex'],
-  ['6011111111111117', 'discover'],
-  ['3056930009020004', 'diners'],
-  ['3566002020360505', 'jcb'],
-  ['6200000000000005', 'unionpay'],
-]);
 
 interface SandboxCustomer {
   id: string;
@@ -117,10 +107,10 @@ interface StoredCard {
   expiry: string;
 }
 
-const storedCard = (number: string, input: CardInput): StoredCard => ({
-  brand: SANDBOX_PAYING_CARDS.get(number),
-  last4: number.slice(-4),
-  expiry: String(input.expiry).replace(/\s/g, ''),
+const storedCard = ({ cardNumber, expiry }: SandboxCard): StoredCard => ({
+  brand: SANDBOX_PAYING_CARDS.get(cardNumber),
+  last4: cardNumber.slice(-4),
+  expiry,
 });
 
 /** A stored card as the contract shows it; older records have no brand, which their test number's last 4 digits tell. */
@@ -130,30 +120,16 @@ function cardView(card: StoredCard): CardOnFile {
   return { brand, last4: card.last4, expMonth: month, expYear: 2000 + year };
 }
 
-/** Validates the card fields; answers the normalised number. Throws SandboxCardError(400). */
-export function validateSandboxCard(input: CardInput, now: Date): string {
-  const number = typeof input.cardNumber === 'string' ? input.cardNumber.replace(/[\s-]/g, '') : '';
-  if (!SANDBOX_PAYING_CARDS.has(number) && number !== SANDBOX_CARDS.declined) {
-    throw new SandboxCardError(400, 'incorrect_number', 'Your card number is incorrect.');
-  }
-  const expiry = typeof input.expiry === 'string' ? /^\s*(\d{1,2})\s*\/\s*(\d{2})\s*$/.exec(input.expiry) : null;
-  if (!expiry) {
-    throw new SandboxCardError(400, 'incomplete_expiry', "Your card's expiration date is incomplete. Use MM/YY.");
-  }
-  const month = Number(expiry[1]);
-  const year = 2000 + Number(expiry[2]);
-  if (month < 1 || month > 12) {
-    throw new SandboxCardError(400, 'invalid_expiry_month', "Your card's expiration month is invalid.");
-  }
-  // A card is valid through the last day of its expiry month.
-  if (Date.UTC(year, month, 1) <= now.getTime()) {
-    throw new SandboxCardError(400, 'expired_card', "Your card's expiration date is in the past.");
-  }
-  const cvc = typeof input.cvc === 'string' ? input.cvc.trim() : '';
-  if (!/^\d{3,4}$/.test(cvc)) {
-    throw new SandboxCardError(400, 'incomplete_cvc', "Your card's security code is incomplete. Enter 3 or 4 digits.");
-  }
-  return number;
+/**
+ * Checks the card fields by the contract's rules (as of `now`); answers them normalised (the number without
+ * spaces or dashes). Throws SandboxCardError(400) with the broken rule's message and its code.
+ */
+export function validateSandboxCard(input: CardInput, now: Date): SandboxCard {
+  const parsed = parseBody(sandboxCardBody(now), input);
+  if (parsed.ok) return parsed.value;
+  // Each message of the schema is one of sandboxCardMessages, whose key is the code Stripe answers with.
+  const code = (Object.keys(sandboxCardMessages) as SandboxCardRefusal[]).find((key) => sandboxCardMessages[key] === parsed.message);
+  throw new SandboxCardError(400, code ?? 'card_error', parsed.message);
 }
 
 /**
@@ -396,10 +372,10 @@ export class SandboxGateway implements PaymentGateway {
   async updateCard(customerId: string, input: CardInput): Promise<{ last4: string }> {
     const customer = typeof customerId === 'string' ? await this.storage.get<SandboxCustomer>(`cus:${customerId}`) : null;
     if (!customer) throw new GatewayError('not_found', `No such customer: '${customerId}'`, 'resource_missing');
-    const number = validateSandboxCard(input, this.now());
+    const given = validateSandboxCard(input, this.now());
     // As on Stripe, the declined test card cannot be saved either.
-    if (number === SANDBOX_CARDS.declined) throw new SandboxCardError(402, 'card_declined', 'Your card was declined.');
-    const card = storedCard(number, input);
+    if (given.cardNumber === SANDBOX_CARDS.declined) throw new SandboxCardError(402, 'card_declined', 'Your card was declined.');
+    const card = storedCard(given);
     await this.storage.set(`cus:${customerId}`, { ...customer, card });
     return { last4: card.last4 };
   }
@@ -468,15 +444,15 @@ export class SandboxGateway implements PaymentGateway {
       throw new SandboxCardError(400, 'payment_intent_unexpected_state', 'This payment was canceled. Please start again.');
     }
 
-    const number = validateSandboxCard(input, this.now());
-    if (number === SANDBOX_CARDS.declined) {
+    const given = validateSandboxCard(input, this.now());
+    if (given.cardNumber === SANDBOX_CARDS.declined) {
       await this.storage.set(`pi:${current.id}`, { ...current, declines: current.declines + 1 });
       throw new SandboxCardError(402, 'card_declined', 'Your card was declined.');
     }
 
     // The paying card becomes the card on file (renewals use it).
     const customer = await this.storage.get<SandboxCustomer>(`cus:${sub.customerId}`);
-    if (customer) await this.storage.set(`cus:${customer.id}`, { ...customer, card: storedCard(number, input) });
+    if (customer) await this.storage.set(`cus:${customer.id}`, { ...customer, card: storedCard(given) });
 
     const now = this.now();
     sub.status = 'active';

@@ -87,4 +87,19 @@ describe('profile rules shared by the forms and the server guard', () => {
     ).rejects.toMatchObject({ name: 'ValidationError', message: profileMessages.passwordTooShort });
     expect(reachedStrapi).toBe(false);
   });
+
+  it('names the keys it does not take in the details too, and only then', () => {
+    const details = (body: unknown) => {
+      try {
+        normalizeProfileUpdate(body);
+        return null;
+      } catch (error) {
+        return (error as errors.ValidationError).details;
+      }
+    };
+    expect(details({ confirmed: true, blocked: false })).toEqual({ fields: ['confirmed', 'blocked'] });
+    expect(details({ bmi: { id: 1 } })).toEqual({ fields: ['bmi.id'] });
+    // The username is checked before the bmi's keys: its refusal names no field.
+    expect(details({ username: 'ab', bmi: { id: 1 } })).toEqual({});
+  });
 });

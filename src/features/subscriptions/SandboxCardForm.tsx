@@ -1,5 +1,5 @@
 import { useId, type FormEvent } from 'react';
-import type { SandboxCard } from '../../../server/src/contract/subscriptions';
+import type { SandboxCard } from '../../../server/src/contract/sandboxCard';
 import { formValues } from '../../components/form/formValues';
 import { ActionButtons } from '../../components/form/ActionButtons';
 

@@ -2,13 +2,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { usernameError } from '../../../server/src/contract/fieldRules';
-import {
-  changePasswordBodyError,
-  checkProfileUpdate,
-  goalsError,
-  informationError,
-  passwordChangeError,
-} from '../../../server/src/contract/profileRules';
+import { changePasswordBodyError, goalsError, informationError, passwordChangeError } from '../../../server/src/contract/profileRules';
+import { profileUpdateBody } from '../../../server/src/contract/profileUpdate';
+import { parseBody } from '../../../server/src/contract/schema';
 import { resetCodeError } from '../../../server/src/contract/passwords';
 import { checkWeightEntry } from '../../../server/src/contract/progress';
 
@@ -99,8 +95,8 @@ describe('the spec numbers are written once, in the contract', () => {
 const goodUpdate = { username: 'tbone', email: 'tbone@example.com' };
 /** The server's first broken rule for a PUT /api/users/:id body, or null. */
 const serverSays = (body: unknown) => {
-  const checked = checkProfileUpdate(body);
-  return checked.ok ? null : checked.broken.message;
+  const checked = parseBody(profileUpdateBody, body);
+  return checked.ok ? null : checked.message;
 };
 const bmi = (height: number, currentWeight: number) => ({ bmi: { height, currentWeight, Gender: 'Male' } });
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor, fromPromise, setup, type AnyEventObject } from 'xstate';
 import { manageBillingMachine } from '../../../machines/manageBilling.machine';
-import type { SandboxCard } from '../../../server/src/contract/subscriptions';
+import type { SandboxCard } from '../../../server/src/contract/sandboxCard';
 import { deferred, type Deferred } from '../../support/deferred';
 import { nextTick } from './machineTestKit';
 import { SUCCESS_NOTICE_MS } from '../../../machines/shared/notice';

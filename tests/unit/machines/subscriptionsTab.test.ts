@@ -15,9 +15,9 @@ import type {
   CreateSubscriptionResponse,
   CurrentSubscription,
   PaymentsConfig,
-  SandboxCard,
   SubscriptionPlan,
 } from '../../../server/src/contract/subscriptions';
+import type { SandboxCard } from '../../../server/src/contract/sandboxCard';
 import { activeSubscription, monthlyPlan, sandboxPayments } from '../../support/subscriptionFixtures';
 import { nextTick } from './machineTestKit';
 

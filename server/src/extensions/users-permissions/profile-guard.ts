@@ -1,5 +1,7 @@
 import { errors } from '@strapi/utils';
-import { checkProfileUpdate, changePasswordBodyError, profileMessages, type RuleBreak } from '../../contract/profileRules';
+import { changePasswordBodyError, profileMessages } from '../../contract/profileRules';
+import { cannotBeUpdated, profileUpdateBody, unknownProfileKeys } from '../../contract/profileUpdate';
+import { parseBody } from '../../contract/schema';
 import type { NextMiddleware, RequestContext } from '../../request-context';
 import { TAKEN_MESSAGES, usernameTaken } from '../../security/identifiers';
 import { UID } from '../../content-types';
@@ -17,7 +19,8 @@ import { requireRecentStepUp } from '../../security/step-up';
 
 /**
  * Route wiring of the guards of the member-facing users-permissions routes (see docs/profile.md);
- * the rules and their messages are the contract's (src/contract/profileRules.ts), shared with the SPA's forms:
+ * the rules and their messages are the contract's (src/contract/profileRules.ts, shared with the SPA's forms, and
+ * src/contract/profileUpdate.ts, the PUT body as a whole):
  *
  * - PUT /api/users/:id (user.update): a member updates only themselves (the route's policy,
  *   src/policies/only-yourself.ts), and only the fields of the profile sections (SPEC §7) under the
@@ -37,13 +40,13 @@ import { requireRecentStepUp } from '../../security/step-up';
 
 const { ValidationError, ApplicationError } = errors;
 
-const refused = ({ message, fields }: RuleBreak) => new ValidationError(message, fields ? { fields } : undefined);
-
 /** The body of PUT /api/users/:id as may be saved, or a ValidationError with the first broken rule. */
 export function normalizeProfileUpdate(body: unknown): Record<string, unknown> {
-  const checked = checkProfileUpdate(body);
-  if (!checked.ok) throw refused(checked.broken);
-  return checked.value;
+  const parsed = parseBody(profileUpdateBody, body);
+  if (parsed.ok) return parsed.value;
+  // Keys it does not take are named in the details too, when they are what the message refuses.
+  const fields = unknownProfileKeys(body);
+  throw new ValidationError(parsed.message, parsed.message === cannotBeUpdated(fields) ? { fields } : undefined);
 }
 
 /** Route middleware of PUT /api/users/:id (runs after auth, the role permission check and global::only-yourself). */

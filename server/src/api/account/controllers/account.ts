@@ -1,9 +1,20 @@
 import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
+import type { GenericSchema, InferOutput } from 'valibot';
 import { logOutEverywhere } from '../../../security/sessions/revocation';
 import type { MemberContext, RequestContext } from '../../../request-context';
 import { handleGatewayError, sendError } from '../../../payments/http';
 import { billingMessages } from '../../../contract/billing';
 import { recordRateLimitRefusal } from '../../../operations/metrics';
+import { emailChangeCancelBody, emailChangeConfirmBody } from '../../../contract/emailChange';
+import { parseBody } from '../../../contract/schema';
+
+/** The body as the contract reads it, or its refusal (400, in the link's words, like a token that matches nothing). */
+function linkBody<TSchema extends GenericSchema>(ctx: RequestContext, schema: TSchema): InferOutput<TSchema> {
+  const parsed = parseBody(schema, ctx.request.body);
+  if (!parsed.ok) throw new errors.ValidationError(parsed.message);
+  return parsed.value;
+}
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** DELETE /api/users-permissions/users/delete-account: deletes the authenticated user. */
@@ -44,15 +55,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
 
   /** POST /api/auth/email-change/confirm (public, the link mailed to the new address): makes the change. */
   async confirmEmailChange(ctx: RequestContext) {
-    const body: unknown = ctx.request.body;
-    const token = typeof body === 'object' && body !== null ? (body as { token?: unknown }).token : undefined;
+    const { token } = linkBody(ctx, emailChangeConfirmBody);
     ctx.body = await strapi.service('api::account.email-change').confirm(token);
   },
 
   /** POST /api/auth/email-change/cancel (public, the link mailed to the old address): voids the pending change. */
   async cancelEmailChange(ctx: RequestContext) {
-    const body: unknown = ctx.request.body;
-    const token = typeof body === 'object' && body !== null ? (body as { token?: unknown }).token : undefined;
+    const { token } = linkBody(ctx, emailChangeCancelBody);
     await strapi.service('api::account.email-change').cancel(token);
     ctx.body = { ok: true };
   },

@@ -3,7 +3,7 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { UID } from '../../../content-types';
 import { publicUrl } from '../../../public-url';
-import { EMAIL_CHANGE_TTL_MS, emailChangeMessages, emailChangeToken, type PendingEmailChange } from '../../../contract/emailChange';
+import { EMAIL_CHANGE_TTL_MS, emailChangeMessages, type PendingEmailChange } from '../../../contract/emailChange';
 import { createLimiter, type Limiter } from '../../../security/limits';
 import type { RefusingLimit } from '../../../operations/metrics';
 import { sendMail } from '../../../mail/send';
@@ -92,10 +92,8 @@ const createEmailChangeService = ({ strapi }: { strapi: Core.Strapi }) => {
     });
   };
 
-  /** The member whose pending change the token names, when its secret matches `field`'s hash. */
-  const findByToken = async (rawToken: unknown, field: 'email_change_token' | 'email_change_cancel_token'): Promise<PendingRow | null> => {
-    const token = emailChangeToken(rawToken);
-    if (!token) return null;
+  /** The member whose pending change the token (well-formed: the route's body rule) names, when its secret matches `field`'s hash. */
+  const findByToken = async (token: string, field: 'email_change_token' | 'email_change_cancel_token'): Promise<PendingRow | null> => {
     const [id, secret] = token.split('.');
     // No row has an id past PostgreSQL's integer: asking would fail the query (a 500), not find nobody.
     if (Number(id) > MAX_ROW_ID) return null;
@@ -179,7 +177,7 @@ const createEmailChangeService = ({ strapi }: { strapi: Core.Strapi }) => {
      * Makes the change the token confirms: once, within 24 hours, and only while no other account has
      * the address. The new address ends every session and voids a mailed reset code (src/security/sessions/revocation.ts).
      */
-    async confirm(token: unknown): Promise<{ email: string }> {
+    async confirm(token: string): Promise<{ email: string }> {
       return strapi.db.transaction(async () => {
         const row = await findByToken(token, 'email_change_token');
         const expiresAt = row?.pending_email_expires_at ? new Date(row.pending_email_expires_at).getTime() : NaN;
@@ -203,7 +201,7 @@ const createEmailChangeService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** Voids the pending change the old address's link names. */
-    async cancel(token: unknown): Promise<void> {
+    async cancel(token: string): Promise<void> {
       const row = await findByToken(token, 'email_change_cancel_token');
       const { count } = row
         ? await users().updateMany({ where: { id: row.id, email_change_cancel_token: row.email_change_cancel_token }, data: CLEARED })
