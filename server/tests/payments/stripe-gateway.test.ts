@@ -1,10 +1,11 @@
 import Stripe from 'stripe';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { request, type TestStrapi } from '../helpers/strapi';
-import type { ApiError, AuthResponse, ListResponse } from '../helpers/types';
+import { request } from '../helpers/strapi';
+import type { ApiError, ListResponse } from '../helpers/types';
 import { startStripeDouble, type StripeDouble } from '../helpers/stripe-double';
 import { GatewayError, StripeGateway, mapStripeCard, resolveMode } from '../../src/payments';
-import { boot } from '../helpers/app';
+import { boot, type TestApp } from '../helpers/app';
+import type { Member } from '../helpers/members';
 
 const WEBHOOK_SECRET = 'whsec_test_carnivo';
 const signer = new Stripe('sk_test_signer');
@@ -270,19 +271,12 @@ describe('StripeGateway through the stripe SDK against a local double', () => {
 });
 
 describe('the server in Stripe mode', () => {
-  let app: TestStrapi;
-  let alice: AuthResponse;
+  let app: TestApp;
+  let alice: Member;
   let subId: string;
   /** Seconds; events are stamped after the subscription was created. */
   let t0: number;
 
-  const register = async (username: string) => {
-    const res = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local/register', {
-      body: { username, email: `${username}@example.com`, password: `${username}-pass-1` },
-    });
-    expect(res.status).toBe(200);
-    return res.body;
-  };
   const current = (token: string) => request<Record<string, unknown> | null>(app.baseUrl, 'GET', '/api/subscriptions/current', { token });
   const record = () => app.strapi.db.query('api::subscription.subscription').findOne({ where: { stripe_subscription_id: subId } });
   const eventCount = () => app.strapi.db.query('api::payment.payment-event').count();
@@ -327,13 +321,9 @@ describe('the server in Stripe mode', () => {
         PAYMENTS_MODE: '',
         ...double.env(WEBHOOK_SECRET),
         STRIPE_PRODUCT_ID: 'prod_test_carnivo',
-        // Many members sign up from one address here; the sign-up limits are tested elsewhere.
-        AUTH_RATELIMIT_MAX: '1000',
-        AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000',
-        AUTH_ADDRESS_LIMIT_PER_DAY: '10000',
       },
     });
-    alice = await register('stripealice');
+    alice = await app.register('stripealice');
   });
 
   afterAll(async () => {
@@ -375,14 +365,14 @@ describe('the server in Stripe mode', () => {
     expect(res.body).toEqual({ subscriptionId: subId, clientSecret: double.subscriptions.get(subId)!.clientSecret });
     const made = double.requests.slice(before).map((r) => `${r.method} ${r.path}`);
     expect(made).toEqual(['POST /v1/customers', 'POST /v1/subscriptions']);
-    const user = await app.strapi.db.query('plugin::users-permissions.user').findOne({ where: { id: alice.user.id } });
+    const user = await app.strapi.db.query('plugin::users-permissions.user').findOne({ where: { id: alice.id } });
     expect(user.stripeCustomerId).toBe(double.subscriptions.get(subId)!.customer);
     expect((await record()).status).toBe('incomplete');
     t0 = Math.floor(Date.now() / 1000) + 5;
   });
 
   it('answers 502 with a clear message when Stripe refuses or is unreachable, creating nothing', async () => {
-    const bob = await register('stripebob');
+    const bob = await app.register('stripebob');
     const before = await app.strapi.db.query('api::subscription.subscription').count();
     // The server's SDK retries 5xx answers (2 retries by default): fail them all.
     double.failNext(500, { type: 'api_error', message: 'Something went wrong on our end.' }, 3);
@@ -508,7 +498,7 @@ describe('the server in Stripe mode', () => {
   });
 
   it('verifies, cancels at period end and cancels on account deletion through Stripe', async () => {
-    const carol = await register('stripecarol');
+    const carol = await app.register('stripecarol');
     const created = await request<{ subscriptionId: string }>(app.baseUrl, 'POST', '/api/subscriptions', {
       token: carol.jwt,
       body: { priceId: 'price_test_yearly' },
@@ -545,7 +535,7 @@ describe('the server in Stripe mode', () => {
   });
 
   it('deletes the customer of a member who never paid', async () => {
-    const eve = await register('stripeeve');
+    const eve = await app.register('stripeeve');
     const created = await request<{ subscriptionId: string }>(app.baseUrl, 'POST', '/api/subscriptions', {
       token: eve.jwt,
       body: { priceId: 'price_test_monthly' },
@@ -559,7 +549,7 @@ describe('the server in Stripe mode', () => {
   });
 
   it('keeps the account, its records and the customer when Stripe cannot delete the customer', async () => {
-    const fred = await register('stripefred');
+    const fred = await app.register('stripefred');
     const created = await request<{ subscriptionId: string }>(app.baseUrl, 'POST', '/api/subscriptions', {
       token: fred.jwt,
       body: { priceId: 'price_test_monthly' },
@@ -577,28 +567,26 @@ describe('the server in Stripe mode', () => {
     expect(double.customers.has(customer)).toBe(true);
 
     const users = app.strapi.db.query('plugin::users-permissions.user');
-    expect(await users.findOne({ where: { id: fred.user.id } })).toMatchObject({
+    expect(await users.findOne({ where: { id: fred.id } })).toMatchObject({
       email: 'stripefred@example.com',
       stripeCustomerId: customer,
     });
     // The record stays, and says what Stripe did (the subscription was canceled before the failure).
     const row = await app.strapi.db.query('api::subscription.subscription').findOne({ where: { stripe_subscription_id: id } });
     expect(row).toMatchObject({ status: 'canceled' });
-    const login = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local', {
-      body: { identifier: 'stripefred@example.com', password: 'stripefred-pass-1' },
-    });
+    const login = await app.login('stripefred@example.com', fred.password);
     expect(login.status).toBe(200);
-    expect(login.body.user.id).toBe(fred.user.id);
+    expect(login.body.user.id).toBe(fred.id);
 
     // Once Stripe answers again, the deletion goes through.
     const retry = await request(app.baseUrl, 'DELETE', '/api/users-permissions/users/delete-account', { token: login.body.jwt });
     expect(retry.status).toBe(200);
     expect(double.customers.has(customer)).toBe(false);
-    expect(await users.count({ where: { id: fred.user.id } })).toBe(0);
+    expect(await users.count({ where: { id: fred.id } })).toBe(0);
   });
 
   it('answers simultaneous purchases with one payable Stripe subscription', async () => {
-    const gus = await register('stripegus');
+    const gus = await app.register('stripegus');
     const answers = await Promise.all(
       Array.from({ length: 6 }, () =>
         request<{ clientSecret: string; subscriptionId: string } & ApiError>(app.baseUrl, 'POST', '/api/subscriptions', {
@@ -608,7 +596,7 @@ describe('the server in Stripe mode', () => {
       ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
-    const user = await app.strapi.db.query('plugin::users-permissions.user').findOne({ where: { id: gus.user.id } });
+    const user = await app.strapi.db.query('plugin::users-permissions.user').findOne({ where: { id: gus.id } });
     const atStripe = [...double.subscriptions.values()].filter((sub) => sub.customer === user.stripeCustomerId);
     // One customer, and of its subscriptions exactly one can still be paid: the one whose secret the last answers carry.
     expect(
@@ -619,7 +607,7 @@ describe('the server in Stripe mode', () => {
     expect(atStripe.filter((sub) => sub !== open[0]).every((sub) => sub.status === 'incomplete_expired')).toBe(true);
     const payable = new Set(answers.map((a) => a.body.clientSecret).filter((secret) => secret === open[0].clientSecret));
     expect(payable.size).toBe(1);
-    const rows = (await app.strapi.db.query('api::subscription.subscription').findMany({ where: { user: { id: gus.user.id } } })) as {
+    const rows = (await app.strapi.db.query('api::subscription.subscription').findMany({ where: { user: { id: gus.id } } })) as {
       status: string;
       stripe_subscription_id: string;
     }[];
@@ -629,7 +617,7 @@ describe('the server in Stripe mode', () => {
   describe('resuming a cancelled plan while a newer purchase waits for payment', () => {
     /** A member with a paid plan set to cancel at period end, and a newer purchase still unpaid. */
     const setUp = async (username: string) => {
-      const member = await register(username);
+      const member = await app.register(username);
       const buy = (priceId: string) =>
         request<{ subscriptionId: string }>(app.baseUrl, 'POST', '/api/subscriptions', { token: member.jwt, body: { priceId } });
       const first = (await buy('price_test_monthly')).body.subscriptionId;
@@ -674,8 +662,39 @@ describe('the server in Stripe mode', () => {
     });
   });
 
+  it('buying the plan set to cancel again resumes it at Stripe and creates no second subscription', async () => {
+    const kim = await app.register('stripekim');
+    const buy = () =>
+      request<{ subscriptionId: string; clientSecret: string | null } & ApiError>(app.baseUrl, 'POST', '/api/subscriptions', {
+        token: kim.jwt,
+        body: { priceId: 'price_test_monthly' },
+      });
+    const first = (await buy()).body.subscriptionId;
+    double.subscriptions.get(first)!.status = 'active';
+    expect((await request(app.baseUrl, 'GET', `/api/subscriptions/${first}/verify`, { token: kim.jwt })).status).toBe(200);
+    expect((await request(app.baseUrl, 'POST', '/api/subscriptions/cancel', { token: kim.jwt })).status).toBe(200);
+    const customer = double.subscriptions.get(first)!.customer;
+    const before = double.requests.length;
+
+    const again = await buy();
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toEqual({ clientSecret: null, subscriptionId: first });
+    // One call to Stripe: the cancel undone on the subscription already paid for; no new subscription, no invoice.
+    const calls = double.requests.slice(before).filter((r) => r.method !== 'GET');
+    expect(calls.map((r) => [r.method, r.path, r.params])).toEqual([
+      ['POST', `/v1/subscriptions/${first}`, { cancel_at_period_end: 'false' }],
+    ]);
+    expect([...double.subscriptions.values()].filter((sub) => sub.customer === customer)).toHaveLength(1);
+    expect(double.subscriptions.get(first)!.cancel_at_period_end).toBe(false);
+    const rows = (await app.strapi.db.query('api::subscription.subscription').findMany({ where: { user: { id: kim.id } } })) as {
+      stripe_subscription_id: string;
+      cancel_at_period_end: boolean;
+    }[];
+    expect(rows.map((row) => [row.stripe_subscription_id, row.cancel_at_period_end])).toEqual([[first, false]]);
+  });
+
   it('keeps the account when Stripe cannot cancel its subscription', async () => {
-    const dan = await register('stripedan');
+    const dan = await app.register('stripedan');
     const created = await request<{ subscriptionId: string }>(app.baseUrl, 'POST', '/api/subscriptions', {
       token: dan.jwt,
       body: { priceId: 'price_test_monthly' },
@@ -686,6 +705,6 @@ describe('the server in Stripe mode', () => {
     double.clearFailure();
     expect(deletion.status).toBe(500);
     expect(double.subscriptions.get(created.body.subscriptionId)!.status).toBe('active');
-    expect(await app.strapi.db.query('plugin::users-permissions.user').count({ where: { id: dan.user.id } })).toBe(1);
+    expect(await app.strapi.db.query('plugin::users-permissions.user').count({ where: { id: dan.id } })).toBe(1);
   });
 });

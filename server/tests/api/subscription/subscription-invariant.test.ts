@@ -1,13 +1,16 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, requestFrom, type TestStrapi } from '../../helpers/strapi';
-import { freshClient, missingServices, startCluster, withPostgres, type Cluster } from '../../helpers/instances';
-import type { ApiError, AuthResponse } from '../../helpers/types';
+import { requestFrom } from '../../helpers/strapi';
+import { freshClient, missingServices, startCluster, type Cluster } from '../../helpers/instances';
+import { boot, RAISED_LIMITS, type TestApp } from '../../helpers/app';
+import { signUp } from '../../helpers/members';
+import type { ApiError } from '../../helpers/types';
 
 /**
  * One renewing subscription per member, whatever the order (docs/payments.md): random sequences
  * of purchase, payment, cancel, resume and account deletion, some steps sent at once to different
  * instances, with the invariant checked after every step against what the gateway would bill:
- * at most one subscription that renews or can still be paid. Seeded, so a failure reproduces.
+ * at most one subscription that renews or can still be paid, and never two paid periods of one plan
+ * over the same days (buying the plan set to cancel resumes it). Seeded, so a failure reproduces.
  */
 
 const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' };
@@ -19,7 +22,6 @@ const REFUSALS = [
   'There is no cancelled subscription to resume.',
   'This payment was canceled. Please start again.',
 ];
-const LIMITS = { AUTH_RATELIMIT_MAX: '1000', AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000', AUTH_ADDRESS_LIMIT_PER_DAY: '10000' };
 
 /** mulberry32: a small seeded PRNG. */
 function prng(seed: number) {
@@ -65,23 +67,44 @@ async function billable(world: World, subscriptionIds: Set<string>) {
   return { renewing, payable, subs };
 }
 
+/** Two paid periods of one plan over the same days (one plan charged twice), described; null when there are none. */
+function chargedTwice(subs: Record<string, unknown>[]): string | null {
+  const paid = subs.filter((sub) => typeof sub.currentPeriodStart === 'string' && typeof sub.currentPeriodEnd === 'string');
+  for (const [i, a] of paid.entries()) {
+    for (const b of paid.slice(i + 1)) {
+      const overlap =
+        Date.parse(a.currentPeriodStart as string) < Date.parse(b.currentPeriodEnd as string) &&
+        Date.parse(b.currentPeriodStart as string) < Date.parse(a.currentPeriodEnd as string);
+      if (a.priceId === b.priceId && overlap) return `${a.id as string} and ${b.id as string} both paid ${a.priceId as string}`;
+    }
+  }
+  return null;
+}
+
+/** An answer in the trail: its refusal, or that a purchase resumed the plan set to cancel (no secret). */
+const answerNote = (body: ApiError & { clientSecret?: string | null }) =>
+  body.error?.message ?? (body.clientSecret === null ? 'resumed' : '');
+
 async function runSequence(world: World, seed: number, steps: number): Promise<string[]> {
   const random = prng(seed);
   const trail: string[] = [];
   const username = `inv_${seed}`;
-  const reg = await requestFrom<AuthResponse>(freshClient(), world.baseUrls[0], 'POST', '/api/auth/local/register', {
-    body: { username, email: `${username}@example.com`, password: `${username}-Pass-1` },
-  });
-  expect(reg.status, JSON.stringify(reg.body)).toBe(200);
-  const { jwt, user } = reg.body;
+  const { jwt, id: userId } = await signUp(world.baseUrls[0], username, { from: freshClient() });
   const secrets: string[] = [];
   const subscriptionIds = new Set<string>();
   let deleted = false;
   let turn = 0;
 
+  // Mostly the other plan than the last one bought: buying the plan held and set to cancel only resumes it, and
+  // the orders that matter (a paid plan set to cancel, another bought and paid, then resume) need the other one.
+  let lastBought: 'monthly' | 'yearly' = 'yearly';
   const pickOp = (): Op => {
     const roll = random();
-    if (roll < 0.3) return { kind: 'buy', price: random() < 0.5 ? 'monthly' : 'yearly' };
+    if (roll < 0.3) {
+      const price = random() < 0.6 ? (lastBought === 'monthly' ? 'yearly' : 'monthly') : lastBought;
+      lastBought = price;
+      return { kind: 'buy', price };
+    }
     if (roll < 0.55) return { kind: 'pay', pick: Math.floor(random() * 1000) };
     if (roll < 0.72) return { kind: 'cancel' };
     if (roll < 0.94) return { kind: 'resume' };
@@ -94,11 +117,12 @@ async function runSequence(world: World, seed: number, steps: number): Promise<s
       requestFrom<T & ApiError>(freshClient(), baseUrl, method, path, { body, token });
     switch (op.kind) {
       case 'buy': {
-        const res = await send<{ clientSecret: string; subscriptionId: string }>('POST', '/api/subscriptions', {
+        const res = await send<{ clientSecret: string | null; subscriptionId: string }>('POST', '/api/subscriptions', {
           priceId: world.prices[op.price],
         });
         if (res.status === 200) {
-          secrets.push(res.body.clientSecret);
+          // No secret: the plan set to cancel was resumed, with nothing to pay.
+          if (res.body.clientSecret !== null) secrets.push(res.body.clientSecret);
           subscriptionIds.add(res.body.subscriptionId);
         }
         return res;
@@ -125,10 +149,7 @@ async function runSequence(world: World, seed: number, steps: number): Promise<s
     const answers = await Promise.all(ops.map(perform));
     trail.push(
       ops
-        .map(
-          (op, i) =>
-            `${describeOp(op)} → ${answers[i] ? `${answers[i]!.status} ${answers[i]!.body.error?.message ?? ''}`.trim() : 'skipped'}`,
-        )
+        .map((op, i) => `${describeOp(op)} → ${answers[i] ? `${answers[i]!.status} ${answerNote(answers[i]!.body)}`.trim() : 'skipped'}`)
         .join(' | '),
     );
     const context = `seed ${seed}, after step ${step}:\n  ${trail.join('\n  ')}`;
@@ -143,13 +164,14 @@ async function runSequence(world: World, seed: number, steps: number): Promise<s
 
     const gateway = await billable(world, subscriptionIds);
     expect(gateway.renewing.length + gateway.payable.length, context).toBeLessThanOrEqual(1);
+    expect(chargedTwice(gateway.subs), context).toBeNull();
     if (deleted) {
       expect(gateway.renewing.length + gateway.payable.length, context).toBe(0);
-      expect(await world.rows.records(user.id), context).toEqual([]);
+      expect(await world.rows.records(userId), context).toEqual([]);
       continue;
     }
     // The member's records say what the gateway says.
-    const records = await world.rows.records(user.id);
+    const records = await world.rows.records(userId);
     const statusAt = new Map(gateway.subs.map((sub) => [sub.id as string, `${sub.status} ${Boolean(sub.cancelAtPeriodEnd)}`]));
     for (const record of records) {
       expect(`${record.status} ${Boolean(record.cancel_at_period_end)}`, context).toBe(statusAt.get(record.stripe_subscription_id));
@@ -162,10 +184,8 @@ async function runSequence(world: World, seed: number, steps: number): Promise<s
 async function resumeAfterNewPurchase(world: World) {
   const [a, b] = [world.baseUrls[0], world.baseUrls[world.baseUrls.length - 1]];
   const username = `inv_resume_${Date.now() % 100000}`;
-  const reg = await requestFrom<AuthResponse>(freshClient(), a, 'POST', '/api/auth/local/register', {
-    body: { username, email: `${username}@example.com`, password: `${username}-Pass-1` },
-  });
-  const token = reg.body.jwt;
+  const member = await signUp(a, username, { from: freshClient() });
+  const token = member.jwt;
   const call = <T>(baseUrl: string, method: string, path: string, body?: unknown, auth: string | undefined = token) =>
     requestFrom<T & ApiError>(freshClient(), baseUrl, method, path, { body, token: auth });
 
@@ -190,7 +210,7 @@ async function resumeAfterNewPurchase(world: World) {
   const gateway = await billable(world, new Set([first.body.subscriptionId, second.body.subscriptionId]));
   expect(gateway.renewing.map((sub) => sub.id)).toEqual([first.body.subscriptionId]);
   expect(gateway.payable).toEqual([]);
-  const records = await world.rows.records(reg.body.user.id);
+  const records = await world.rows.records(member.id);
   expect(records.map((r) => [r.stripe_subscription_id, r.status]).sort()).toEqual(
     [
       [first.body.subscriptionId, 'active'],
@@ -199,10 +219,8 @@ async function resumeAfterNewPurchase(world: World) {
   );
 
   // The other order: the second one paid first, then resuming the first is refused.
-  const other = await requestFrom<AuthResponse>(freshClient(), a, 'POST', '/api/auth/local/register', {
-    body: { username: `${username}_b`, email: `${username}_b@example.com`, password: `${username}-Pass-1` },
-  });
-  const otherCall = <T>(baseUrl: string, method: string, path: string, body?: unknown, auth: string | undefined = other.body.jwt) =>
+  const other = await signUp(a, `${username}_b`, { from: freshClient() });
+  const otherCall = <T>(baseUrl: string, method: string, path: string, body?: unknown, auth: string | undefined = other.jwt) =>
     requestFrom<T & ApiError>(freshClient(), baseUrl, method, path, { body, token: auth });
   const x = await otherCall<{ clientSecret: string; subscriptionId: string }>(a, 'POST', '/api/subscriptions', {
     priceId: world.prices.monthly,
@@ -228,7 +246,8 @@ function expectVariety(trails: string[][]) {
   const seen = {
     steps: steps.length,
     concurrentSteps: steps.filter((step) => step.includes(' | ')).length,
-    purchases: count(/buy \w+ → 200/),
+    purchases: count(/buy \w+ → 200(?! resumed)/),
+    purchasesResuming: count(/buy \w+ → 200 resumed/),
     payments: count(/pay #\d+ → 200/),
     cancels: count(/cancel → 200/),
     resumes: count(/resume → 200/),
@@ -236,7 +255,10 @@ function expectVariety(trails: string[][]) {
     deletions: count(/delete → 200/),
   };
   console.info(`[subscription-invariant] ${JSON.stringify(seen)}`);
-  for (const [what, n] of Object.entries(seen)) expect(n, what).toBeGreaterThan(0);
+  // A refused resume needs a paid plan set to cancel, the other plan bought and paid, then resume: since buying the
+  // plan set to cancel resumes it, random runs reach that order only now and then (0-5 times); resumeAfterNewPurchase
+  // drives it in every run. Every other kind of step must have happened.
+  for (const [what, n] of Object.entries(seen)) if (what !== 'refusedResumes') expect(n, what).toBeGreaterThan(0);
 }
 
 async function pricesOf(baseUrl: string) {
@@ -253,12 +275,13 @@ async function pricesOf(baseUrl: string) {
 const parseValue = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>;
 
 describe('one renewing subscription per member, on SQLite (one instance)', () => {
-  let app: TestStrapi;
+  let app: TestApp;
   let world: World;
 
   beforeAll(async () => {
-    app = await bootStrapi({
-      env: { PAYMENTS_MODE: '', STRIPE_SECRET_KEY: '', STRIPE_PUBLISHABLE_KEY: '', STRIPE_WEBHOOK_SECRET: '', ...LIMITS },
+    app = await boot({
+      limits: 'raised',
+      env: { PAYMENTS_MODE: '', STRIPE_SECRET_KEY: '', STRIPE_PUBLISHABLE_KEY: '', STRIPE_WEBHOOK_SECRET: '' },
     });
     const knex = app.strapi.db.connection;
     world = {
@@ -302,24 +325,19 @@ describe.skipIf(missing !== null)('one renewing subscription per member, on Post
   let world: World;
 
   beforeAll(async () => {
-    cluster = await startCluster(2, LIMITS);
-    const query = <T>(sql: string, values: unknown[] = []) =>
-      withPostgres(async (db) => {
-        await db.query(`SET search_path TO "${cluster.schema}"`);
-        return (await db.query(sql, values)).rows as T[];
-      });
+    cluster = await startCluster(2, RAISED_LIMITS);
     world = {
       baseUrls: cluster.instances.map((instance) => instance.baseUrl),
       prices: await pricesOf(cluster.instances[0].baseUrl),
       rows: {
         async sandbox(prefix) {
-          const rows = await query<{ value: string }>('SELECT value FROM strapi_core_store_settings WHERE key LIKE $1', [
+          const rows = await cluster.sql<{ value: string }>('SELECT value FROM strapi_core_store_settings WHERE key LIKE $1', [
             `core_payments_sandbox_${prefix}:%`,
           ]);
           return rows.map((row) => parseValue(row.value));
         },
         records: (userId) =>
-          query(
+          cluster.sql(
             `SELECT s.status, s.cancel_at_period_end, s.stripe_subscription_id
                FROM subscriptions s JOIN subscriptions_user_lnk l ON l.subscription_id = s.id WHERE l.user_id = $1`,
             [userId],

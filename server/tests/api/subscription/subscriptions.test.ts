@@ -342,6 +342,66 @@ describe('full sandbox flow', () => {
   });
 });
 
+describe('buying the plan set to cancel again', () => {
+  const sandbox = () => app.strapi.service('api::payment.gateway').get() as SandboxGateway;
+  /** A member who paid the monthly plan and set it to cancel at period end. */
+  async function cancellingMember(username: string) {
+    const member = await register(username);
+    const created = await subscribe(member.jwt, { priceId: monthly().stripe_price_id });
+    expect((await confirm({ clientSecret: created.body.clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' })).status).toBe(200);
+    expect((await cancel(member.jwt)).status).toBe(200);
+    const customer = (await userRow(member.id)).stripeCustomerId as string;
+    const invoices = async () =>
+      (await sandbox().listInvoices(customer, 0, 10)).invoices.map((invoice) => [invoice.amount, invoice.status]);
+    expect(await invoices()).toEqual([[999, 'paid']]);
+    return { member, first: created.body, invoices };
+  }
+
+  it('resumes it, charging nothing: no second subscription, no second invoice', async () => {
+    const { member, first, invoices } = await cancellingMember('resumebuy1');
+    const periodEnd = (await current(member.jwt)).body?.currentPeriodEnd;
+    const again = await subscribe(member.jwt, { priceId: monthly().stripe_price_id });
+    // Nothing to pay: no client secret, and the subscription answered is the one already paid for.
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ clientSecret: null, subscriptionId: first.subscriptionId });
+    const verified = await verify(member.jwt, first.subscriptionId);
+    expect(verified.body).toMatchObject({
+      id: first.subscriptionId,
+      status: 'active',
+      cancel_at_period_end: false,
+      currentPeriodEnd: periodEnd,
+    });
+    // Re-read: one record, renewing again, and one paid invoice at the gateway.
+    const rows = await records(member.id);
+    expect(rows.map((row: { status: string; cancel_at_period_end: boolean }) => [row.status, row.cancel_at_period_end])).toEqual([
+      ['active', false],
+    ]);
+    expect(await invoices()).toEqual([[999, 'paid']]);
+    // It renews now, so buying it (or the other plan) once more is refused as SPEC §6 says.
+    for (const priceId of [monthly().stripe_price_id, yearly().stripe_price_id]) {
+      const refused = await subscribe(member.jwt, { priceId });
+      expect([refused.status, refused.body.error?.message]).toEqual([400, 'You already have an active subscription.']);
+    }
+    expect(await invoices()).toEqual([[999, 'paid']]);
+  });
+
+  it('ends an unpaid attempt at another plan first, so that it can no longer be paid', async () => {
+    const { member, first, invoices } = await cancellingMember('resumebuy2');
+    const yearlyAttempt = await subscribe(member.jwt, { priceId: yearly().stripe_price_id });
+    expect(yearlyAttempt.status).toBe(200);
+    const again = await subscribe(member.jwt, { priceId: monthly().stripe_price_id });
+    expect(again.body).toEqual({ clientSecret: null, subscriptionId: first.subscriptionId });
+    const paid = await confirm({ clientSecret: yearlyAttempt.body.clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' });
+    expect([paid.status, paid.body.error?.message]).toEqual([400, 'This payment was canceled. Please start again.']);
+    const rows = await records(member.id);
+    expect(rows.map((row: { status: string; cancel_at_period_end: boolean }) => [row.status, row.cancel_at_period_end])).toEqual([
+      ['active', false],
+      ['incomplete_expired', false],
+    ]);
+    expect(await invoices()).toEqual([[999, 'paid']]);
+  });
+});
+
 describe('declined card', () => {
   let carol: Member;
   let attempt: Created;

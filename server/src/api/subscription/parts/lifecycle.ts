@@ -8,7 +8,7 @@ import {
   type CancelSubscriptionResponse,
   type CurrentSubscription,
 } from '../../../contract/subscriptions';
-import { CANCELABLE, isEnded, nowStamp, toCurrent, toIso, toMs, type SubscriptionRecords } from './records';
+import { CANCELABLE, isEnded, nowStamp, resumable, toCurrent, toIso, type SubscriptionRecords } from './records';
 
 /** A subscription's life after the purchase: cancel at period end, resume, and its end with the account. */
 
@@ -59,8 +59,7 @@ export function subscriptionLifecycle(records: SubscriptionRecords): Subscriptio
     async resume(userId) {
       return records.withMemberLock(userId, async () => {
         const live = await records.liveRecords(userId);
-        const now = Date.now();
-        const target = live.find((r) => CANCELABLE.includes(r.status) && r.cancel_at_period_end && (toMs(r.currentPeriodEnd) ?? 0) > now);
+        const target = live.find((r) => resumable(r));
         if (!target) throw new ConflictError(LIFECYCLE_MESSAGES.nothingToResume);
         await records.endUnpaidAttempts(live);
         if ((await records.liveRecords(userId)).some(blocksPurchase)) throw new ConflictError(purchaseRefusals.existingSubscription);

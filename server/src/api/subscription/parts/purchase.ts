@@ -7,7 +7,7 @@ import {
   type CreateSubscriptionResponse,
   type CurrentSubscription,
 } from '../../../contract/subscriptions';
-import { nowStamp, toCurrent, toMs, type PlanRecord, type SubscriptionRecords } from './records';
+import { nowStamp, resumable, toCurrent, toMs, type PlanRecord, type SubscriptionRecords } from './records';
 
 /** Buying a subscription: the member's current one, a new purchase, and checking it after payment. */
 
@@ -23,7 +23,10 @@ export interface SubscriptionPurchase {
    * newest one still waiting for its first payment (incomplete), else null.
    */
   current(userId: number): Promise<CurrentSubscription | null>;
-  /** POST /api/subscriptions { priceId }: a subscription waiting for its first payment. */
+  /**
+   * POST /api/subscriptions { priceId }: a subscription waiting for its first payment; or, for the plan the
+   * member holds set to cancel, that subscription resumed with nothing to pay (clientSecret null).
+   */
   create(userId: number, priceId: unknown): Promise<CreateSubscriptionResponse>;
   /** GET /api/subscriptions/:id/verify: the gateway's real status, for the member's own subscription only. */
   verify(userId: number, subscriptionId: unknown): Promise<CurrentSubscription>;
@@ -69,8 +72,15 @@ export function subscriptionPurchase(strapi: Core.Strapi, records: SubscriptionR
         // cancel at period end does not block either (a new plan after a cancellation); resuming
         // it later ends this attempt if it is still unpaid, or is refused once it is paid.
         await records.endUnpaidAttempts(live);
-        if ((await records.liveRecords(userId)).some(blocksPurchase)) {
-          throw new errors.ApplicationError(purchaseRefusals.existingSubscription);
+        const open = await records.liveRecords(userId);
+        if (open.some(blocksPurchase)) throw new errors.ApplicationError(purchaseRefusals.existingSubscription);
+
+        // The plan held and set to cancel, bought again: it resumes, and nothing is charged (its period is
+        // paid; a new subscription would charge the same days twice). No payment is due: clientSecret null.
+        const cancelling = open.find((r) => resumable(r) && r.plan?.stripe_price_id === priceId);
+        if (cancelling) {
+          await records.apply(cancelling, await gateway().resume(cancelling.stripe_subscription_id), nowStamp());
+          return { clientSecret: null, subscriptionId: cancelling.stripe_subscription_id };
         }
 
         const member = await records.member(userId);

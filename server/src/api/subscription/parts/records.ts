@@ -19,6 +19,10 @@ import {
 /** Statuses of a subscription that can be set to cancel at period end. */
 export const CANCELABLE: readonly SubscriptionStatus[] = ['active', 'trialing', 'past_due', 'unpaid', 'paused'];
 
+/** A subscription set to cancel at period end whose paid period still runs: "Resume subscription" undoes the cancel. */
+export const resumable = (record: SubscriptionRecord, now = Date.now()): boolean =>
+  CANCELABLE.includes(record.status) && record.cancel_at_period_end === true && (toMs(record.currentPeriodEnd) ?? 0) > now;
+
 /** A plan as stored: the fields the SPA reads (SPEC §3). */
 export type PlanRecord = SubscriptionPlan;
 
