@@ -1,6 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
-import type { AuthResponse } from '../helpers/types';
+import { missingServices, startCluster, type Cluster, type Instance } from '../helpers/instances';
 
 /**
  * The admin panel attacks of issue 28 on two server processes sharing one PostgreSQL database
@@ -28,8 +27,6 @@ const call = async (instance: Instance, method: string, path: string, options: {
   answers.push(JSON.stringify(res.body));
   return res;
 };
-const sql = async <T>(text: string, values: unknown[] = []) =>
-  (await withPostgres((pg) => pg.query(text.replaceAll('$schema', `"${cluster.schema}"`), values))).rows as T[];
 
 describe.skipIf(missing !== null)('the admin panel on two instances (PostgreSQL)', () => {
   beforeAll(async () => {
@@ -63,21 +60,16 @@ describe.skipIf(missing !== null)('the admin panel on two instances (PostgreSQL)
   }, 60_000);
 
   it('neither an Editor nor the Super Admin, on either instance, reads the unsent reset code, queues an e-mail or revives a session', async () => {
-    const password = 'Victim-Pass-1';
-    const signUp = await call(a, 'POST', '/api/auth/local/register', {
-      body: { username: 'clustervictim', email: 'clustervictim@example.com', password },
-    });
-    expect(signUp.status).toBe(200);
-    const jwt = (signUp.body as unknown as AuthResponse).jwt;
+    const { jwt } = await cluster.register(a, 'clustervictim');
     const sid = JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8')).sid as string;
     expect((await call(b, 'DELETE', `/api/sessions/${sid}`, { token: jwt })).status).toBe(200);
     expect((await call(b, 'POST', '/api/auth/forgot-password', { body: { email: 'clustervictim@example.com' } })).status).toBe(200);
-    const [queued] = await sql<{ id: number; text: string }>(`SELECT id, text FROM $schema.email_messages WHERE "to" = $1`, [
+    const [queued] = await cluster.sql<{ id: number; text: string }>(`SELECT id, text FROM email_messages WHERE "to" = $1`, [
       'clustervictim@example.com',
     ]);
     // Stored encrypted: the table itself holds no code.
     expect(queued.text).toMatch(/^v1\./);
-    const [session] = await sql<{ document_id: string }>(`SELECT document_id FROM $schema.member_sessions WHERE sid = $1`, [sid]);
+    const [session] = await cluster.sql<{ document_id: string }>(`SELECT document_id FROM member_sessions WHERE sid = $1`, [sid]);
 
     for (const instance of [a, b]) {
       for (const role of ['editor', 'superAdmin'] as const) {
@@ -107,8 +99,8 @@ describe.skipIf(missing !== null)('the admin panel on two instances (PostgreSQL)
     }
 
     // Re-read in PostgreSQL: nothing forged, still revoked, still refused; and no admin answer held the body.
-    expect(await sql(`SELECT id FROM $schema.email_messages WHERE "to" = 'outsider@elsewhere.example'`)).toEqual([]);
-    const [after] = await sql<{ revoked_at: Date | null }>(`SELECT revoked_at FROM $schema.member_sessions WHERE sid = $1`, [sid]);
+    expect(await cluster.sql(`SELECT id FROM email_messages WHERE "to" = 'outsider@elsewhere.example'`)).toEqual([]);
+    const [after] = await cluster.sql<{ revoked_at: Date | null }>(`SELECT revoked_at FROM member_sessions WHERE sid = $1`, [sid]);
     expect(after.revoked_at).not.toBeNull();
     for (const instance of [a, b]) expect((await call(instance, 'GET', '/api/users/me', { token: jwt })).status).toBe(401);
     expect(answers.join('\n')).not.toContain(queued.text);

@@ -1,18 +1,14 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { request, type TestStrapi } from '../helpers/strapi';
+import { request } from '../helpers/strapi';
 import { PG, postgresEnv, withPostgres } from '../helpers/instances';
-import { createOutboxReader, resetCodeOf } from '../helpers/outbox';
+import { resetCodeOf } from '../helpers/outbox';
 import { mailQueueOf } from '../helpers/mail-queue';
 import type { AuthResponse } from '../helpers/types';
 import { CONTENT_ROLE_SUBJECTS, narrowContentRoles } from '../../src/bootstrap/admin-roles';
 import { listQueue, formatQueue, retryMessage } from '../../src/operations/mail-queue-view';
 import { KNOWN_DEVICE_DAYS, pruneSessions } from '../../src/security/sessions/records';
-import { signUp } from '../helpers/members';
-import { boot } from '../helpers/app';
+import { boot, type TestApp } from '../helpers/app';
 
 /**
  * The admin panel cannot read or forge members' secrets (issue 28, docs/security.md#the-admin-panel).
@@ -48,9 +44,7 @@ const DAY_MS = 86_400_000;
 const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
 
 function adminPanelSuite(label: string, setup: { env: () => Record<string, string>; after?: () => Promise<void> }) {
-  let app: TestStrapi;
-  let tmpDir: string;
-  let outbox: ReturnType<typeof createOutboxReader>;
+  let app: TestApp;
   const admins: Record<'editor' | 'superAdmin', string> = { editor: '', superAdmin: '' };
   /** Every admin answer body of the suite, as text: the reset code must be in none. */
   const answers: string[] = [];
@@ -73,23 +67,20 @@ function adminPanelSuite(label: string, setup: { env: () => Record<string, strin
     return res.body.data.token;
   }
 
-  const register = (name: string) => signUp(app.baseUrl, name);
+  const register = (name: string) => app.register(name);
 
   describe(`the admin panel (${label})`, () => {
     beforeAll(async () => {
-      tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-admin-'));
       app = await boot({
         outbox: true,
         limits: 'off',
         env: {
-          EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'),
           EMAIL_CONFIRMATION: 'false',
           // Queued mail stays queued until the test drives the worker: the attacks run against unsent codes.
           EMAIL_WORKER: 'off',
           ...setup.env(),
         },
       });
-      outbox = createOutboxReader(path.join(tmpDir, 'outbox'));
       admins.editor = await createAdmin('strapi-editor', `editor.${label}@carnivo.example`);
       admins.superAdmin = await createAdmin('strapi-super-admin', `super.${label}@carnivo.example`);
       // As an older deployment had them (or an administrator granted them since the last start): the tables stay out all the same.
@@ -105,7 +96,6 @@ function adminPanelSuite(label: string, setup: { env: () => Record<string, strin
     afterAll(async () => {
       await app?.stop();
       await setup.after?.();
-      fs.rmSync(tmpDir, { recursive: true, force: true });
     });
 
     it('hides the security tables from the Content Manager of every role: no reset code readable anywhere through the admin API, before or after it is sent', async () => {
@@ -143,7 +133,7 @@ function adminPanelSuite(label: string, setup: { env: () => Record<string, strin
 
       // The code reaches the member only; it was in none of the administrators' answers.
       await mailQueueOf(app.strapi).worker.drain();
-      const code = resetCodeOf(await outbox.next(victim.email));
+      const code = resetCodeOf(await app.outbox.next(victim.email));
       expect(answers.join('\n')).not.toContain(code);
       expect(answers.join('\n')).not.toContain(queued.text);
       // And the Editor cannot use it: the member's password is unchanged.
@@ -174,7 +164,7 @@ function adminPanelSuite(label: string, setup: { env: () => Record<string, strin
       }
       expect(await app.strapi.db.query(MESSAGE).count({ where: { to: target } })).toBe(0);
       await mailQueueOf(app.strapi).worker.drain();
-      expect(outbox.take(target)).toEqual([]);
+      expect(app.outbox.take(target)).toEqual([]);
     });
 
     it('no administrator can list a member’s sessions or revive one the member signed out', async () => {
@@ -359,9 +349,9 @@ function adminPanelSuite(label: string, setup: { env: () => Record<string, strin
       await retryMessage(app.strapi, plain);
       await expect(retryMessage(app.strapi, plain)).rejects.toThrow(/is queued: only a failed message is retried/);
       await queue.worker.drain();
-      const [email] = outbox.take(`ops.reader${label}@example.org`);
+      const [email] = app.outbox.take(`ops.reader${label}@example.org`);
       expect(email.text).toBe('Plain body');
-      expect(outbox.take(`ops.secret${label}@example.org`)).toEqual([]);
+      expect(app.outbox.take(`ops.secret${label}@example.org`)).toEqual([]);
     });
 
     it(`prunes session rows that no longer work once older than the ${KNOWN_DEVICE_DAYS}-day recognition window, and keeps the rest`, async () => {

@@ -1,12 +1,9 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
+import { missingServices, startCluster, type Cluster, type Instance } from '../helpers/instances';
+import type { Member } from '../helpers/members';
 import { monthlyPriceId, request } from '../helpers/strapi';
 import { startStripeDouble, type AfterWorkFault, type StripeDouble } from '../helpers/stripe-double';
-import type { AuthResponse } from '../helpers/types';
 
 /**
  * The payment gateway times out or fails in the middle of a purchase (docs/payments.md, "When
@@ -30,24 +27,10 @@ let double: StripeDouble;
 let cluster: Cluster;
 let server: Instance;
 let priceId: string;
-let tmpDir: string;
 
-interface Member {
-  id: number;
-  jwt: string;
-  email: string;
-}
 type Answer = { error?: { message?: string }; subscriptionId?: string; clientSecret?: string; status?: string; id?: string };
 
-async function register(): Promise<Member> {
-  const username = `gw${crypto.randomBytes(4).toString('hex')}`;
-  const email = `${username}@example.com`;
-  const res = await request<AuthResponse>(server.baseUrl, 'POST', '/api/auth/local/register', {
-    body: { username, email, password: `${username}-Pass-1` },
-  });
-  expect(res.status).toBe(200);
-  return { id: res.body.user.id, jwt: res.body.jwt, email };
-}
+const register = () => cluster.register(server, `gw${crypto.randomBytes(4).toString('hex')}`);
 
 /** Longest a purchase may take while Stripe misbehaves: every SDK attempt timing out, plus slack. */
 const PURCHASE_BOUND_MS = ATTEMPTS * TIMEOUT_MS + 5_000;
@@ -64,22 +47,17 @@ async function purchase(member: Member): Promise<{ status: number; body: Answer 
   return { status: res.status, body: (await res.json()) as Answer };
 }
 
-const customerOf = (member: Member) =>
-  withPostgres(async (client) => {
-    const { rows } = await client.query(`SELECT stripe_customer_id FROM "${cluster.schema}".up_users WHERE id = $1`, [member.id]);
-    return (rows[0]?.stripe_customer_id as string | null) ?? null;
-  });
+const customerOf = async (member: Member) =>
+  (await cluster.sql<{ stripe_customer_id: string | null }>('SELECT stripe_customer_id FROM up_users WHERE id = $1', [member.id]))[0]
+    ?.stripe_customer_id ?? null;
 
 /** The member's subscription records in the database. */
 const recordsOf = (member: Member) =>
-  withPostgres(async (client) => {
-    const { rows } = await client.query(
-      `SELECT s.stripe_subscription_id, s.status FROM "${cluster.schema}".subscriptions s
-         JOIN "${cluster.schema}".subscriptions_user_lnk l ON l.subscription_id = s.id WHERE l.user_id = $1 ORDER BY s.id`,
-      [member.id],
-    );
-    return rows as { stripe_subscription_id: string; status: string }[];
-  });
+  cluster.sql<{ stripe_subscription_id: string; status: string }>(
+    `SELECT s.stripe_subscription_id, s.status FROM subscriptions s
+       JOIN subscriptions_user_lnk l ON l.subscription_id = s.id WHERE l.user_id = $1 ORDER BY s.id`,
+    [member.id],
+  );
 
 /** Subscriptions the double holds for the member's customer(s), i.e. what Stripe would bill. */
 const atGateway = (customer: string | null) => [...double.subscriptions.values()].filter((sub) => sub.customer === customer);
@@ -87,18 +65,8 @@ const atGateway = (customer: string | null) => [...double.subscriptions.values()
 describe.skipIf(missing !== null)('the payment gateway times out or fails mid-purchase (Stripe mode, one instance on PostgreSQL)', () => {
   beforeAll(async () => {
     double = await startStripeDouble();
-    // Its own uploads directory, so the worktree's is not marked as this throwaway database's.
-    tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-gateway-'));
-    fs.mkdirSync(path.join(tmpDir, 'public', 'uploads'), { recursive: true });
-    cluster = await startCluster(1, {
-      PUBLIC_DIR: path.join(tmpDir, 'public'),
-      PAYMENTS_MODE: 'stripe',
-      ...double.env('whsec_faults'),
-      STRIPE_TIMEOUT_MS: String(TIMEOUT_MS),
-      AUTH_RATELIMIT_MAX: '1000',
-      AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000',
-      AUTH_ADDRESS_LIMIT_PER_DAY: '10000',
-    });
+    // Sign-ups come from fresh client addresses (cluster.register): the auth limits stay out of the way.
+    cluster = await startCluster(1, { PAYMENTS_MODE: 'stripe', ...double.env('whsec_faults'), STRIPE_TIMEOUT_MS: String(TIMEOUT_MS) });
     [server] = cluster.instances;
     priceId = await monthlyPriceId(server.baseUrl);
   }, 240_000);
@@ -106,7 +74,6 @@ describe.skipIf(missing !== null)('the payment gateway times out or fails mid-pu
   afterAll(async () => {
     await cluster?.stop();
     await double?.stop();
-    if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
   }, 60_000);
 
   const faults: { name: string; fault: AfterWorkFault }[] = [

@@ -1,12 +1,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
-import { monthlyPriceId, request } from '../helpers/strapi';
-import type { AuthResponse } from '../helpers/types';
+import { missingServices, startCluster, type Cluster, type Instance } from '../helpers/instances';
+import { monthlyPriceId } from '../helpers/strapi';
 
 const require = createRequire(import.meta.url);
 const sharp = require('sharp') as typeof import('sharp').default;
@@ -34,7 +32,6 @@ const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' };
 
 let cluster: Cluster;
 let server: Instance;
-let tmpDir: string;
 let uploadsDir: string;
 let priceId: string;
 
@@ -158,10 +155,8 @@ async function buyRepeatedly(member: Member, payAt: number, until: number, alive
 }
 
 /** Files on disk that no committed row names yet: an upload between its files and its row. */
-async function halfWrittenUploads(schema: string): Promise<number> {
-  const rows = await withPostgres(
-    async (client) => (await client.query(`SELECT url, formats FROM "${schema}".files`)).rows as Pick<MediaFile, 'url' | 'formats'>[],
-  );
+async function halfWrittenUploads(): Promise<number> {
+  const rows = await cluster.sql<Pick<MediaFile, 'url' | 'formats'>>('SELECT url, formats FROM files');
   const named = new Set(rows.flatMap((row) => urlsOf(row).map((url) => path.basename(url))));
   return fs.readdirSync(uploadsDir).filter((name) => !name.startsWith('.') && !named.has(name)).length;
 }
@@ -173,36 +168,24 @@ const urlsOf = (file: { url: string; formats: Record<string, { url: string }> | 
 
 describe.skipIf(missing !== null)('kill -9 of an instance during concurrent writes (PostgreSQL, payment sandbox)', () => {
   beforeAll(async () => {
-    tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-kill-'));
-    uploadsDir = path.join(tmpDir, 'public', 'uploads');
-    fs.mkdirSync(uploadsDir, { recursive: true });
-    cluster = await startCluster(1, {
-      PUBLIC_DIR: path.join(tmpDir, 'public'),
-      UPLOAD_LIMIT_PER_HOUR: '1000',
-      AUTH_RATELIMIT_MAX: '1000',
-      AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000',
-      AUTH_ADDRESS_LIMIT_PER_DAY: '10000',
-    });
+    // Sign-ups come from fresh client addresses (cluster.register): the auth limits stay out of the way.
+    cluster = await startCluster(1, { UPLOAD_LIMIT_PER_HOUR: '1000' });
     [server] = cluster.instances;
+    uploadsDir = path.join(cluster.publicDir, 'uploads');
     priceId = await monthlyPriceId(server.baseUrl);
   }, 240_000);
 
   afterAll(async () => {
     await cluster?.stop();
-    if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
   }, 60_000);
 
   it('keeps every acknowledged write, charges nobody twice, blocks no purchase and leaves no half-written upload', async () => {
     const members: Member[] = [];
     for (let i = 0; i < MEMBERS; i += 1) {
-      const username = `kill${crypto.randomBytes(4).toString('hex')}`;
-      const res = await request<AuthResponse>(server.baseUrl, 'POST', '/api/auth/local/register', {
-        body: { username, email: `${username}@example.com`, password: `${username}-Pass-1` },
-      });
-      expect(res.status).toBe(200);
+      const { id, jwt } = await cluster.register(server, `kill${crypto.randomBytes(4).toString('hex')}`);
       members.push({
-        id: res.body.user.id,
-        jwt: res.body.jwt,
+        id,
+        jwt,
         buys: i < BUYERS,
         ackedNote: 0,
         sentNote: 0,
@@ -231,7 +214,7 @@ describe.skipIf(missing !== null)('kill -9 of an instance during concurrent writ
     await new Promise((resolve) => setTimeout(resolve, WRITE_MS_BEFORE_KILL / 2));
     let halfWrittenAtKill = 0;
     while (Date.now() < killAt) {
-      halfWrittenAtKill = await halfWrittenUploads(cluster.schema);
+      halfWrittenAtKill = await halfWrittenUploads();
       if (halfWrittenAtKill > 0 && inFlight.purchase > 0) break;
     }
     server.child.kill('SIGKILL');
@@ -286,11 +269,8 @@ describe.skipIf(missing !== null)('kill -9 of an instance during concurrent writ
     }
 
     // Pictures: one row per member, and disk and rows agree (no half-written upload).
-    const rows = await withPostgres(
-      async (client) =>
-        (await client.query(`SELECT id, url, formats, owner_member_id FROM "${cluster.schema}".files ORDER BY id`)).rows as (MediaFile & {
-          owner_member_id: number;
-        })[],
+    const rows = await cluster.sql<MediaFile & { owner_member_id: number }>(
+      'SELECT id, url, formats, owner_member_id FROM files ORDER BY id',
     );
     for (const member of members.filter((candidate) => candidate.ackedPictures.length > 0)) {
       expect(rows.filter((row) => Number(row.owner_member_id) === member.id).length, `file rows of member ${member.id}`).toBe(1);
@@ -326,15 +306,10 @@ describe.skipIf(missing !== null)('kill -9 of an instance during concurrent writ
       const after = (await call('GET', '/api/subscriptions/invoices', member))!.body.data as { status: string }[];
       expect(after.filter((invoice) => invoice.status === 'paid')).toHaveLength(1);
     }
-    const paidSubscriptions = await withPostgres(
-      async (client) =>
-        (
-          await client.query(
-            `SELECT l.user_id, count(*)::int AS n FROM "${cluster.schema}".subscriptions s
-               JOIN "${cluster.schema}".subscriptions_user_lnk l ON l.subscription_id = s.id
-              WHERE s.status NOT IN ('incomplete', 'incomplete_expired', 'canceled') GROUP BY l.user_id`,
-          )
-        ).rows as { user_id: number; n: number }[],
+    const paidSubscriptions = await cluster.sql<{ user_id: number; n: number }>(
+      `SELECT l.user_id, count(*)::int AS n FROM subscriptions s
+         JOIN subscriptions_user_lnk l ON l.subscription_id = s.id
+        WHERE s.status NOT IN ('incomplete', 'incomplete_expired', 'canceled') GROUP BY l.user_id`,
     );
     const chargedTwice = paidSubscriptions.filter((row) => row.n > 1).length;
 

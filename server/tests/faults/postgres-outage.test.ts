@@ -1,5 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startCluster, type Cluster, type Instance } from '../helpers/instances';
+import { RAISED_LIMITS } from '../helpers/app';
+import type { Member } from '../helpers/members';
 import {
   ownPostgresMissing,
   ownRedisMissing,
@@ -28,13 +30,6 @@ const WORKERS = 6;
 const MAX_REQUESTS = 3_000;
 
 type Outcome = { startedAt: number; endedAt: number; status: number; retryAfter: string | null; body: unknown; op: string };
-
-interface Member {
-  id: number;
-  email: string;
-  password: string;
-  jwt: string;
-}
 
 async function call(instance: Instance, method: string, path: string, options: { body?: unknown; token?: string } = {}) {
   const res = await fetch(instance.baseUrl + path, {
@@ -69,22 +64,9 @@ describe.skipIf(missing !== null)('PostgreSQL stopped under load, then started a
     postgres = await startOwnPostgres();
     redis = await startOwnRedis();
     // The load logs in far more often than the per-address limits allow; they are not under test here.
-    cluster = await startCluster(
-      2,
-      { AUTH_RATELIMIT_MAX: '100000', AUTH_ADDRESS_LIMIT_PER_MINUTE: '100000', AUTH_ADDRESS_LIMIT_PER_DAY: '100000' },
-      { postgres: postgres.target, redis: redis.target },
-    );
+    cluster = await startCluster(2, RAISED_LIMITS, { postgres: postgres.target, redis: redis.target });
     instances = cluster.instances;
-    for (let i = 0; i < 4; i += 1) {
-      const username = `outage_member_${i}`;
-      const password = `${username}-Pass-1`;
-      const res = await call(instances[i % 2], 'POST', '/api/auth/local/register', {
-        body: { username, email: `${username}@example.com`, password },
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      const { jwt, user } = res.body as { jwt: string; user: { id: number } };
-      members.push({ id: user.id, email: `${username}@example.com`, password, jwt });
-    }
+    for (let i = 0; i < 4; i += 1) members.push(await cluster.register(instances[i % 2], `outage_member_${i}`));
   }, 240_000);
 
   afterAll(async () => {

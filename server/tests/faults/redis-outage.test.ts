@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { freshClient, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
-import { PASSWORD, TICKET_BUDGET, bursts } from '../helpers/guess-bursts';
+import { freshClient, startCluster, type Cluster, type Instance } from '../helpers/instances';
+import { PASSWORD, TICKET_BUDGET, bursts, clusterTarget } from '../helpers/guess-bursts';
 import { UNCOUNTABLE_MESSAGE } from '../../src/security/login-throttle';
 import { TOTP } from 'otpauth';
 import {
@@ -202,19 +202,8 @@ describe.skipIf(missing !== null)('Redis stopped, then started again', () => {
   });
 
   it('while it is away a second factor and a current password are refused (fail closed), a password log-in is not; back, the code works', async () => {
-    const urls = [a.baseUrl, b.baseUrl];
-    const row = <T>(sql: string, values: unknown[]) =>
-      withPostgres(async (pg) => {
-        await pg.query(`SET search_path TO "${cluster!.schema}"`);
-        let n = 0;
-        return (
-          await pg.query(
-            sql.replace(/\?/g, () => `$${++n}`),
-            values,
-          )
-        ).rows[0] as T | undefined;
-      }, postgres.target);
-    const scenarios = bursts({ urls, row, client: freshClient });
+    const target = clusterTarget(cluster!);
+    const scenarios = bursts(target);
     const victim = await scenarios.enrolled('outage');
     const plain = await scenarios.register('outageplain');
     const codeNow = () => TOTP.generate({ secret: new TOTP({ secret: victim.secret }).secret, timestamp: Date.now() + 30_000 });
@@ -226,7 +215,7 @@ describe.skipIf(missing !== null)('Redis stopped, then started again', () => {
     const ticket = (await post(a, '/api/auth/local', { identifier: victim.email, password: PASSWORD })).body.ticket;
     expect(ticket).toEqual(expect.any(String));
     const stored = () =>
-      row<{ password: string; enabled_at: unknown; sessions: string; ticket_failures: number | null }>(
+      target.row<{ password: string; enabled_at: unknown; sessions: string; ticket_failures: number | null }>(
         'SELECT u.password, t.enabled_at, (SELECT count(*) FROM member_sessions WHERE member_id = u.id) AS sessions, (SELECT max(failures) FROM two_factor_tickets WHERE user_id = u.id) AS ticket_failures FROM up_users u JOIN two_factors t ON t.user_id = u.id WHERE u.id = ?',
         [victim.id],
       );

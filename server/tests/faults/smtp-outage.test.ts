@@ -1,9 +1,8 @@
-import net from 'node:net';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { requestFrom } from '../helpers/strapi';
-import { freshClient, missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
-import type { AuthResponse } from '../helpers/types';
+import { freshClient, missingServices, startCluster, type Cluster, type Instance } from '../helpers/instances';
+import { freePort } from '../helpers/ports';
 
 /**
  * SMTP down for a while, then back (issue 22): two instances on one PostgreSQL send through a local
@@ -68,17 +67,6 @@ function smtpDouble(port: number) {
   };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(missing !== null)('SMTP down for a while, then back', () => {
@@ -111,27 +99,18 @@ describe.skipIf(missing !== null)('SMTP down for a while, then back', () => {
     await smtp?.stop();
   });
 
-  const register = async (instance: Instance, username: string) => {
-    const password = `${username}-Pass-1`;
-    const res = await requestFrom<AuthResponse>(freshClient(), instance.baseUrl, 'POST', '/api/auth/local/register', {
-      body: { username, email: `${username}@example.com`, password },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return { id: res.body.user.id, jwt: res.body.jwt, email: `${username}@example.com`, password };
-  };
   const forgot = (instance: Instance, email: string) =>
     requestFrom(freshClient(), instance.baseUrl, 'POST', '/api/auth/forgot-password', { body: { email } });
-  const statusCounts = () =>
-    withPostgres(async (pg) => {
-      const { rows } = await pg.query<{ status: string; count: string }>(
-        `SELECT status, count(*) AS count FROM "${cluster.schema}".email_messages GROUP BY status`,
-      );
-      return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
-    });
+  const statusCounts = async () => {
+    const rows = await cluster.sql<{ status: string; count: string }>(
+      'SELECT status, count(*) AS count FROM email_messages GROUP BY status',
+    );
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+  };
 
   it('queues every e-mail while SMTP refuses, loses none across a kill -9, and delivers each once when it is back', async () => {
     // Up: mail is still immediate.
-    const early = await register(a, 'smtp_early');
+    const early = await cluster.register(a, 'smtp_early');
     const asked = Date.now();
     expect((await forgot(a, early.email)).status).toBe(200);
     for (let i = 0; i < 100 && !smtp.received.some((mail) => mail.to === early.email); i += 1) await sleep(50);
@@ -139,8 +118,8 @@ describe.skipIf(missing !== null)('SMTP down for a while, then back', () => {
     expect(smtp.received.filter((mail) => mail.to === early.email)).toHaveLength(1);
 
     // 10 members, half on each instance.
-    const members = await Promise.all(Array.from({ length: 10 }, (_, i) => register(i % 2 ? b : a, `smtp_m${i}`)));
-    const survivor = await register(b, 'smtp_kill');
+    const members = await Promise.all(Array.from({ length: 10 }, (_, i) => cluster.register(i % 2 ? b : a, `smtp_m${i}`)));
+    const survivor = await cluster.register(b, 'smtp_kill');
 
     await smtp.stop();
     const expected: string[] = [];

@@ -1,6 +1,8 @@
 import { expect } from 'vitest';
 import { TOTP } from 'otpauth';
 import { requestFrom } from './strapi';
+import { freshClient, type Cluster } from './instances';
+import { signUp, type Member } from './members';
 import { twoFactorMessages } from '../../src/contract/twoFactor';
 import { profileMessages } from '../../src/contract/profileRules';
 
@@ -33,6 +35,23 @@ export interface BurstTarget {
   recording?(on: boolean): void;
 }
 
+/** The target of a cluster (instances.ts): its instances, rows from its schema, a fresh client address a guess. */
+export function clusterTarget(cluster: Cluster): BurstTarget {
+  return {
+    urls: cluster.instances.map((instance) => instance.baseUrl),
+    async row<T>(sql: string, values: unknown[]) {
+      let n = 0;
+      return (
+        await cluster.sql<T>(
+          sql.replace(/\?/g, () => `$${++n}`),
+          values,
+        )
+      )[0];
+    },
+    client: freshClient,
+  };
+}
+
 export type Answer = {
   status: number;
   body: Record<string, unknown> & { jwt?: string; ticket?: string; error?: { message: string }; user?: { id: number } };
@@ -61,14 +80,13 @@ export function bursts(target: BurstTarget) {
   };
 
   let count = 0;
-  async function register(prefix: string): Promise<{ id: number; email: string; jwt: string }> {
+  function register(prefix: string): Promise<Member> {
     count += 1;
-    const email = `${prefix}${count}.${Date.now()}@example.com`;
-    const res = await call(0, 'POST', '/api/auth/local/register', {
-      body: { username: `${prefix}${count}x${Date.now() % 100000}`, email, password: PASSWORD },
+    return signUp(target.urls[0], `${prefix}${count}x${Date.now() % 100000}`, {
+      email: `${prefix}${count}.${Date.now()}@example.com`,
+      password: PASSWORD,
+      from: target.client(),
     });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return { id: (res.body.user as { id: number }).id, email, jwt: res.body.jwt! };
   }
 
   const codeAt = (secret: string, steps = 0) =>

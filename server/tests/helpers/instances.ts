@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { SERVER_DIR, compileServerIfStale } from './compile';
 import type { PostgresTarget, RedisTarget } from './own-services';
-import { requestFrom } from './strapi';
+import { freshSecrets, requestFrom } from './strapi';
+import { freePort, portAnswers } from './ports';
 import { signUp, type Member, type SignUpOptions } from './members';
 import type { ApiError, AuthResponse } from './types';
 
@@ -94,39 +94,12 @@ export async function withPostgres<T>(work: (client: InstanceType<typeof Client>
   }
 }
 
-function portAnswers(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
-    socket.setTimeout(1000);
-    socket.once('connect', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
 /** Why the multi-instance tests cannot run here, or null when PostgreSQL and Redis both answer. */
 export async function missingServices(): Promise<string | null> {
   const pg = await withPostgres(async () => true).catch((error: Error) => error.message);
   if (pg !== true) return `no PostgreSQL at ${PG.host}:${PG.port} (${pg})`;
-  if (!(await portAnswers(REDIS.host, REDIS.port))) return `no Redis at ${REDIS.host}:${REDIS.port}`;
+  if (!(await portAnswers(REDIS.host, REDIS.port, 1000))) return `no Redis at ${REDIS.host}:${REDIS.port}`;
   return null;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export interface Instance {
@@ -160,6 +133,10 @@ export interface Cluster {
   instances: Instance[];
   schema: string;
   redisDb: number;
+  /** The instances' PUBLIC_DIR (uploads/ below it): the cluster's own unless the test named one. */
+  publicDir: string;
+  /** Where the instances' outbox provider writes their mail (SMTP_HOST empty), as TestStrapi's outboxDir; read with outbox.ts. */
+  outboxDir: string;
   /** A JSON request to the instance from a fresh client address (freshClient). */
   call<T = ClusterAnswer>(
     instance: Instance,
@@ -178,8 +155,6 @@ export interface Cluster {
   restart(instance: Instance): Promise<number>;
   stop(): Promise<void>;
 }
-
-const secret = () => crypto.randomBytes(24).toString('base64');
 
 async function waitReady(instance: Instance, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -232,12 +207,7 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
     HOST: '127.0.0.1',
     ...postgresEnv(schema, pgTarget),
     REDIS_URL: `redis://${redisTarget.host}:${redisTarget.port}/${redisDb}`,
-    APP_KEYS: [secret(), secret()].join(','),
-    API_TOKEN_SALT: secret(),
-    ADMIN_JWT_SECRET: secret(),
-    TRANSFER_TOKEN_SALT: secret(),
-    JWT_SECRET: secret(),
-    ENCRYPTION_KEY: secret(),
+    ...freshSecrets(),
     SMTP_HOST: '',
     EMAIL_CONFIRMATION: 'false',
     EMAIL_OUTBOX_DIR: path.join(tempDir, 'outbox'),
@@ -283,6 +253,8 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
     instances,
     schema,
     redisDb,
+    publicDir: shared.PUBLIC_DIR,
+    outboxDir: shared.EMAIL_OUTBOX_DIR,
     call,
     register: (instance, username, options) => signUp(instance.baseUrl, username, { ...options, from: freshClient() }),
     sql: (text, values = []) =>

@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, portAnswers } from './ports';
 
 /**
  * A private PostgreSQL and a private Redis for fault tests: they are stopped and started at will,
@@ -62,37 +62,10 @@ export function ownPostgresMissing(): string | null {
 /** Why a private Redis cannot be started here, or null. */
 export const ownRedisMissing = (): string | null => (onPath('redis-server') ? null : 'redis-server is not on PATH');
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function portAnswers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.setTimeout(500);
-    socket.once('connect', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
 async function untilPort(port: number, open: boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if ((await portAnswers(port)) === open) return;
+    if ((await portAnswers('127.0.0.1', port, 500)) === open) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${what}: port ${port} did not ${open ? 'open' : 'close'} within ${timeoutMs} ms`);

@@ -38,7 +38,16 @@ export interface BootOptions {
   beforeLoad?: (strapi: Core.Strapi) => void;
 }
 
-const secret = () => crypto.randomBytes(16).toString('base64');
+const secret = () => crypto.randomBytes(24).toString('base64');
+/** Secrets of their own for one server: 32 characters each, long enough for production's checks (instances.ts runs them so). */
+export const freshSecrets = () => ({
+  APP_KEYS: [secret(), secret()].join(','),
+  API_TOKEN_SALT: secret(),
+  ADMIN_JWT_SECRET: secret(),
+  TRANSFER_TOKEN_SALT: secret(),
+  JWT_SECRET: secret(),
+  ENCRYPTION_KEY: secret(),
+});
 
 /** Boots the Strapi app of server/ in-process on 127.0.0.1 with a random port. */
 export async function bootStrapi(options: BootOptions = {}): Promise<TestStrapi> {
@@ -52,12 +61,7 @@ export async function bootStrapi(options: BootOptions = {}): Promise<TestStrapi>
     STRAPI_TELEMETRY_DISABLED: 'true',
     HOST: '127.0.0.1',
     PORT: '0',
-    APP_KEYS: [secret(), secret()].join(','),
-    API_TOKEN_SALT: secret(),
-    ADMIN_JWT_SECRET: secret(),
-    TRANSFER_TOKEN_SALT: secret(),
-    JWT_SECRET: secret(),
-    ENCRYPTION_KEY: secret(),
+    ...freshSecrets(),
     DATABASE_CLIENT: 'sqlite',
     ...(databaseFile ? { DATABASE_FILENAME: databaseFile } : {}),
     PUBLIC_DIR: path.join(filesDir, 'public'),

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { missingServices, startCluster, type Cluster, type Instance } from '../helpers/instances';
 import { createOutboxReader } from '../helpers/outbox';
@@ -24,7 +21,6 @@ const OWNER_SUBJECTS: string[] = Object.values(OWNER_EVENTS).map((event) => even
 let cluster: Cluster;
 let a: Instance;
 let b: Instance;
-let outboxDir: string;
 const call = (instance: Instance, method: string, urlPath: string, options: { body?: unknown; token?: string } = {}) =>
   cluster.call<Body>(instance, method, urlPath, { ...options, headers: { 'User-Agent': FIREFOX_LINUX } });
 const sql: Cluster['sql'] = (...args) => cluster.sql(...args);
@@ -50,7 +46,7 @@ async function deliveredNotices(address: string): Promise<string[]> {
     if (Date.now() > deadline) throw new Error(`mail to ${address} still queued after 30 s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return createOutboxReader(outboxDir)
+  return createOutboxReader(cluster.outboxDir)
     .take(address)
     .filter((mail) => OWNER_SUBJECTS.includes(mail.headers.subject ?? ''))
     .map((mail) => `${mail.headers.subject} | ${/Device: ([^\r\n]+)/.exec(mail.text)?.[1]}`);
@@ -73,10 +69,8 @@ const register = (instance: Instance) =>
 
 describe.skipIf(missing !== null)('owner notices on two instances (PostgreSQL, one queue)', () => {
   beforeAll(async () => {
-    outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-notices-outbox-'));
     // One PUBLIC_URL for both: the passkeys' relying party.
     cluster = await startCluster(2, {
-      EMAIL_OUTBOX_DIR: outboxDir,
       EMAIL_POLL_MS: '200',
       AUTH_RATELIMIT_ENABLED: 'false',
       PUBLIC_URL: ORIGIN,
@@ -86,7 +80,6 @@ describe.skipIf(missing !== null)('owner notices on two instances (PostgreSQL, o
 
   afterAll(async () => {
     await cluster?.stop();
-    if (outboxDir) fs.rmSync(outboxDir, { recursive: true, force: true });
   }, 60_000);
 
   it('a password change on A tells the owner once; a wrong current password on B and on A tells nothing', async () => {

@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { TOTP } from 'otpauth';
 import { boot, type TestApp } from '../helpers/app';
+import { signUp } from '../helpers/members';
 import { settleMail } from '../helpers/mail-queue';
 import { resetCodeOf, type OutboxEmail } from '../helpers/outbox';
 import { softwarePasskey } from '../helpers/software-authenticator';
@@ -45,14 +46,8 @@ async function call(method: string, urlPath: string, options: { body?: unknown; 
   return { status: res.status, body: (text ? JSON.parse(text) : {}) as Body };
 }
 
-async function member() {
-  const username = `owner${++counter}x${Date.now() % 100000}`;
-  const email = `${username}@example.com`;
-  const password = `${username}-Pass-1`;
-  const res = await call('POST', '/api/auth/local/register', { body: { username, email, password } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { id: res.body.user!.id, jwt: res.body.jwt!, email, username, password };
-}
+// Signed up from the same browser as every other request here: the notices name the device.
+const member = () => signUp(app.baseUrl, `owner${++counter}x${Date.now() % 100000}`, { headers: { 'User-Agent': FIREFOX_LINUX } });
 
 /** The owner notices delivered to `email` since the last look (every queued mail delivered first). */
 async function noticesTo(email: string): Promise<OutboxEmail[]> {

@@ -9,11 +9,12 @@ import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Context, Next } from 'koa';
-import { bootStrapi, request, requestFrom, type TestStrapi } from '../helpers/strapi';
+import { bootStrapi, request, type TestStrapi } from '../helpers/strapi';
 import { RAISED_LIMITS } from '../helpers/app';
+import { signUp } from '../helpers/members';
 import { throwawayMembers } from '../helpers/throwaway-members';
 import { joinPath, ownedRoutes, type OwnedRoute } from '../helpers/owned-routes';
-import type { ApiError, AuthResponse, Ingredient } from '../helpers/types';
+import type { ApiError, Ingredient } from '../helpers/types';
 import { profileMessages } from '../../src/contract/profileRules';
 import { PROFILE_PICTURE_MAX_BYTES } from '../../src/uploads/picture-image';
 
@@ -682,12 +683,7 @@ beforeAll(async () => {
   (app.strapi.server.app as unknown as { silent: boolean }).silent = true;
 
   // The member of the specific tests registers like anyone, from a client address of its own.
-  const username = 'badinput';
-  const res = await requestFrom<AuthResponse>('127.0.0.77', app.baseUrl, 'POST', '/api/auth/local/register', {
-    body: { username, email: `${username}@example.com`, password: `${username}-Pass-1` },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  member = { id: res.body.user.id, jwt: res.body.jwt };
+  member = await signUp(app.baseUrl, 'badinput', { from: '127.0.0.77' });
 
   throwawayMember = await throwawayMembers(app.strapi, member.id, 'c');
   knownIngredients = await app.strapi.db.query(INGREDIENTS).count({});

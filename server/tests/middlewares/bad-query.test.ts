@@ -1,11 +1,12 @@
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, requestFrom, type TestStrapi } from '../helpers/strapi';
+import { bootStrapi, request, type TestStrapi } from '../helpers/strapi';
 import { RAISED_LIMITS } from '../helpers/app';
+import { signUp } from '../helpers/members';
 import { throwawayMembers } from '../helpers/throwaway-members';
 import { PG, postgresEnv, withPostgres } from '../helpers/instances';
 import { ownedRoutes, type OwnedRoute } from '../helpers/owned-routes';
-import type { ApiError, AuthResponse, Ingredient, ListResponse } from '../helpers/types';
+import type { ApiError, Ingredient, ListResponse } from '../helpers/types';
 
 /**
  * No 5xx from any query shape or byte (docs/security.md, issue 20), on SQLite and on PostgreSQL
@@ -374,11 +375,7 @@ function suite(label: string, boot: () => Promise<TestStrapi>, cleanUp: () => Pr
     beforeAll(async () => {
       app = await boot();
       routes = ownedRoutes(app);
-      const res = await requestFrom<AuthResponse>('127.0.0.78', app.baseUrl, 'POST', '/api/auth/local/register', {
-        body: { username: 'badquery', email: 'badquery@example.com', password: 'badquery-Pass-1' },
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      member = { id: res.body.user.id, jwt: res.body.jwt };
+      member = await signUp(app.baseUrl, 'badquery', { from: '127.0.0.78' });
       throwawayMember = await throwawayMembers(app.strapi, member.id, 'q');
     }, 240_000);
 

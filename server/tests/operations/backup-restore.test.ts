@@ -5,9 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, SERVER_DIR, type TestStrapi } from '../helpers/strapi';
+import { request, SERVER_DIR } from '../helpers/strapi';
+import { boot, type TestApp } from '../helpers/app';
+import { signUp, type Member } from '../helpers/members';
 import { PG, postgresEnv, withPostgres } from '../helpers/instances';
-import type { AuthResponse } from '../helpers/types';
 import type { WeightEntriesResponse } from '../../src/contract/progress';
 import { utcDate } from '../../src/contract/progress';
 
@@ -26,16 +27,17 @@ const sharp = require('sharp') as typeof import('sharp').default;
 
 const USERS = 'plugin::users-permissions.user';
 const BASE_ENV = {
-  // Payments in the in-process sandbox; several sign-ups and log-ins from one address.
+  // Payments in the in-process sandbox.
   PAYMENTS_MODE: '',
   STRIPE_SECRET_KEY: '',
   STRIPE_PUBLISHABLE_KEY: '',
   STRIPE_WEBHOOK_SECRET: '',
-  AUTH_RATELIMIT_ENABLED: 'false',
-  SMTP_HOST: '',
   EMAIL_CONFIRMATION: 'false',
   UPLOAD_PROVIDER: 'local',
 };
+/** An instance for this file: several sign-ups and log-ins from one address, so no auth rate limit. */
+const start = (env: Record<string, string>, databaseFile?: string) =>
+  boot({ outbox: true, limits: 'off', databaseFile, env: { ...BASE_ENV, ...env } });
 
 let tmpDir: string;
 
@@ -85,13 +87,6 @@ function runScript(script: 'backup.js' | 'restore.js', args: string[], env: Reco
   });
 }
 
-interface Member {
-  id: number;
-  jwt: string;
-  username: string;
-  email: string;
-  password: string;
-}
 interface Picture {
   url: string;
   formats: Record<string, { url: string }> | null;
@@ -106,14 +101,6 @@ interface Population {
 
 const sha256 = (bytes: ArrayBuffer) => crypto.createHash('sha256').update(Buffer.from(bytes)).digest('hex');
 const daysAgo = (days: number) => utcDate(new Date(Date.now() - days * 86_400_000));
-
-async function register(baseUrl: string, username: string): Promise<Member> {
-  const email = `${username}@example.com`;
-  const password = `${username}-Pass-1`;
-  const res = await request<AuthResponse>(baseUrl, 'POST', '/api/auth/local/register', { body: { username, email, password } });
-  expect(res.status).toBe(200);
-  return { id: res.body.user.id, jwt: res.body.jwt, username, email, password };
-}
 
 async function weightsOf(baseUrl: string, member: Member) {
   const res = await request<WeightEntriesResponse>(baseUrl, 'GET', '/api/weight-entries', { token: member.jwt });
@@ -150,7 +137,7 @@ async function servedBytes(baseUrl: string, url: string) {
 /** Members through the API, one subscription paid through the sandbox gateway, weight entries and a picture. */
 async function populate(baseUrl: string, prefix: string): Promise<Population> {
   const members: Member[] = [];
-  for (let i = 0; i < 3; i++) members.push(await register(baseUrl, `${prefix}${i}`));
+  for (let i = 0; i < 3; i++) members.push(await signUp(baseUrl, `${prefix}${i}`));
 
   const subscriber = members[0];
   const created = await request<{ subscriptionId: string; clientSecret: string }>(baseUrl, 'POST', '/api/subscriptions', {
@@ -213,13 +200,12 @@ async function populate(baseUrl: string, prefix: string): Promise<Population> {
 }
 
 /** Every member logs in; the subscription, weight entries and picture (its bytes) are as the source instance served them. */
-async function expectRestored(baseUrl: string, population: Population) {
+async function expectRestored(app: TestApp, population: Population) {
+  const { baseUrl } = app;
   const found = { members: 0, subscriptions: 0, weightEntries: 0, pictureFiles: 0 };
   const loggedIn: Member[] = [];
   for (const member of population.members) {
-    const res = await request<AuthResponse>(baseUrl, 'POST', '/api/auth/local', {
-      body: { identifier: member.email, password: member.password },
-    });
+    const res = await app.login(member.email, member.password);
     expect(res.status, `${member.email} logs in`).toBe(200);
     expect(res.body.user.id).toBe(member.id);
     loggedIn.push({ ...member, jwt: res.body.jwt });
@@ -261,8 +247,8 @@ const backupBytes = (dir: string) =>
     .reduce((sum, entry) => (entry.isFile() ? sum + fs.statSync(path.join(entry.parentPath, entry.name)).size : sum), 0);
 
 describe('SQLite: backup while the server runs, restore into a fresh instance', () => {
-  let source: TestStrapi | undefined;
-  let restored: TestStrapi | undefined;
+  let source: TestApp | undefined;
+  let restored: TestApp | undefined;
   let population: Population;
   let sourcePublic: string;
   let backupDir: string;
@@ -274,7 +260,7 @@ describe('SQLite: backup while the server runs, restore into a fresh instance', 
 
   beforeAll(async () => {
     sourcePublic = publicDir('source-public');
-    source = await bootStrapi({ env: { ...BASE_ENV, PUBLIC_DIR: sourcePublic } });
+    source = await start({ PUBLIC_DIR: sourcePublic });
     population = await populate(source.baseUrl, 'sqlmember');
   });
   afterAll(async () => {
@@ -391,8 +377,8 @@ describe('SQLite: backup while the server runs, restore into a fresh instance', 
     await source!.stop();
     source = undefined;
     // New secrets (bootStrapi): old sessions do not carry over, the members log in again with their passwords.
-    restored = await bootStrapi({ databaseFile: targetFile, env: { ...BASE_ENV, PUBLIC_DIR: targetPublic } });
-    const found = await expectRestored(restored.baseUrl, population);
+    restored = await start({ PUBLIC_DIR: targetPublic }, targetFile);
+    const found = await expectRestored(restored, population);
     expect(found).toEqual({ members: 3, subscriptions: 1, weightEntries: 3, pictureFiles: population.picture.urls.length });
     console.log(`[backup-restore] SQLite restore: ${result.ms} ms; found ${JSON.stringify(found)}`);
   });
@@ -404,8 +390,8 @@ if (pgMissing) console.warn(`[backup-restore.test] PostgreSQL part skipped: ${pg
 describe.skipIf(pgMissing)('PostgreSQL: pg_dump of the schema, pg_restore into a fresh database', () => {
   const schema = `carnivo_backup_${crypto.randomBytes(4).toString('hex')}`;
   const freshDatabase = `carnivo_restore_${crypto.randomBytes(4).toString('hex')}`;
-  let source: TestStrapi | undefined;
-  let restored: TestStrapi | undefined;
+  let source: TestApp | undefined;
+  let restored: TestApp | undefined;
   let population: Population;
   let sourcePublic: string;
   let backupDir: string;
@@ -414,7 +400,7 @@ describe.skipIf(pgMissing)('PostgreSQL: pg_dump of the schema, pg_restore into a
     await withPostgres((client) => client.query(`CREATE SCHEMA "${schema}"`));
     await withPostgres((client) => client.query(`CREATE DATABASE "${freshDatabase}"`));
     sourcePublic = publicDir('pg-source-public');
-    source = await bootStrapi({ env: { ...BASE_ENV, ...postgresEnv(schema), PUBLIC_DIR: sourcePublic } });
+    source = await start({ ...postgresEnv(schema), PUBLIC_DIR: sourcePublic });
     population = await populate(source.baseUrl, 'pgmember');
   });
   afterAll(async () => {
@@ -492,8 +478,8 @@ describe.skipIf(pgMissing)('PostgreSQL: pg_dump of the schema, pg_restore into a
 
     await source!.stop();
     source = undefined;
-    restored = await bootStrapi({ env: { ...BASE_ENV, ...targetEnv } });
-    const found = await expectRestored(restored.baseUrl, population);
+    restored = await start(targetEnv);
+    const found = await expectRestored(restored, population);
     expect(found).toEqual({ members: 3, subscriptions: 1, weightEntries: 3, pictureFiles: population.picture.urls.length });
     console.log(`[backup-restore] PostgreSQL restore: ${result.ms} ms; found ${JSON.stringify(found)}`);
 

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, requestFrom, type TestStrapi } from '../helpers/strapi';
-import type { AuthResponse } from '../helpers/types';
+import { requestFrom } from '../helpers/strapi';
+import { boot, type TestApp } from '../helpers/app';
 import { MESSAGE, jsonLogFormat, logFormatName, prettyLogFormat } from '../../src/operations/log-format';
 import { productionProblems } from '../../src/security/production-safety';
 
@@ -26,7 +26,7 @@ const METRICS_TOKEN = crypto.randomBytes(24).toString('hex');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const AUTH_RATELIMIT_MAX = 3;
 
-let app: TestStrapi;
+let app: TestApp;
 let tmp: string;
 const logLines: string[] = [];
 
@@ -69,7 +69,7 @@ async function metrics(): Promise<Sample[]> {
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-observe-'));
   fs.writeFileSync(path.join(tmp, 'index.html'), '<!doctype html><html><body><div id="root"></div></body></html>');
-  app = await bootStrapi({
+  app = await boot({
     env: { SPA_DIR: tmp, LOG_FORMAT: 'json', METRICS_TOKEN, AUTH_RATELIMIT_MAX: String(AUTH_RATELIMIT_MAX) },
   });
   // What the server's own transport writes, line by line, through the configured format (the console's kept quiet).
@@ -145,15 +145,11 @@ describe('logs', () => {
   });
 
   it('carries the request id on every line of a request: its request line and what its handler logs', async () => {
-    const username = `observe${crypto.randomBytes(4).toString('hex')}`;
-    const registered = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local/register', {
-      body: { username, email: `${username}@example.com`, password: `${username}-pass-1` },
-    });
-    expect(registered.status).toBe(200);
+    const registered = await app.register(`observe${crypto.randomBytes(4).toString('hex')}`);
 
     const requestId = `delete-${crypto.randomBytes(6).toString('hex')}`;
     const deleted = await send('DELETE', '/api/users-permissions/users/delete-account', {
-      token: registered.body.jwt,
+      token: registered.jwt,
       headers: { 'X-Request-Id': requestId },
     });
     expect(deleted.status).toBe(200);
@@ -161,7 +157,7 @@ describe('logs', () => {
     const lines = logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.requestId === requestId);
     // The handler's own line (src/api/account/services/account-deletion.ts) and the request line.
     expect(lines.map((line) => line.message)).toEqual([
-      `[account] deleted user ${registered.body.user.id} and 0 file(s)`,
+      `[account] deleted user ${registered.id} and 0 file(s)`,
       expect.stringMatching(/^DELETE \/api\/users-permissions\/users\/delete-account 200 \(\d+ ms\)$/),
     ]);
     expect(lines[1]).toMatchObject({

@@ -1,61 +1,31 @@
 import crypto from 'node:crypto';
-import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from '../helpers/strapi';
-import type { AuthResponse, Ingredient, ListResponse } from '../helpers/types';
+import { request } from '../helpers/strapi';
+import { boot, type TestApp } from '../helpers/app';
+import { PG, postgresEnv, withPostgres } from '../helpers/instances';
+import type { Ingredient, ListResponse } from '../helpers/types';
 
-const { Client } = createRequire(import.meta.url)('pg') as typeof import('pg');
-
-const connection = {
-  host: process.env.TEST_PG_HOST ?? '127.0.0.1',
-  port: Number(process.env.TEST_PG_PORT ?? 5432),
-  user: process.env.TEST_PG_USER ?? 'postgres',
-  password: process.env.TEST_PG_PASSWORD ?? '',
-  database: process.env.TEST_PG_DATABASE ?? 'test',
-};
-
-const admin = async <T>(work: (client: InstanceType<typeof Client>) => Promise<T>): Promise<T> => {
-  const client = new Client({ ...connection, connectionTimeoutMillis: 2000 });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-};
-
-const reachable = await admin(async () => true).catch((error: Error) => {
-  console.warn(`[postgres.test] skipped: no PostgreSQL at ${connection.host}:${connection.port} (${error.message})`);
+const reachable = await withPostgres(async () => true).catch((error: Error) => {
+  console.warn(`[postgres.test] skipped: no PostgreSQL at ${PG.host}:${PG.port} (${error.message})`);
   return false;
 });
 
 describe.skipIf(!reachable)('PostgreSQL (DATABASE_CLIENT=postgres)', () => {
   const schema = `carnivo_test_${crypto.randomBytes(4).toString('hex')}`;
-  let app: TestStrapi;
+  let app: TestApp;
 
   beforeAll(async () => {
-    await admin((client) => client.query(`CREATE SCHEMA "${schema}"`));
-    app = await bootStrapi({
-      env: {
-        DATABASE_CLIENT: 'postgres',
-        DATABASE_HOST: connection.host,
-        DATABASE_PORT: String(connection.port),
-        DATABASE_NAME: connection.database,
-        DATABASE_USERNAME: connection.user,
-        DATABASE_PASSWORD: connection.password,
-        DATABASE_SCHEMA: schema,
-        DATABASE_POOL_MIN: '0',
-      },
-    });
+    await withPostgres((client) => client.query(`CREATE SCHEMA "${schema}"`));
+    app = await boot({ env: postgresEnv(schema) });
   });
 
   afterAll(async () => {
     await app?.stop();
-    await admin((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+    await withPostgres((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
   });
 
   it('stores its tables in the configured schema', async () => {
-    const tables = await admin((client) =>
+    const tables = await withPostgres((client) =>
       client.query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema]),
     );
     expect(tables.rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(['up_users', 'ingredients']));
@@ -75,15 +45,11 @@ describe.skipIf(!reachable)('PostgreSQL (DATABASE_CLIENT=postgres)', () => {
   });
 
   it('registers and logs in', async () => {
-    const body = { username: 'pguser', email: 'pguser@example.com', password: 'correct-horse-9' };
-    const reg = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local/register', { body });
-    expect(reg.status).toBe(200);
+    const reg = await app.register('pguser', { password: 'correct-horse-9' });
 
-    const login = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local', {
-      body: { identifier: 'pguser@example.com', password: body.password },
-    });
+    const login = await app.login('pguser@example.com', reg.password);
     expect(login.status).toBe(200);
-    expect(login.body.user.id).toBe(reg.body.user.id);
+    expect(login.body.user.id).toBe(reg.id);
 
     const me = await request<{ username: string }>(app.baseUrl, 'GET', '/api/users/me?populate=*', { token: login.body.jwt });
     expect(me.status).toBe(200);

@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, requestFrom, type TestStrapi } from '../helpers/strapi';
+import { request, requestFrom } from '../helpers/strapi';
+import { boot, type TestApp } from '../helpers/app';
 import { MEMBER_FIELDS, type ApiError, type AuthResponse, type Ingredient, type ListResponse } from '../helpers/types';
 import { apiRouters, rolePermissions, syncRolePermissions } from '../../src/bootstrap/permissions';
 import { registerBody, signUpMessages } from '../../src/contract/auth';
@@ -8,17 +9,16 @@ import { firstError } from '../../src/contract/schema';
 
 // Order matters: the login rate-limit test exhausts /api/auth/local for this process,
 // and the restart test stops the shared instance.
-let app: TestStrapi;
+let app: TestApp;
 let alice: AuthResponse;
 const password = 'correct-horse-9';
 
 const register = (body: Record<string, unknown>) =>
   request<AuthResponse & ApiError>(app.baseUrl, 'POST', '/api/auth/local/register', { body });
-const login = (identifier: string, pw: string) =>
-  request<AuthResponse & ApiError>(app.baseUrl, 'POST', '/api/auth/local', { body: { identifier, password: pw } });
+const login = (identifier: string, pw: string) => app.login(identifier, pw);
 
 beforeAll(async () => {
-  app = await bootStrapi();
+  app = await boot();
 });
 
 afterAll(async () => {
@@ -282,7 +282,7 @@ describe('restart on the same database', () => {
   it('re-runs the bootstrap without duplicating ingredients or losing users', async () => {
     const databaseFile = app.databaseFile!;
     await app.stop({ keepDatabase: true });
-    app = await bootStrapi({ databaseFile });
+    app = await boot({ databaseFile });
 
     const res = await request<ListResponse<Ingredient>>(app.baseUrl, 'GET', '/api/ingredients?sort=id');
     expect(res.body.data.map((i) => i.id)).toEqual([1, 2, 3, 4, 5, 6]);

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { freshClient, missingServices, startCluster, withPostgres, type Cluster } from '../helpers/instances';
-import { ACCOUNT_BUDGET, BURST, LOCKED_CODES, LOCKED_LOG_IN, TICKET_BUDGET, bursts } from '../helpers/guess-bursts';
+import { missingServices, startCluster, type Cluster } from '../helpers/instances';
+import { ACCOUNT_BUDGET, BURST, LOCKED_CODES, LOCKED_LOG_IN, TICKET_BUDGET, bursts, clusterTarget } from '../helpers/guess-bursts';
 
 /**
  * Count first, then check (docs/security.md#rate-limits), on two server processes sharing one
@@ -14,24 +14,12 @@ const missing = await missingServices();
 if (missing) console.warn(`[guess-budget-cluster.test] skipped: ${missing}`);
 
 let cluster: Cluster;
-const urls: string[] = [];
-const row = <T>(sql: string, values: unknown[]) =>
-  withPostgres(async (pg) => {
-    await pg.query(`SET search_path TO "${cluster.schema}"`);
-    let n = 0;
-    return (
-      await pg.query(
-        sql.replace(/\?/g, () => `$${++n}`),
-        values,
-      )
-    ).rows[0] as T | undefined;
-  });
-const scenarios = bursts({ urls, row, client: freshClient });
+let scenarios: ReturnType<typeof bursts>;
 
 describe.skipIf(missing !== null)(`${BURST} concurrent wrong guesses over two instances (PostgreSQL, Redis)`, () => {
   beforeAll(async () => {
     cluster = await startCluster(2);
-    urls.push(...cluster.instances.map((instance) => instance.baseUrl));
+    scenarios = bursts(clusterTarget(cluster));
   }, 300_000);
 
   afterAll(async () => {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { boot, type TestApp } from '../helpers/app';
+import { freshClient } from '../helpers/instances';
 import { SERVER_DIR, requestFrom } from '../helpers/strapi';
 import { ACCOUNT_BUDGET, BURST, LOCKED_CODES, LOCKED_LOG_IN, PASSWORD, TICKET_BUDGET, bursts } from '../helpers/guess-bursts';
 import { profileMessages } from '../../src/contract/profileRules';
@@ -16,8 +17,6 @@ import { profileMessages } from '../../src/contract/profileRules';
  */
 
 let app: TestApp;
-let nextAddress = 1;
-const client = () => `127.0.${60 + Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 1}`;
 
 let recording = false;
 /** The password hashes compared during bursts, one entry per comparison. */
@@ -32,7 +31,7 @@ const urls: string[] = [];
 const scenarios = bursts({
   urls,
   row,
-  client,
+  client: freshClient,
   recording: (on) => {
     recording = on;
   },
@@ -161,16 +160,22 @@ describe('a ticket keeps its attempts while the codes are locked', () => {
     let other = '';
     for (let i = 0; i < ACCOUNT_BUDGET; i += 1) {
       if (i % TICKET_BUDGET === 0) other = await scenarios.ticketOf(victim.email);
-      const res = await requestFrom<{ error?: { message: string } }>(client(), app.baseUrl, 'POST', '/api/auth/two-factor', {
+      const res = await requestFrom<{ error?: { message: string } }>(freshClient(), app.baseUrl, 'POST', '/api/auth/two-factor', {
         body: { ticket: other, code: wrong[i] },
       });
       expect(res.status, JSON.stringify(res.body)).toBe(400);
     }
     // More tries than the ticket has attempts, the right code among them: each refused unchecked.
     for (let i = 0; i <= TICKET_BUDGET; i += 1) {
-      const res = await requestFrom<{ jwt?: string; error?: { message: string } }>(client(), app.baseUrl, 'POST', '/api/auth/two-factor', {
-        body: { ticket, code: i === TICKET_BUDGET ? scenarios.codeAt(victim.secret) : wrong[ACCOUNT_BUDGET + i] },
-      });
+      const res = await requestFrom<{ jwt?: string; error?: { message: string } }>(
+        freshClient(),
+        app.baseUrl,
+        'POST',
+        '/api/auth/two-factor',
+        {
+          body: { ticket, code: i === TICKET_BUDGET ? scenarios.codeAt(victim.secret) : wrong[ACCOUNT_BUDGET + i] },
+        },
+      );
       expect(res.status, JSON.stringify(res.body)).toBe(429);
       expect(res.body.error?.message).toMatch(LOCKED_CODES);
       expect(res.body.jwt).toBeUndefined();
@@ -184,7 +189,7 @@ describe('one password budget per account, whatever the route', () => {
   it('wrong log-ins and wrong current passwords add up: the tenth locks the log-in and the settings alike', async () => {
     const victim = await scenarios.register('sharedbudget');
     const post = (urlPath: string, body: unknown, token?: string) =>
-      requestFrom<{ jwt?: string; error?: { message: string } }>(client(), app.baseUrl, 'POST', urlPath, { body, token });
+      requestFrom<{ jwt?: string; error?: { message: string } }>(freshClient(), app.baseUrl, 'POST', urlPath, { body, token });
     const change = (currentPassword: string) =>
       post(
         '/api/auth/change-password',
@@ -206,7 +211,7 @@ describe('one password budget per account, whatever the route', () => {
 
 describe('the log-in second step per client address', () => {
   it('one address gets AUTH_RATELIMIT_MAX (10) second steps a minute, whatever the tickets; another address is not held up', async () => {
-    const from = client();
+    const from = freshClient();
     const statuses: number[] = [];
     for (let i = 0; i < 12; i += 1) {
       const res = await requestFrom<{ error?: { message: string } }>(from, app.baseUrl, 'POST', '/api/auth/two-factor', {
@@ -216,7 +221,7 @@ describe('the log-in second step per client address', () => {
       if (res.status === 429) expect(res.body.error?.message).toMatch(/^Too many requests from your network\. Please try again in /);
     }
     expect(statuses).toEqual([...Array(10).fill(401), 429, 429]);
-    const other = await requestFrom(client(), app.baseUrl, 'POST', '/api/auth/two-factor', {
+    const other = await requestFrom(freshClient(), app.baseUrl, 'POST', '/api/auth/two-factor', {
       body: { ticket: 'y'.repeat(43), code: '123456' },
     });
     expect(other.status).toBe(401);

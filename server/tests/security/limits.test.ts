@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { describe, it, expect, afterEach, vi } from 'vitest';
 import { MEMORY_MAX_KEYS, closeSharedRedis, createLimiter } from '../../src/security/limits';
 import {
@@ -17,27 +16,13 @@ import {
 import { createAuthRateLimit } from '../../src/security/auth-rate-limit';
 import { productionProblems, secretProblem } from '../../src/security/production-safety';
 import { testRedisDb } from '../helpers/instances';
+import { portAnswers } from '../helpers/ports';
 
 /** Units of the shared limits (no Strapi boot): backoff, per-address keys, Redis sharing, failing open. */
 
 const REDIS_URL = `redis://127.0.0.1:6379/${await testRedisDb()}`;
 
-function redisAnswers(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port: 6379 });
-    socket.setTimeout(500);
-    socket.once('connect', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-const hasRedis = await redisAnswers();
+const hasRedis = await portAnswers('127.0.0.1', 6379, 500);
 
 afterEach(async () => {
   vi.useRealTimers();

@@ -1,5 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { boot, type TestApp } from '../helpers/app';
+import { freshClient } from '../helpers/instances';
+import { signUp } from '../helpers/members';
 import { request, requestFrom } from '../helpers/strapi';
 import type { ApiError, AuthResponse } from '../helpers/types';
 
@@ -13,9 +15,6 @@ import type { ApiError, AuthResponse } from '../helpers/types';
 const LOCKED = 'Too many failed log-in attempts. Try again in 15 minutes or reset your password.';
 
 let app: TestApp;
-let nextAddress = 1;
-/** A loopback address no other request used: a fresh client for the per-address limits. */
-const freshClient = () => `127.0.${20 + Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 1}`;
 
 type Answer = AuthResponse & Omit<ApiError, 'data'> & { data?: { token?: string; user?: { id: number; email: string } } };
 const post = (urlPath: string, body: unknown, from = freshClient()) => requestFrom<Answer>(from, app.baseUrl, 'POST', urlPath, { body });
@@ -35,12 +34,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-async function registerMember(username: string) {
-  const password = `${username}-Pass-1`;
-  const res = await post('/api/auth/local/register', { username, email: `${username}@example.com`, password });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { id: res.body.user.id, username, email: `${username}@example.com`, password };
-}
+const registerMember = (username: string) => signUp(app.baseUrl, username, { from: freshClient() });
 
 async function createAdmin(email: string) {
   const superAdmin = await app.strapi.service('admin::role').getSuperAdmin();

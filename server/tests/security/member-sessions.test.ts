@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { boot, type TestApp } from '../helpers/app';
+import { signUp } from '../helpers/members';
 import { settleMail } from '../helpers/mail-queue';
 import type { ApiError, AuthResponse } from '../helpers/types';
 import { SIGNED_OUT_REASON, type SessionsResponse } from '../../src/contract/sessions';
@@ -41,15 +42,8 @@ async function call(method: string, urlPath: string, options: { body?: unknown; 
   return { status: res.status, body: (text ? JSON.parse(text) : {}) as Answer };
 }
 
-async function member(agent = CHROME_WINDOWS) {
-  counter += 1;
-  const username = `device${counter}`;
-  const password = `${username}-Pass-1`;
-  const email = `${username}@example.com`;
-  const res = await call('POST', '/api/auth/local/register', { body: { username, email, password }, agent });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { id: res.body.user!.id, jwt: res.body.jwt!, email, username, password };
-}
+// The sign-up's session is recorded with its device: the browser is named.
+const member = (agent = CHROME_WINDOWS) => signUp(app.baseUrl, `device${++counter}`, { headers: { 'User-Agent': agent } });
 
 async function signIn(identifier: string, password: string, agent: string): Promise<string> {
   const res = await call('POST', '/api/auth/local', { body: { identifier, password }, agent });

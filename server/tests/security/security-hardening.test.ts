@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, requestFrom, type TestStrapi } from '../helpers/strapi';
-import { createOutboxReader, resetCodeOf } from '../helpers/outbox';
+import { request, requestFrom } from '../helpers/strapi';
+import { resetCodeOf } from '../helpers/outbox';
+import { boot, type TestApp } from '../helpers/app';
+import { freshClient } from '../helpers/instances';
 import type { ApiError, AuthResponse } from '../helpers/types';
 import { migrateUsernames } from '../../src/security/identifiers';
 import { signUp, type Member } from '../helpers/members';
@@ -17,44 +16,32 @@ const USERS = 'plugin::users-permissions.user';
 const PUBLIC_URL = 'https://carnivo.example';
 const ADDRESS_LIMIT_PER_DAY = 4;
 
-let app: TestStrapi;
-let outboxDir: string;
-let outbox: ReturnType<typeof createOutboxReader>;
-let nextAddress = 10;
-/** A loopback address no other test used: a fresh client for the per-address limits. */
-const freshClient = () => `127.0.0.${nextAddress++}`;
+let app: TestApp;
 
 type Me = { id: number; username: string; email: string } & Partial<ApiError>;
 
+// Each sign-up from a fresh client address: the per-address day limit below would stop a fifth from one.
 const register = (username: string, email?: string) => signUp(app.baseUrl, username, { email, from: freshClient() });
-const login = (identifier: string, password: string, from = '127.0.0.1') =>
-  requestFrom<AuthResponse & ApiError>(from, app.baseUrl, 'POST', '/api/auth/local', { body: { identifier, password } });
-const me = (jwt: string) => request<Me>(app.baseUrl, 'GET', '/api/users/me', { token: jwt });
+/** A log-in from `from` (the password-spray test sends each from an address of its own), else from 127.0.0.1 as app.login. */
+const login = (identifier: string, password: string, from?: string) =>
+  from
+    ? requestFrom<AuthResponse & ApiError>(from, app.baseUrl, 'POST', '/api/auth/local', { body: { identifier, password } })
+    : app.login(identifier, password);
+const me = (jwt: string) => app.me<Me>(jwt);
 const stored = (id: number) => app.strapi.db.query(USERS).findOne({ where: { id } }) as Promise<Record<string, unknown> | null>;
 const put = (member: Member, body: unknown, jwt = member.jwt) =>
   request<Me>(app.baseUrl, 'PUT', `/api/users/${member.id}`, { body, token: jwt });
 
 beforeAll(async () => {
-  outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-outbox-'));
-  outbox = createOutboxReader(outboxDir);
-  app = await bootStrapi({
-    env: {
-      EMAIL_OUTBOX_DIR: outboxDir,
-      SMTP_HOST: '',
-      PUBLIC_URL,
-      CORS_ORIGINS: 'https://partner.example',
-      // The per-route limit is not what these tests are about; the per-address day limit is.
-      AUTH_RATELIMIT_MAX: '1000',
-      AUTH_ADDRESS_LIMIT_PER_MINUTE: '1000',
-      AUTH_ADDRESS_LIMIT_PER_DAY: String(ADDRESS_LIMIT_PER_DAY),
-    },
+  app = await boot({
+    outbox: true,
+    // The per-route limit is not what these tests are about; the per-address day limit is.
+    limits: 'raised',
+    env: { PUBLIC_URL, CORS_ORIGINS: 'https://partner.example', AUTH_ADDRESS_LIMIT_PER_DAY: String(ADDRESS_LIMIT_PER_DAY) },
   });
 });
 
-afterAll(async () => {
-  await app?.stop();
-  fs.rmSync(outboxDir, { recursive: true, force: true });
-});
+afterAll(() => app?.stop());
 
 describe('sessions end when the password changes, is reset, or the member logs out everywhere', () => {
   it('a token stolen before a password change no longer reads or writes the account; the new one does', async () => {
@@ -84,7 +71,7 @@ describe('sessions end when the password changes, is reset, or the member logs o
     const stolen = victim.jwt;
     const forgot = await requestFrom(freshClient(), app.baseUrl, 'POST', '/api/auth/forgot-password', { body: { email: victim.email } });
     expect(forgot.status).toBe(200);
-    const code = resetCodeOf(await outbox.next(victim.email));
+    const code = resetCodeOf(await app.outbox.next(victim.email));
     const reset = await request(app.baseUrl, 'POST', '/api/auth/reset-password', {
       body: { code, password: 'Reset-Pass-3', passwordConfirmation: 'Reset-Pass-3' },
     });
@@ -253,10 +240,10 @@ describe('changing the e-mail address needs the current password', () => {
     expect(res.status).toBe(200);
     // Nothing changes until the link is opened (server/tests/email-change-verified.test.ts attacks it).
     expect((await me(member.jwt)).body.email).toBe('heidi@example.com');
-    const link = await outbox.next('heidi.new@example.com');
+    const link = await app.outbox.next('heidi.new@example.com');
     expect(link.headers.subject).toBe('Confirm the new e-mail address of your Carnivo account');
     expect(link.text).toMatch(/\/email-change\/confirm\?token=/);
-    const notice = await outbox.next('heidi@example.com');
+    const notice = await app.outbox.next('heidi@example.com');
     expect(notice.headers.subject).toBe('A change of your Carnivo e-mail address was requested');
     expect(notice.text).toContain('from heidi@example.com to heidi.new@example.com');
     expect(notice.text).toMatch(/\/email-change\/cancel\?token=/);
@@ -302,9 +289,9 @@ describe('anti-automation on the routes that create accounts or send e-mail', ()
       );
     }
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
-    for (const target of targets.slice(0, 4)) await outbox.next(target.email);
+    for (const target of targets.slice(0, 4)) await app.outbox.next(target.email);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(outbox.take(targets[4].email)).toHaveLength(0);
+    expect(app.outbox.take(targets[4].email)).toHaveLength(0);
   });
 
   it('send-email-confirmation answers the same for unknown, confirmed and unconfirmed addresses', async () => {
@@ -321,8 +308,8 @@ describe('anti-automation on the routes that create accounts or send e-mail', ()
       expect(res.body).toEqual({ email, sent: true });
     }
     // Only the unconfirmed account got mail.
-    await outbox.next(pending.email);
-    expect(outbox.take(confirmed.email)).toHaveLength(0);
+    await app.outbox.next(pending.email);
+    expect(app.outbox.take(confirmed.email)).toHaveLength(0);
   });
 });
 
@@ -376,7 +363,7 @@ describe('per-account throttling of failed log-ins', () => {
     expect((await login(other.email, other.password, '127.0.1.1')).status).toBe(200);
 
     await requestFrom(freshClient(), app.baseUrl, 'POST', '/api/auth/forgot-password', { body: { email: victim.email } });
-    const code = resetCodeOf(await outbox.next(victim.email));
+    const code = resetCodeOf(await app.outbox.next(victim.email));
     const reset = await request(app.baseUrl, 'POST', '/api/auth/reset-password', {
       body: { code, password: 'Spray-Reset-1', passwordConfirmation: 'Spray-Reset-1' },
     });

@@ -44,6 +44,7 @@ const countOf = async (text: string, values: unknown[]) => Number((await sql<{ n
 
 /** The owner on A, the thief on B; rows read in SQL. */
 const surface: StepUpSurface = {
+  register: (username) => cluster.register(a, username),
   call: (side, method, path, options) => call(side === 'owner' ? a : b, method, path, options),
   ageProof: async (jwt) => {
     await ageProof(jwt, WINDOW_SEC + 60);

@@ -82,6 +82,7 @@ const recoveryCodeRows = async (memberId: number) =>
 
 /** One server: the owner and the thief reach the same one. */
 const surface: StepUpSurface = {
+  register: (username) => app.register(username),
   call: (_side, method, route, options) => call(method, route, options),
   ageProof: (jwt) => ageProof(jwt),
   userRow: async (id) => {

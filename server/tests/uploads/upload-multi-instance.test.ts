@@ -1,12 +1,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
-import { requestFrom } from '../helpers/strapi';
-import type { AuthResponse } from '../helpers/types';
+import { missingServices, startCluster, type Cluster, type Instance } from '../helpers/instances';
+import type { Member } from '../helpers/members';
 
 const require = createRequire(import.meta.url);
 const sharp = require('sharp') as typeof import('sharp').default;
@@ -25,17 +23,12 @@ const USERS = 'plugin::users-permissions.user';
 let cluster: Cluster;
 let a: Instance;
 let b: Instance;
-let tmpDir: string;
 let uploadsDir: string;
 
 interface MediaFile {
   id: number;
   url: string;
   formats: Record<string, { url: string }> | null;
-}
-interface Member {
-  id: number;
-  jwt: string;
 }
 
 const urlsOf = (file: MediaFile) => [file.url, ...Object.values(file.formats ?? {}).map((format) => format.url)];
@@ -70,46 +63,33 @@ const pictureOf = async (instance: Instance, member: Member): Promise<MediaFile 
 };
 
 /** The member's file rows: recorded as theirs or linked to them. */
-const rowsOf = (memberId: number) =>
-  withPostgres(async (client) => {
-    const schema = cluster.schema;
-    const linked = await client.query(
-      `SELECT file_id FROM "${schema}".files_related_mph WHERE related_type = $1 AND related_id = $2 ORDER BY file_id`,
-      [USERS, memberId],
-    );
-    const owned = await client.query(`SELECT id FROM "${schema}".files WHERE owner_member_id = $1 ORDER BY id`, [memberId]);
-    return { linked: linked.rows.map((row) => Number(row.file_id)), owned: owned.rows.map((row) => Number(row.id)) };
-  });
-const rowsWithIds = (ids: number[]) =>
-  withPostgres(async (client) =>
-    (await client.query(`SELECT id FROM "${cluster.schema}".files WHERE id = ANY($1::int[]) ORDER BY id`, [ids])).rows.map((row) =>
-      Number(row.id),
-    ),
+const rowsOf = async (memberId: number) => {
+  const linked = await cluster.sql<{ file_id: unknown }>(
+    'SELECT file_id FROM files_related_mph WHERE related_type = $1 AND related_id = $2 ORDER BY file_id',
+    [USERS, memberId],
   );
+  const owned = await cluster.sql<{ id: unknown }>('SELECT id FROM files WHERE owner_member_id = $1 ORDER BY id', [memberId]);
+  return { linked: linked.map((row) => Number(row.file_id)), owned: owned.map((row) => Number(row.id)) };
+};
+const rowsWithIds = async (ids: number[]) =>
+  (await cluster.sql<{ id: unknown }>('SELECT id FROM files WHERE id = ANY($1::int[]) ORDER BY id', [ids])).map((row) => Number(row.id));
 
 describe.skipIf(missing !== null)('one member’s pictures at once on two instances (PostgreSQL)', () => {
   beforeAll(async () => {
-    tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-uploads-cluster-'));
-    uploadsDir = path.join(tmpDir, 'public', 'uploads');
-    fs.mkdirSync(uploadsDir, { recursive: true });
-    cluster = await startCluster(2, { PUBLIC_DIR: path.join(tmpDir, 'public'), UPLOAD_LIMIT_PER_HOUR: '100' });
+    // Both instances share the cluster's PUBLIC_DIR, as a shared disk would be.
+    cluster = await startCluster(2, { UPLOAD_LIMIT_PER_HOUR: '100' });
     [a, b] = cluster.instances;
+    uploadsDir = path.join(cluster.publicDir, 'uploads');
   }, 300_000);
 
   afterAll(async () => {
     await cluster?.stop();
-    if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
   }, 60_000);
 
   let member: Member;
 
   beforeAll(async () => {
-    const username = `racer${crypto.randomBytes(3).toString('hex')}`;
-    const res = await requestFrom<AuthResponse>('127.0.4.2', a.baseUrl, 'POST', '/api/auth/local/register', {
-      body: { username, email: `${username}@example.com`, password: `${username}-Pass-1` },
-    });
-    expect(res.status).toBe(200);
-    member = { id: res.body.user.id, jwt: res.body.jwt };
+    member = await cluster.register(a, `racer${crypto.randomBytes(3).toString('hex')}`);
   });
 
   it('leave exactly one file row, one set of files on disk, the picture both instances show; the others answer 404', async () => {

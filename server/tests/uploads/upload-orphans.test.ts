@@ -111,7 +111,6 @@ beforeAll(async () => {
     env: {
       PUBLIC_DIR: path.join(tmpDir, 'public'),
       UPLOAD_LIMIT_PER_HOUR: '100',
-      EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'),
     },
   });
   expect(app.strapi.dirs.static.public).toBe(path.join(tmpDir, 'public'));

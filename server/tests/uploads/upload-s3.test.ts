@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
@@ -15,8 +14,10 @@ import {
   type S3ProviderOptions,
 } from '../../src/uploads/upload-config';
 import { startS3Double, type S3Double } from '../helpers/s3-double';
-import { bootStrapi, request, type TestStrapi } from '../helpers/strapi';
-import type { ApiError, AuthResponse } from '../helpers/types';
+import { request } from '../helpers/strapi';
+import { boot, type TestApp } from '../helpers/app';
+import type { Member } from '../helpers/members';
+import type { ApiError } from '../helpers/types';
 
 /**
  * Uploads on S3-compatible storage (docs/uploads.md):
@@ -378,10 +379,6 @@ const FILES = 'plugin::upload.file';
 const BUCKET = 'carnivo-test';
 const ROOT_PATH = 'carnivo/pictures';
 
-interface Member {
-  jwt: string;
-  id: number;
-}
 interface MediaFile {
   id: number;
   url: string;
@@ -392,8 +389,7 @@ interface MediaFile {
 
 describe('Strapi with uploads on S3: the profile-picture rules', () => {
   let double: S3Double;
-  let app: TestStrapi;
-  let tmpDir: string;
+  let app: TestApp;
   let alice: Member;
   let bob: Member;
   let publicUrl: string;
@@ -406,14 +402,6 @@ describe('Strapi with uploads on S3: the profile-picture rules', () => {
       return url.slice(publicUrl.length + 1);
     });
   const puts = () => double.requests.filter((entry) => entry.operation === 'PutObject').length;
-
-  async function register(username: string): Promise<Member> {
-    const res = await request<AuthResponse>(app.baseUrl, 'POST', '/api/auth/local/register', {
-      body: { username, email: `${username}@example.com`, password: `${username}-Pass-1` },
-    });
-    expect(res.status).toBe(200);
-    return { jwt: res.body.jwt, id: res.body.user.id };
-  }
 
   async function upload(member: Member, bytes: Buffer, name: string, type: string, refId = member.id, query = '') {
     const form = new FormData();
@@ -445,8 +433,8 @@ describe('Strapi with uploads on S3: the profile-picture rules', () => {
   beforeAll(async () => {
     double = await startS3Double({ bucket: BUCKET });
     publicUrl = double.publicUrl;
-    tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-s3-'));
-    app = await bootStrapi({
+    app = await boot({
+      outbox: true,
       env: {
         UPLOAD_PROVIDER: 's3',
         S3_BUCKET: BUCKET,
@@ -457,18 +445,15 @@ describe('Strapi with uploads on S3: the profile-picture rules', () => {
         S3_SECRET_ACCESS_KEY: 'test-secret-key',
         S3_PUBLIC_URL: publicUrl,
         S3_ROOT_PATH: ROOT_PATH,
-        EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'),
-        SMTP_HOST: '',
       },
     });
-    alice = await register(`alice${crypto.randomBytes(3).toString('hex')}`);
-    bob = await register(`bob${crypto.randomBytes(3).toString('hex')}`);
+    alice = await app.register(`alice${crypto.randomBytes(3).toString('hex')}`);
+    bob = await app.register(`bob${crypto.randomBytes(3).toString('hex')}`);
   });
 
   afterAll(async () => {
     await app?.stop();
     await double?.close();
-    if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
   });
 
   let first: MediaFile;
@@ -580,7 +565,7 @@ describe('Strapi with uploads on S3: the profile-picture rules', () => {
   });
 
   it('five pictures at once leave one set of objects; deleting the account then deletes every object the member ever uploaded', async () => {
-    const carol = await register(`carol${crypto.randomBytes(3).toString('hex')}`);
+    const carol = await app.register(`carol${crypto.randomBytes(3).toString('hex')}`);
     const uploaded: MediaFile[] = [];
     const first = await upload(carol, await photo('png', '#101010'), 'one.png', 'image/png');
     expect(first.status).toBe(201);

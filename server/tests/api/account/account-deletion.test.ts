@@ -74,7 +74,7 @@ beforeAll(async () => {
   tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-deletion-'));
   // Uploads on local disk in this file's own directory (PUBLIC_DIR/uploads).
   fs.mkdirSync(path.join(tmpDir, 'public', 'uploads'), { recursive: true });
-  app = await boot({ outbox: true, env: { EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'), PUBLIC_DIR: path.join(tmpDir, 'public') } });
+  app = await boot({ outbox: true, env: { PUBLIC_DIR: path.join(tmpDir, 'public') } });
 });
 
 afterAll(async () => {

@@ -25,6 +25,7 @@ const MESSAGES = 'api::email-message.email-message';
 let app: TestApp;
 
 const surface: AttackSurface = {
+  register: (_i, username) => app.register(username),
   async call(_i, method, urlPath, options = {}) {
     const res = await request<{ error?: { message: string } }>(app.baseUrl, method, urlPath, options);
     return {

@@ -1,15 +1,11 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { request, type TestStrapi } from '../../helpers/strapi';
+import { request } from '../../helpers/strapi';
 import { PG, postgresEnv, withPostgres } from '../../helpers/instances';
-import { createOutboxReader, resetCodeOf } from '../../helpers/outbox';
+import { resetCodeOf } from '../../helpers/outbox';
 import { mailQueueOf } from '../../helpers/mail-queue';
 import { sealText } from '../../../src/security/at-rest';
-import { signUp } from '../../helpers/members';
-import { boot } from '../../helpers/app';
+import { boot, type TestApp } from '../../helpers/app';
 
 /**
  * The mail queue (docs/operations.md#mail-queue), driven by hand (EMAIL_WORKER=off): each e-mail is
@@ -46,9 +42,7 @@ interface Provider {
 }
 
 function mailQueueSuite(label: string, setup: { env: () => Record<string, string>; schema?: string; after?: () => Promise<void> }) {
-  let app: TestStrapi;
-  let tmpDir: string;
-  let outbox: ReturnType<typeof createOutboxReader>;
+  let app: TestApp;
   let provider: Provider;
   let realSend: Provider['send'];
 
@@ -57,7 +51,7 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
   const queue = () => mailQueueOf(app.strapi);
   const qualified = (table: string) => (setup.schema ? `"${setup.schema}"."${table}"` : `"${table}"`);
 
-  const register = (name: string) => signUp(app.baseUrl, name);
+  const register = (name: string) => app.register(name);
   const storedToken = async (id: number) =>
     ((await app.strapi.db.query(USER).findOne({ where: { id }, select: ['resetPasswordToken'] })) as { resetPasswordToken: string | null })
       .resetPasswordToken;
@@ -82,12 +76,10 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
 
   describe(`the mail queue (${label})`, () => {
     beforeAll(async () => {
-      tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-mailq-'));
       app = await boot({
         outbox: true,
         limits: 'off',
         env: {
-          EMAIL_OUTBOX_DIR: path.join(tmpDir, 'outbox'),
           EMAIL_WORKER: 'off',
           EMAIL_MAX_ATTEMPTS: '3',
           EMAIL_BACKOFF_BASE_MS: '1000',
@@ -97,14 +89,12 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
           ...setup.env(),
         },
       });
-      outbox = createOutboxReader(path.join(tmpDir, 'outbox'));
       provider = app.strapi.plugin('email').provider as Provider;
       realSend = provider.send;
     });
     afterAll(async () => {
       await app?.stop();
       await setup.after?.();
-      fs.rmSync(tmpDir, { recursive: true, force: true });
     });
 
     it('commits the reset code and its e-mail before answering; the worker delivers it once and wipes the body', async () => {
@@ -120,11 +110,11 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
       expect(queued.html ?? 'v1.').toMatch(/^v1\./);
       expect(`${queued.text} ${queued.html}`).not.toMatch(/reset code/i);
       expect(await storedToken(alice.id)).not.toBeNull();
-      expect(outbox.take(alice.email)).toEqual([]);
+      expect(app.outbox.take(alice.email)).toEqual([]);
 
       const run = await queue().worker.drain();
       expect(run.sent).toBeGreaterThanOrEqual(1);
-      const [email, ...others] = outbox.take(alice.email);
+      const [email, ...others] = app.outbox.take(alice.email);
       expect(others).toEqual([]);
       // Decrypted for the provider only: the member gets the code the account holds.
       const code = resetCodeOf(email);
@@ -134,7 +124,7 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
       expect(sent).toMatchObject({ status: 'sent', attempts: 1, text: null, html: null, claimed_by: null });
       expect(sent.sent_at).not.toBeNull();
       await queue().worker.drain();
-      expect(outbox.take(alice.email)).toEqual([]);
+      expect(app.outbox.take(alice.email)).toEqual([]);
     });
 
     it('sends a secret message queued before bodies were encrypted (an upgrade with mail waiting), and one no key opens fails', async () => {
@@ -158,8 +148,8 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
         data: { text: sealText('Your reset code: OTHER1', 'another server', messageId, ['another key']), html: null },
       });
       await queue().worker.drain();
-      expect(resetCodeOf(outbox.take(`olga${label}@example.com`)[0])).toBe('LEGACY1');
-      expect(outbox.take(`pete${label}@example.com`)).toEqual([]);
+      expect(resetCodeOf(app.outbox.take(`olga${label}@example.com`)[0])).toBe('LEGACY1');
+      expect(app.outbox.take(`pete${label}@example.com`)).toEqual([]);
       expect(await messages().findOne({ where: { id: foreign } })).toMatchObject({
         status: 'queued',
         last_error: expect.stringContaining('cannot be decrypted'),
@@ -226,7 +216,7 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
       // Stored encrypted; the member's e-mail has the token.
       expect(row.text).not.toContain(confirmationToken);
       await queue().worker.drain();
-      const [email] = outbox.take(dora.email);
+      const [email] = app.outbox.take(dora.email);
       expect(email.text).toContain(confirmationToken);
     });
 
@@ -268,7 +258,7 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
       });
       // Not a secret: kept, so an administrator can queue it again.
       expect(await byId(reminder)).toMatchObject({ status: 'failed', attempts: 3, text: 'Keep going' });
-      expect(outbox.take(`eve${label}@example.com`)).toEqual([]);
+      expect(app.outbox.take(`eve${label}@example.com`)).toEqual([]);
     });
 
     it('takes over a message whose instance died while sending it once the lease expires, and not before', async () => {
@@ -280,9 +270,9 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
         data: { status: 'sending', attempts: 1, claimed_by: 'dead-instance', claimed_until: new Date(now + 30_000) },
       });
       expect((await queue().worker.deliverDue({ now: new Date(now + 29_000) })).claimed).toBe(0);
-      expect(outbox.take(`finn${label}@example.com`)).toEqual([]);
+      expect(app.outbox.take(`finn${label}@example.com`)).toEqual([]);
       expect(await queue().worker.deliverDue({ now: new Date(now + 31_000) })).toMatchObject({ claimed: 1, sent: 1 });
-      expect(outbox.take(`finn${label}@example.com`)).toHaveLength(1);
+      expect(app.outbox.take(`finn${label}@example.com`)).toHaveLength(1);
       expect(await messages().findOne({ where: { id } })).toMatchObject({ status: 'sent', attempts: 2 });
 
       // Its last allowed attempt died with it: failed, not sent a fourth time.
@@ -351,7 +341,7 @@ function mailQueueSuite(label: string, setup: { env: () => Record<string, string
       const rows = (await messages().findMany({ where: { id: { $in: ids } } })) as MessageRow[];
       expect(delivered).toHaveLength(3);
       expect(new Set(delivered)).toEqual(new Set(rows.map((row) => row.message_id)));
-      for (const row of rows) expect(outbox.take(row.to)).toHaveLength(1);
+      for (const row of rows) expect(app.outbox.take(row.to)).toHaveLength(1);
       expect(rows.every((row) => row.status === 'sent' && row.text === null)).toBe(true);
     });
 

@@ -40,11 +40,8 @@ describe.skipIf(missing !== null)('passkeys on two instances sharing one databas
   }, 60_000);
 
   it('registers on one instance what the other issued, signs in across them, and a challenge works once in the cluster', async () => {
-    const registered = await call<AuthResponse>(a, 'POST', '/api/auth/local/register', {
-      body: { username: 'clusterkey', email: 'clusterkey@example.com', password: 'clusterkey-Pass-1' },
-    });
-    expect(registered.status, JSON.stringify(registered.body)).toBe(200);
-    const jwt = registered.body.jwt;
+    const registered = await cluster.register(a, 'clusterkey');
+    const jwt = registered.jwt;
     const passkey = softwarePasskey({ origin: ORIGIN, rpId: RP_ID });
 
     const options = await call<{ challenge: string }>(a, 'POST', '/api/passkeys/registration-options', { token: jwt });
@@ -56,7 +53,7 @@ describe.skipIf(missing !== null)('passkeys on two instances sharing one databas
     const answer = passkey.authenticate(challenge.body);
     const signedIn = await call<AuthResponse>(a, 'POST', '/api/auth/passkey', { body: { credential: answer } });
     expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
-    expect(signedIn.body.user.id).toBe(registered.body.user.id);
+    expect(signedIn.body.user.id).toBe(registered.id);
     // The same answer on the other instance: the challenge is gone everywhere.
     const replayed = await call<AuthResponse>(b, 'POST', '/api/auth/passkey', { body: { credential: answer } });
     expect(replayed.status).toBe(400);

@@ -3,16 +3,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { bootStrapi, request, type TestStrapi } from '../../helpers/strapi';
+import { request } from '../../helpers/strapi';
+import { boot, type TestApp } from '../../helpers/app';
 import { mailQueueOf, settleMail } from '../../helpers/mail-queue';
 import { PG, postgresEnv, withPostgres } from '../../helpers/instances';
-import { createOutboxReader, type OutboxEmail } from '../../helpers/outbox';
+import type { OutboxEmail } from '../../helpers/outbox';
 import type { ApiError } from '../../helpers/types';
 import type { GoalReminderService, ReminderRun } from '../../../src/api/reminder/services/goal-reminders';
 import { progressMessages, utcDate } from '../../../src/contract/progress';
 import { DEFAULT_GOAL_REMINDER_CRON, goalReminderTasks } from '../../../src/reminders/cron';
 import { isoWeek, periodKey } from '../../../src/reminders/period';
-import { signUp } from '../../helpers/members';
+import type { Member } from '../../helpers/members';
 
 /**
  * Issue 12, goal reminder e-mails: the cron job's core (run with an injected clock), at most one
@@ -27,24 +28,16 @@ const pgReachable = await withPostgres(async () => true).catch((error: Error) =>
 
 const SITE_STYLESHEET = '<link rel="stylesheet" crossorigin href="/assets/index-reminders.css">';
 
-interface Member {
-  id: number;
-  jwt: string;
-  email: string;
-}
-
 /** One booted server, its outbox, and helpers bound to it. */
 function harness(prefix: string) {
   const state = {
-    app: undefined as unknown as TestStrapi,
+    app: undefined as unknown as TestApp,
     tmpDir: '',
-    outbox: undefined as unknown as ReturnType<typeof createOutboxReader>,
   };
   let counter = 0;
 
-  const boot = async (env: Record<string, string> = {}) => {
+  const start = async (env: Record<string, string> = {}) => {
     state.tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), `carnivo-reminders-${prefix}-`));
-    const outboxDir = path.join(state.tmpDir, 'outbox');
     // A built SPA's shell: the unsubscribe page links its stylesheet.
     const spaDir = path.join(state.tmpDir, 'spa');
     fs.mkdirSync(spaDir);
@@ -53,19 +46,16 @@ function harness(prefix: string) {
       `<!doctype html><html><head>${SITE_STYLESHEET}</head><body><div id="root"></div></body></html>`,
     );
     // Many sign-ups from one address: the auth rate limit is not what is tested here.
-    state.app = await bootStrapi({
-      env: { EMAIL_OUTBOX_DIR: outboxDir, SMTP_HOST: '', AUTH_RATELIMIT_ENABLED: 'false', SPA_DIR: spaDir, ...env },
-    });
+    state.app = await boot({ outbox: true, limits: 'off', env: { SPA_DIR: spaDir, ...env } });
     // The links in the e-mails point at this server (publicUrl() reads PUBLIC_URL when it builds one).
     process.env.PUBLIC_URL = state.app.baseUrl;
-    state.outbox = createOutboxReader(outboxDir);
   };
   const stop = async () => {
     await state.app?.stop();
     fs.rmSync(state.tmpDir, { recursive: true, force: true });
   };
 
-  const register = (name: string): Promise<Member> => signUp(state.app.baseUrl, `${prefix}${name}${++counter}`);
+  const register = (name: string): Promise<Member> => state.app.register(`${prefix}${name}${++counter}`);
   const put = async (member: Member, body: unknown) => {
     const res = await request<ApiError>(state.app.baseUrl, 'PUT', `/api/users/${member.id}`, { body, token: member.jwt });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -90,11 +80,11 @@ function harness(prefix: string) {
     return result;
   };
   const me = async (member: Member) => {
-    const res = await request<{ reminders_enabled: boolean }>(state.app.baseUrl, 'GET', '/api/users/me', { token: member.jwt });
+    const res = await state.app.me<{ reminders_enabled: boolean }>(member.jwt);
     expect(res.status).toBe(200);
     return res.body;
   };
-  return { state, boot, stop, register, put, goalSetter, reminders, run, me };
+  return { state, start, stop, register, put, goalSetter, reminders, run, me };
 }
 
 /** What a browser sends when the member clicks the link. */
@@ -131,7 +121,7 @@ describe('goal reminders (SQLite)', () => {
   const h = harness('r');
 
   beforeAll(async () => {
-    await h.boot({ GOAL_REMINDER_CRON: '0 0 1 1 *' });
+    await h.start({ GOAL_REMINDER_CRON: '0 0 1 1 *' });
   });
   afterAll(() => h.stop());
 
@@ -153,7 +143,7 @@ describe('goal reminders (SQLite)', () => {
     }
 
     await h.run('2030-03-04T08:00:00Z');
-    const [email, ...more] = h.state.outbox.take(member.email);
+    const [email, ...more] = h.state.app.outbox.take(member.email);
     expect(more).toEqual([]);
     expect(email.headers.subject).toBe('Your Carnivo goal: 75 kg');
     expect(email.text).toContain('Current weight: 82 kg');
@@ -168,16 +158,16 @@ describe('goal reminders (SQLite)', () => {
 
     await h.run('2030-03-04T09:00:00Z');
     await h.run('2030-03-04T23:59:59Z');
-    expect(h.state.outbox.take(member.email)).toEqual([]);
+    expect(h.state.app.outbox.take(member.email)).toEqual([]);
 
     await h.run('2030-03-05T00:00:00Z');
-    expect(h.state.outbox.take(member.email)).toHaveLength(1);
+    expect(h.state.app.outbox.take(member.email)).toHaveLength(1);
   });
 
   it('e-mails weekly members once per ISO week, in their units', async () => {
     const member = await h.goalSetter('weekly', { weight: 100, goal: 90, reminder: 'weekly', unit: 'imperial' });
     await h.run('2030-04-01T10:00:00Z'); // Monday
-    const [email, ...more] = h.state.outbox.take(member.email);
+    const [email, ...more] = h.state.app.outbox.take(member.email);
     expect(more).toEqual([]);
     expect(email.text).toContain('Current weight: 220.5 lb');
     expect(email.text).toContain('Goal weight: 198.4 lb');
@@ -185,15 +175,15 @@ describe('goal reminders (SQLite)', () => {
 
     await h.run('2030-04-03T10:00:00Z'); // Wednesday
     await h.run('2030-04-07T23:00:00Z'); // Sunday
-    expect(h.state.outbox.take(member.email)).toEqual([]);
+    expect(h.state.app.outbox.take(member.email)).toEqual([]);
     await h.run('2030-04-08T00:30:00Z'); // next Monday
-    expect(h.state.outbox.take(member.email)).toHaveLength(1);
+    expect(h.state.app.outbox.take(member.email)).toHaveLength(1);
   });
 
   it('says "to gain" below the goal', async () => {
     const member = await h.goalSetter('gainer', { weight: 60, goal: 65.5, reminder: 'daily' });
     await h.run('2030-05-01T10:00:00Z');
-    const [email] = h.state.outbox.take(member.email);
+    const [email] = h.state.app.outbox.take(member.email);
     expect(email.text).toContain('Progress: 5.5 kg to gain');
   });
 
@@ -205,13 +195,13 @@ describe('goal reminders (SQLite)', () => {
     await h.state.app.strapi.db.query('plugin::users-permissions.user').update({ where: { id: blocked.id }, data: { blocked: true } });
 
     await h.run('2030-06-01T10:00:00Z');
-    for (const member of [noGoal, off, blocked]) expect(h.state.outbox.take(member.email)).toEqual([]);
+    for (const member of [noGoal, off, blocked]) expect(h.state.app.outbox.take(member.email)).toEqual([]);
   });
 
   it('sends one e-mail per member and period when several runs race', async () => {
     const racers = await Promise.all([1, 2, 3].map((n) => h.goalSetter(`race${n}`, { weight: 80 + n, goal: 70, reminder: 'daily' })));
     const runs = await Promise.all(Array.from({ length: 5 }, () => h.run('2030-07-01T10:00:00Z')));
-    for (const member of racers) expect(h.state.outbox.take(member.email)).toHaveLength(1);
+    for (const member of racers) expect(h.state.app.outbox.take(member.email)).toHaveLength(1);
     const due = runs[0].due;
     expect(runs.reduce((sum, result) => sum + result.sent, 0)).toBe(due);
     expect(runs.reduce((sum, result) => sum + result.alreadySent, 0)).toBe(due * 4);
@@ -236,15 +226,15 @@ describe('goal reminders (SQLite)', () => {
     } finally {
       queue.enqueue = enqueue;
     }
-    expect(h.state.outbox.take(member.email)).toEqual([]);
+    expect(h.state.app.outbox.take(member.email)).toEqual([]);
     await h.run('2030-08-01T11:00:00Z');
-    expect(h.state.outbox.take(member.email)).toHaveLength(1);
+    expect(h.state.app.outbox.take(member.email)).toHaveLength(1);
   });
 
   it("unsubscribes with the e-mail's link, without logging in; further runs send nothing", async () => {
     const member = await h.goalSetter('unsub', { weight: 80, goal: 70, reminder: 'daily' });
     await h.run('2030-09-01T10:00:00Z');
-    const [email] = h.state.outbox.take(member.email);
+    const [email] = h.state.app.outbox.take(member.email);
 
     const res = await fetch(linkOf(email), { headers: BROWSER });
     expect(res.status).toBe(200);
@@ -260,13 +250,13 @@ describe('goal reminders (SQLite)', () => {
     // The link works again (a second click), and changes nothing else.
     expect((await fetch(linkOf(email), { headers: BROWSER })).status).toBe(200);
     await h.run('2030-09-02T10:00:00Z');
-    expect(h.state.outbox.take(member.email)).toEqual([]);
+    expect(h.state.app.outbox.take(member.email)).toEqual([]);
   });
 
   it("takes the mail clients' one-click POST (RFC 8058) too", async () => {
     const member = await h.goalSetter('oneclick', { weight: 80, goal: 70, reminder: 'daily' });
     await h.run('2030-09-03T10:00:00Z');
-    const [email] = h.state.outbox.take(member.email);
+    const [email] = h.state.app.outbox.take(member.email);
     const res = await fetch(linkOf(email), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -281,7 +271,7 @@ describe('goal reminders (SQLite)', () => {
     const attacker = await h.goalSetter('attacker', { weight: 80, goal: 70, reminder: 'daily' });
     const victim = await h.goalSetter('victim', { weight: 80, goal: 70, reminder: 'daily' });
     await h.run('2030-10-01T10:00:00Z');
-    const [email] = h.state.outbox.take(attacker.email);
+    const [email] = h.state.app.outbox.take(attacker.email);
     const link = new URL(linkOf(email));
     const token = link.searchParams.get('token')!;
     const [, signature] = token.split('.');
@@ -311,7 +301,7 @@ describe('goal reminders (SQLite)', () => {
     expect((await h.me(victim)).reminders_enabled).toBe(true);
     expect((await h.me(attacker)).reminders_enabled).toBe(true);
     await h.run('2030-10-02T10:00:00Z');
-    expect(h.state.outbox.take(victim.email)).toHaveLength(2);
+    expect(h.state.app.outbox.take(victim.email)).toHaveLength(2);
   });
 
   it("account deletion removes the member's reminder claims", async () => {
@@ -331,7 +321,7 @@ describe.skipIf(!pgReachable)('goal reminders and weight entries on PostgreSQL (
 
   beforeAll(async () => {
     await withPostgres((client) => client.query(`CREATE SCHEMA "${schema}"`));
-    await h.boot({
+    await h.start({
       ...postgresEnv(schema),
     });
   });
@@ -345,7 +335,7 @@ describe.skipIf(!pgReachable)('goal reminders and weight entries on PostgreSQL (
       [1, 2, 3, 4].map((n) => h.goalSetter(`race${n}`, { weight: 80 + n, goal: 70, reminder: n % 2 ? 'daily' : 'weekly' })),
     );
     const runs = await Promise.all(Array.from({ length: 6 }, () => h.run('2030-07-01T10:00:00Z')));
-    for (const member of racers) expect(h.state.outbox.take(member.email)).toHaveLength(1);
+    for (const member of racers) expect(h.state.app.outbox.take(member.email)).toHaveLength(1);
     expect(runs.reduce((sum, result) => sum + result.sent, 0)).toBe(racers.length);
     expect(runs.every((result) => result.failed === 0)).toBe(true);
   });

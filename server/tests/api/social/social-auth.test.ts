@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { request, type TestStrapi } from '../../helpers/strapi';
+import { request } from '../../helpers/strapi';
 import type { ApiError, AuthResponse } from '../../helpers/types';
 import { newSigningKey, signIdToken, startFacebookDouble, startJwksServer, type SigningKey } from '../../helpers/social-doubles';
-import { boot } from '../../helpers/app';
+import { boot, type TestApp } from '../../helpers/app';
 
 const PUBLIC_URL = 'http://carnivo.test';
 const GOOGLE_CLIENT_ID = 'carnivo-test.apps.googleusercontent.com';
 const APPLE_SERVICE_ID = 'test.carnivo.signin';
 const FACEBOOK = { appId: 'fb-app-123', appSecret: 'fb-secret-456', redirectUri: `${PUBLIC_URL}/auth/facebook/callback` };
 
-let app: TestStrapi;
+let app: TestApp;
 let googleKey: SigningKey;
 let appleKey: SigningKey;
 let googleJwks: Awaited<ReturnType<typeof startJwksServer>>;
@@ -162,7 +162,7 @@ describe('Google sign-in (GET /api/auth/google/callback?access_token=<ID token>)
       .findOne({ where: { id: first.user.id }, populate: ['role'] });
     expect(stored.role.type).toBe('authenticated');
 
-    const me = await request<{ id: number }>(app.baseUrl, 'GET', '/api/users/me', { token: first.jwt });
+    const me = await app.me<{ id: number }>(first.jwt);
     expect(me.status).toBe(200);
     expect(me.body.id).toBe(first.user.id);
   });
@@ -289,10 +289,7 @@ describe('Google sign-in (GET /api/auth/google/callback?access_token=<ID token>)
   });
 
   it('refuses when the e-mail belongs to a password account, saying so', async () => {
-    const registered = await request<Answer>(app.baseUrl, 'POST', '/api/auth/local/register', {
-      body: { username: 'paula', email: 'paula@example.com', password: 'correct-horse-9' },
-    });
-    expect(registered.status).toBe(200);
+    await app.register('paula', { password: 'correct-horse-9' });
 
     const res = await idTokenSignIn('google', await googleToken({ email: 'PAULA@example.com', sub: '1000004' }));
     expect(res.status).toBe(400);
@@ -527,9 +524,7 @@ describe('Facebook sign-in (GET /api/connect/facebook, then /api/connect/faceboo
 
 describe('other providers and the local login', () => {
   it("leaves password login and the plugin's other providers alone", async () => {
-    const login = await request<Answer>(app.baseUrl, 'POST', '/api/auth/local', {
-      body: { identifier: 'paula@example.com', password: 'correct-horse-9' },
-    });
+    const login = await app.login('paula@example.com', 'correct-horse-9');
     expect(login.status).toBe(200);
     const github = await request<Answer>(app.baseUrl, 'GET', '/api/auth/github/callback?access_token=abc');
     expect(github.status).toBe(400);

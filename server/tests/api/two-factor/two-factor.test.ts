@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { TOTP } from 'otpauth';
 import { missingServices, startCluster, type Cluster, type Instance } from '../../helpers/instances';
@@ -22,7 +19,6 @@ const PASSWORD = 'Two-Factor-Passw0rd';
 let cluster: Cluster;
 let a: Instance;
 let b: Instance;
-let outboxDir: string;
 let outbox: ReturnType<typeof createOutboxReader>;
 
 type Body = Record<string, unknown> & {
@@ -106,19 +102,13 @@ const unusedRecoveryCodes = async (userId: number) =>
 
 describe.skipIf(missing !== null)('two-factor authentication on two instances', () => {
   beforeAll(async () => {
-    outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carnivo-two-factor-outbox-'));
-    outbox = createOutboxReader(outboxDir);
-    cluster = await startCluster(2, {
-      LOGIN_LOCK_SEC: String(LOCK_SEC),
-      LOGIN_MAX_LOCK_SEC: String(LOCK_SEC),
-      EMAIL_OUTBOX_DIR: outboxDir,
-    });
+    cluster = await startCluster(2, { LOGIN_LOCK_SEC: String(LOCK_SEC), LOGIN_MAX_LOCK_SEC: String(LOCK_SEC) });
     [a, b] = cluster.instances;
+    outbox = createOutboxReader(cluster.outboxDir);
   }, 300_000);
 
   afterAll(async () => {
     await cluster?.stop();
-    if (outboxDir) fs.rmSync(outboxDir, { recursive: true, force: true });
   }, 60_000);
 
   it('enrols with a QR code rendered by the server; the secret is stored encrypted, the recovery codes hashed', async () => {
