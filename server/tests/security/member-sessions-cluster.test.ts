@@ -106,7 +106,8 @@ describe.skipIf(missing !== null)('signed-in devices on two instances (PostgreSQ
       // Without the lock the log-in would have answered by now, with a session the revocation never saw.
       expect(answered).toBe(false);
       await pg.query(
-        `UPDATE "${cluster.schema}".member_sessions SET revoked_at = clock_timestamp() WHERE member_id = $1 AND revoked_at IS NULL`,
+        `UPDATE "${cluster.schema}".member_sessions SET revoked_at = clock_timestamp(), revoked_everywhere = true
+           WHERE member_id = $1 AND revoked_at IS NULL`,
         [memberId],
       );
       await pg.query('COMMIT');

@@ -244,6 +244,20 @@ describe('signed-in devices', () => {
     expect((await sessionRow(fresh))?.revoked_at).toBeNull();
   });
 
+  it('one other device signed out meanwhile is no revocation of everything: a log-in signed before it is recorded live', async () => {
+    const kit = await member();
+    const other = await signIn(kit.email, kit.password, CHROME_WINDOWS);
+    const issuedAt = Date.now() - 1000;
+    // The member signs out that other device between this log-in's signing and its row.
+    expect((await call('DELETE', `/api/sessions/${sidOf(other)}`, { token: kit.jwt })).status).toBe(200);
+    const sid = newSessionId();
+    await recordSession(app.strapi, { sid, memberId: kit.id, issuedAt, expiresAt: null }, { device: 'Windows', browser: 'Chrome' });
+    // Re-read: the new session is live, the signed-out one stays signed out, and the first one works on.
+    expect((await sessionRow(sid))?.revoked_at).toBeNull();
+    expect(await works(other)).toBe(401);
+    expect(await works(kit.jwt)).toBe(200);
+  });
+
   it('a session won with a password replaced before its row is written is refused, and leaves no row', async () => {
     const jan = await member();
     // What the log-in read before checking the password; then the password changes (and everything is revoked).

@@ -252,15 +252,21 @@ export async function revokeSession(strapi: Core.Strapi, memberId: number, sid: 
   return count > 0;
 }
 
-/** Whether a session of the member was revoked after the instant (a token or ticket from before it must not outlive it). */
+/**
+ * Whether all the member's sessions were revoked after the instant (a token or ticket from before it must not
+ * outlive it). One device signed out meanwhile (revokeSession) is not such a revocation: it ends its own row only.
+ */
 export async function revokedSince(strapi: Core.Strapi, memberId: number | string, since: Date): Promise<boolean> {
-  return (await sessions(strapi).count({ where: { member_id: memberId, revoked_at: { $gt: since } } })) > 0;
+  return (await sessions(strapi).count({ where: { member_id: memberId, revoked_everywhere: true, revoked_at: { $gt: since } } })) > 0;
 }
 
 /** Marks every session row of the member revoked, the legacy row included: all their tokens are refused. */
 export async function revokeAllSessionRows(strapi: Core.Strapi, memberId: number | string): Promise<void> {
   await withSessionRowsLock(strapi, memberId, () =>
-    sessions(strapi).updateMany({ where: { member_id: memberId, revoked_at: { $null: true } }, data: { revoked_at: new Date() } }),
+    sessions(strapi).updateMany({
+      where: { member_id: memberId, revoked_at: { $null: true } },
+      data: { revoked_at: new Date(), revoked_everywhere: true },
+    }),
   );
 }
 

@@ -101,7 +101,8 @@ describe.skipIf(missing !== null)('passkeys on two instances sharing one databas
       await pg.query('BEGIN');
       await pg.query('SELECT pg_advisory_xact_lock($1, $2)', [SESSION_ROWS_LOCK, memberId]);
       await pg.query(
-        `UPDATE "${cluster.schema}".member_sessions SET revoked_at = clock_timestamp() WHERE member_id = $1 AND revoked_at IS NULL`,
+        `UPDATE "${cluster.schema}".member_sessions SET revoked_at = clock_timestamp(), revoked_everywhere = true
+           WHERE member_id = $1 AND revoked_at IS NULL`,
         [memberId],
       );
       const pending = signIn(b);

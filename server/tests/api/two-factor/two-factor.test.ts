@@ -298,7 +298,10 @@ describe.skipIf(missing !== null)('two-factor authentication on two instances', 
     const ticket = await ticketOf(member, a);
     // The interleaving of a password change on the other instance: its ticket deletion ran before this
     // ticket was written, its revocation of the session rows after.
-    await rows('UPDATE member_sessions SET revoked_at = $2 WHERE member_id = $1 AND revoked_at IS NULL', [member.id, new Date()]);
+    await rows('UPDATE member_sessions SET revoked_at = $2, revoked_everywhere = true WHERE member_id = $1 AND revoked_at IS NULL', [
+      member.id,
+      new Date(),
+    ]);
     const live = async () =>
       Number(
         (await rows<{ n: string }>('SELECT count(*) AS n FROM member_sessions WHERE member_id = $1 AND revoked_at IS NULL', [member.id]))[0]
