@@ -18,6 +18,7 @@ import { assertProductionSafety } from './security/production-safety';
 import { revokeSessionsOnCredentialChange } from './security/sessions/revocation';
 import { deleteSessionsWithAccount, startSessionPruning } from './security/sessions/records';
 import { keepLegacyTokens } from './security/sessions/legacy-tokens';
+import { takeTurnsAtSchemaSync } from './operations/schema-sync-lock';
 import { noteOwnersRecordedSince } from './uploads/member-files';
 import { sweepInterruptedUploads } from './uploads/interrupted-uploads';
 import type { MailQueueService } from './api/email-message/services/mail-queue';
@@ -34,6 +35,8 @@ export default {
     // Here rather than in config/logger.ts: Strapi deep-copies its config, which would read the getter once.
     strapi.log.defaultMeta = requestIdLogMeta;
     logEscapedErrors(strapi);
+    // Instances starting at once sync the schema (and upgrade what it drops) one at a time.
+    takeTurnsAtSchemaSync(strapi);
     // Before the schema sync drops the old revocation cut-off: it becomes session rows (docs/security.md#revocable-sessions).
     keepLegacyTokens(strapi);
   },

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { missingServices, startCluster, type Cluster, type Instance } from '../helpers/instances';
+import { missingServices, startCluster, withPostgres, type Cluster, type Instance } from '../helpers/instances';
+import { SCHEMA_SYNC_LOCK } from '../../src/operations/schema-sync-lock';
 import { SIGNED_OUT_REASON } from '../../src/contract/sessions';
 import { CUT_OFF_COLUMN, USERS_TABLE, oldToken, schemaWithCutOff } from '../helpers/legacy-sessions';
 
@@ -108,6 +109,25 @@ describe.skipIf(missing !== null)('the upgrade to session rows on PostgreSQL, tw
       expect(await works(instance, tokens.annOld)).toBe(401);
       expect(await works(instance, tokens.pgannDevice)).toBe(401);
     }
+    expect(await works(b, tokens.bobAfter)).toBe(200);
+  });
+
+  it('an instance starting while another holds the schema sync waits its turn, then starts', async () => {
+    await stopInstance(b);
+    // Another instance's sync, as the server takes it (src/operations/schema-sync-lock.ts), held open.
+    const started = await withPostgres(async (pg) => {
+      await pg.query('SELECT pg_advisory_lock($1, hashtext($2))', [SCHEMA_SYNC_LOCK, cluster.schema]);
+      const restarting = cluster.restart(b);
+      let ready = false;
+      void restarting.then(() => (ready = true));
+      await new Promise((resolve) => setTimeout(resolve, 8000));
+      // Without the turn it would have synced and answered by now (a start alone takes 3-5 s here).
+      expect(ready).toBe(false);
+      expect(b.child.exitCode).toBeNull();
+      await pg.query('SELECT pg_advisory_unlock($1, hashtext($2))', [SCHEMA_SYNC_LOCK, cluster.schema]);
+      return restarting;
+    });
+    console.log(`[session-migration-cluster] B ready ${started} ms after its start, 8 s of it waiting for the turn`);
     expect(await works(b, tokens.bobAfter)).toBe(200);
   });
 });
