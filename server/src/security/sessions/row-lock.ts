@@ -8,8 +8,9 @@ import type { Core } from '@strapi/strapi';
  * session outlive it (server/tests/security/member-sessions-cluster.test.ts makes that interleaving).
  * SQLite: one process, one connection, each statement seen by the next; nothing to wait for.
  *
- * It guards the session rows only: holders take no other lock inside, so it cannot deadlock with the
- * member's row lock (../member-lock.ts), and inside a transaction already open it is held until that ends.
+ * It guards the session rows (and what a revocation removes with them: recent passkeys, two-factor tickets):
+ * holders never take the member's row lock inside (../member-lock.ts), so the two cannot deadlock, and inside a
+ * transaction already open it is held until that ends.
  */
 
 /** The advisory lock's first key ("SeSs"); the second is the member's id. */

@@ -11,6 +11,9 @@ import { nowStamp, resumable, toCurrent, toMs, type PlanRecord, type Subscriptio
 
 /** Buying a subscription: the member's current one, a new purchase, and checking it after payment. */
 
+/** Statuses whose current period is paid. */
+const PAID_UP: readonly string[] = ['active', 'trialing'];
+
 export const PURCHASE_MESSAGES = {
   unknownPlan: 'This plan does not exist.',
   priceIdRequired: 'priceId is required.',
@@ -75,12 +78,15 @@ export function subscriptionPurchase(strapi: Core.Strapi, records: SubscriptionR
         const open = await records.liveRecords(userId);
         if (open.some(blocksPurchase)) throw new errors.ApplicationError(purchaseRefusals.existingSubscription);
 
-        // The plan held and set to cancel, bought again: it resumes, and nothing is charged (its period is
-        // paid; a new subscription would charge the same days twice). No payment is due: clientSecret null.
-        const cancelling = open.find((r) => resumable(r) && r.plan?.stripe_price_id === priceId);
+        // The plan held and set to cancel, bought again while its period is paid up: it resumes, and nothing is
+        // charged (a new subscription would charge the same days twice). No payment is due: clientSecret null.
+        // One whose renewal is unpaid (past_due, …) is not resumed here: buying is paying.
+        const cancelling = open.find((r) => PAID_UP.includes(r.status) && resumable(r) && r.plan?.stripe_price_id === priceId);
         if (cancelling) {
-          await records.apply(cancelling, await gateway().resume(cancelling.stripe_subscription_id), nowStamp());
-          return { clientSecret: null, subscriptionId: cancelling.stripe_subscription_id };
+          const resumed = await gateway().resume(cancelling.stripe_subscription_id);
+          await records.apply(cancelling, resumed, nowStamp());
+          // Still set to end at the gateway (a cancellation date set in Stripe's dashboard): bought anew, as before.
+          if (!resumed.cancelAtPeriodEnd) return { clientSecret: null, subscriptionId: cancelling.stripe_subscription_id };
         }
 
         const member = await records.member(userId);
