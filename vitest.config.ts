@@ -76,11 +76,11 @@ export default defineConfig({
       },
       {
         test: {
-          // Alone, last of all, on a server of its own: its budgets need the machine as quiet as a run gets.
+          // Alone, last of all, on a server it starts itself (a global setup's would boot at the run's start):
+          // its budgets need the machine as quiet as a run gets.
           name: 'lighthouse',
           environment: 'node',
           include: [LIGHTHOUSE],
-          globalSetup: ['tests/e2e/global-setup.ts'],
           pool: 'forks',
           sequence: { groupOrder: 4 },
           testTimeout: 60_000,
