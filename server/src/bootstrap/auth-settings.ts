@@ -1,11 +1,19 @@
 import type { Core } from '@strapi/strapi';
 import { publicUrl } from '../public-url';
 
-interface AdvancedSettings {
+/** users-permissions' advanced settings (the admin panel's "Advanced settings"), as far as the app reads them. */
+export interface AdvancedSettings {
   email_confirmation?: boolean;
   email_confirmation_redirection?: string | null;
   email_reset_password?: string | null;
+  allow_register?: boolean;
+  default_role?: string;
   [key: string]: unknown;
+}
+
+/** The advanced settings as stored now (an admin may change them at any time); {} before any are. */
+export async function readAuthSettings(strapi: Core.Strapi): Promise<AdvancedSettings> {
+  return ((await strapi.store({ type: 'plugin', name: 'users-permissions' }).get({ key: 'advanced' })) ?? {}) as AdvancedSettings;
 }
 
 interface EmailTemplate {
@@ -31,7 +39,7 @@ export function parseSender(value: string): { name: string; email: string } {
 export async function configureAuthSettings(strapi: Core.Strapi): Promise<void> {
   const siteUrl = publicUrl();
   const store = strapi.store({ type: 'plugin', name: 'users-permissions' });
-  const current = ((await store.get({ key: 'advanced' })) ?? {}) as AdvancedSettings;
+  const current = await readAuthSettings(strapi);
 
   const wanted: AdvancedSettings = {
     ...current,

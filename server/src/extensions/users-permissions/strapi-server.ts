@@ -4,7 +4,7 @@ import { errors } from '@strapi/utils';
 import { createAuthRateLimit } from '../../security/auth-rate-limit';
 import { emailMessages, isValidEmail } from '../../contract/fieldRules';
 import { registerBody } from '../../contract/auth';
-import { parseBody } from '../../contract/schema';
+import { validBody } from '../../validated-body';
 import { TAKEN_MESSAGES, identifierWhere, usernameTaken } from '../../security/identifiers';
 import { accountSubject, clearThrottle, throttledLogIn } from '../../security/login-throttle';
 import { answerRefusedSession, recordAnsweredSession, withSessionTokens } from '../../security/sessions/tokens';
@@ -139,9 +139,7 @@ function authController(ownAuth: ControllerFactory): ControllerFactory {
     const registerChecked = async (ctx: Ctx, next: Next) => {
       // The sign-up form's own schema (SPEC §5 and the username rules), in its words: the address by the
       // one rule the mail queue sends by too, so one it cannot send to is refused here, not as a 500 later.
-      const parsed = parseBody(registerBody, ctx.request.body);
-      if (!parsed.ok) throw new errors.ValidationError(parsed.message);
-      const { username, email } = parsed.value;
+      const { username, email } = validBody(registerBody, ctx.request.body);
       if (await usernameTaken(strapi, username)) throw new errors.ApplicationError(TAKEN_MESSAGES.username);
       ctx.request.body = { ...(ctx.request.body as object), username, email };
       try {

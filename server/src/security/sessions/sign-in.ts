@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { UID } from '../../content-types';
 import type { RequestContext } from '../../request-context';
+import { readAuthSettings } from '../../bootstrap/auth-settings';
 import { answerRefusedSession, issueSession, type RefusalAnswer, type SessionProof } from './tokens';
 
 /** users-permissions' own words for an account that may not sign in (its password log-in says them too). */
@@ -31,10 +32,8 @@ export async function answerSignIn(strapi: Core.Strapi, ctx: RequestContext, use
     confirmed?: boolean | null;
   } | null;
   if (!user) throw options.gone();
-  const advanced = (await strapi.store({ type: 'plugin', name: 'users-permissions', key: 'advanced' }).get()) as {
-    email_confirmation?: boolean;
-  } | null;
-  if (advanced?.email_confirmation && user.confirmed !== true) throw new errors.ApplicationError(signInRefusals.notConfirmed);
+  const advanced = await readAuthSettings(strapi);
+  if (advanced.email_confirmation && user.confirmed !== true) throw new errors.ApplicationError(signInRefusals.notConfirmed);
   if (user.blocked === true) throw new errors.ApplicationError(signInRefusals.blocked);
   let jwt: string;
   try {

@@ -1,20 +1,11 @@
 import type { Core } from '@strapi/strapi';
-import { errors } from '@strapi/utils';
-import type { GenericSchema, InferOutput } from 'valibot';
 import { logOutEverywhere } from '../../../security/sessions/revocation';
 import type { MemberContext, RequestContext } from '../../../request-context';
 import { handleGatewayError, sendError } from '../../../payments/http';
 import { billingMessages } from '../../../contract/billing';
 import { recordRateLimitRefusal } from '../../../operations/metrics';
 import { emailChangeCancelBody, emailChangeConfirmBody } from '../../../contract/emailChange';
-import { parseBody } from '../../../contract/schema';
-
-/** The body as the contract reads it, or its refusal (400, in the link's words, like a token that matches nothing). */
-function linkBody<TSchema extends GenericSchema>(ctx: RequestContext, schema: TSchema): InferOutput<TSchema> {
-  const parsed = parseBody(schema, ctx.request.body);
-  if (!parsed.ok) throw new errors.ValidationError(parsed.message);
-  return parsed.value;
-}
+import { validBody } from '../../../validated-body';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** DELETE /api/users-permissions/users/delete-account: deletes the authenticated user. */
@@ -55,13 +46,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
 
   /** POST /api/auth/email-change/confirm (public, the link mailed to the new address): makes the change. */
   async confirmEmailChange(ctx: RequestContext) {
-    const { token } = linkBody(ctx, emailChangeConfirmBody);
+    // A malformed token is refused in the link's words, like one that matches nothing.
+    const { token } = validBody(emailChangeConfirmBody, ctx.request.body);
     ctx.body = await strapi.service('api::account.email-change').confirm(token);
   },
 
   /** POST /api/auth/email-change/cancel (public, the link mailed to the old address): voids the pending change. */
   async cancelEmailChange(ctx: RequestContext) {
-    const { token } = linkBody(ctx, emailChangeCancelBody);
+    const { token } = validBody(emailChangeCancelBody, ctx.request.body);
     await strapi.service('api::account.email-change').cancel(token);
     ctx.body = { ok: true };
   },

@@ -4,7 +4,8 @@ import { errors } from '@strapi/utils';
 import { UID } from '../../../content-types';
 import { publicUrl } from '../../../public-url';
 import { forgotPasswordBody, normaliseResetCode, resetMessages, resetPasswordBody } from '../../../contract/passwords';
-import { parseBody } from '../../../contract/schema';
+import { validBody } from '../../../validated-body';
+import { readAuthSettings } from '../../../bootstrap/auth-settings';
 import { sendMail } from '../../../mail/send';
 
 /** No 0/O, 1/I/L: easy to read from an e-mail and type in. */
@@ -43,11 +44,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** The SPA page the e-mailed link opens (users-permissions' "reset password page" setting). */
   const resetPageUrl = async (): Promise<string> => {
-    const advanced = (await strapi.store({ type: 'plugin', name: 'users-permissions' }).get({ key: 'advanced' })) as {
-      email_reset_password?: string | null;
-    } | null;
-    const siteUrl = publicUrl();
-    return advanced?.email_reset_password || `${siteUrl}/reset-password`;
+    const advanced = await readAuthSettings(strapi);
+    return advanced.email_reset_password || `${publicUrl()}/reset-password`;
   };
 
   /**
@@ -76,9 +74,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * whether the account exists.
      */
     async forgotPassword(body: unknown): Promise<void> {
-      const checked = parseBody(forgotPasswordBody, body);
-      if (!checked.ok) throw new errors.ValidationError(checked.message);
-      const { email } = checked.value;
+      const { email } = validBody(forgotPasswordBody, body);
       const started = Date.now();
       const user = (await users().findOne({
         where: { email },
@@ -99,9 +95,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Sets the new password; returns the user's id. Every earlier session ends (src/security/sessions/revocation.ts). */
     async resetPassword(body: unknown): Promise<number> {
       // SPEC §5 reset step 2, the same schema as the reset form's; the code comes back normalised.
-      const checked = parseBody(resetPasswordBody, body);
-      if (!checked.ok) throw new errors.ValidationError(checked.message);
-      const { code, password } = checked.value;
+      const { code, password } = validBody(resetPasswordBody, body);
 
       const tokenHash = hashResetCode(code);
       const user = (await users().findOne({

@@ -2,9 +2,9 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import type { GenericSchema, InferOutput } from 'valibot';
 import { UID } from '../../../content-types';
 import { parseBody } from '../../../contract/schema';
+import { validBody } from '../../../validated-body';
 import {
   RECOVERY_CODE_COUNT,
   TOTP_DIGITS,
@@ -89,13 +89,6 @@ export class TicketVoid extends Error {
 }
 
 type RefusableCtx = { set(name: string, value: string): void };
-
-/** The value as the contract's rule reads it, or that rule's refusal (400, in its words). */
-function valid<TSchema extends GenericSchema>(schema: TSchema, value: unknown): InferOutput<TSchema> {
-  const parsed = parseBody(schema, value);
-  if (!parsed.ok) throw new errors.ValidationError(parsed.message);
-  return parsed.value;
-}
 
 /** A field of a request body; a body that is not an object has none (its rules refuse it as missing). */
 const fieldOf = (body: unknown, key: string): unknown =>
@@ -254,7 +247,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Confirms the pending secret with a first code (POST /api/two-factor/enable's body): on, with ten new recovery codes. */
     async enable(ctx: RefusableCtx, userId: number, body: unknown): Promise<string[]> {
-      const { code: given } = valid(twoFactorEnableBody, body);
+      const { code: given } = validBody(twoFactorEnableBody, body);
       const row = await enrolmentOf(userId);
       if (isOn(row)) throw new errors.ApplicationError(messages.alreadyEnabled);
       const pending = row?.pending_secret ? decryptSecret(row.pending_secret, userId, keys()) : null;
@@ -277,7 +270,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** New recovery codes for a code (an app code or a recovery code); the old ones stop working. */
     async regenerate(ctx: RefusableCtx, userId: number, body: unknown): Promise<string[]> {
       if (!(await isEnabled(userId))) throw new errors.ApplicationError(messages.notEnabled);
-      const { code } = valid(twoFactorRegenerateBody, body);
+      const { code } = validBody(twoFactorRegenerateBody, body);
       await verify(ctx, userId, code, { recovery: true });
       const codes = await strapi.db.transaction(() => newRecoveryCodes(userId));
       await notifyOwner(strapi, userId, 'recovery-codes');
@@ -289,10 +282,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!(await isEnabled(userId))) throw new errors.ApplicationError(messages.notEnabled);
       // Field by field: a wrong password is answered (and counted) as such whatever the code.
       const rules = twoFactorDisableBody.entries;
-      const password = valid(rules.password, fieldOf(body, 'password'));
+      const password = validBody(rules.password, fieldOf(body, 'password'));
       // A stolen session guessing the password draws on the account's one password budget, the log-in's.
       if (!(await passwordGuess(strapi, ctx, userId, password))) throw new errors.ValidationError(messages.wrongPassword);
-      await verify(ctx, userId, valid(rules.code, fieldOf(body, 'code')), { recovery: true });
+      await verify(ctx, userId, validBody(rules.code, fieldOf(body, 'code')), { recovery: true });
       await strapi.db.transaction(() => removeEverything(userId));
       await notifyOwner(strapi, userId, 'two-factor-off');
       strapi.log.info(`[two-factor] user ${userId}: two-factor authentication turned off`);
@@ -341,7 +334,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!row || row.used_at || Number(row.expires_at) <= now || !memberExists || revokedAfter || passwordReplaced) {
         throw new TicketVoid();
       }
-      const code = valid(rules.code, fieldOf(body, 'code'));
+      const code = validBody(rules.code, fieldOf(body, 'code'));
       // Said as it is, not "expired": the member knows why and logs in again.
       if ((row.failures ?? 0) >= TICKET_MAX_FAILURES) throw new TicketVoid(messages.ticketBurnt);
       // Counted on the ticket, then on the account, before the code is checked; a right code uses the ticket.

@@ -7,6 +7,7 @@ import type { SocialProvider } from '../../../contract/social';
 import { PROVIDER_LABELS } from './settings';
 import { UID } from '../../../content-types';
 import { signInRefusals } from '../../../security/sessions/sign-in';
+import { readAuthSettings } from '../../../bootstrap/auth-settings';
 
 interface UserRow {
   id: number;
@@ -15,11 +16,6 @@ interface UserRow {
   provider: string | null;
   blocked: boolean | null;
   [key: string]: unknown;
-}
-
-interface AdvancedSettings {
-  allow_register?: boolean;
-  default_role?: string;
 }
 
 export const ACCOUNT_MESSAGES = {
@@ -79,7 +75,7 @@ async function resolveUser(strapi: Core.Strapi, provider: SocialProvider, email:
     return own;
   }
 
-  const advanced = ((await strapi.store({ type: 'plugin', name: 'users-permissions', key: 'advanced' }).get()) ?? {}) as AdvancedSettings;
+  const advanced = await readAuthSettings(strapi);
   if (advanced.allow_register === false) throw new errors.ApplicationError(ACCOUNT_MESSAGES.registerClosed);
   if (sameEmail.length > 0) {
     throw new errors.ApplicationError(ACCOUNT_MESSAGES.emailTaken(sameEmail[0].provider));
