@@ -6,6 +6,7 @@ import { legalDocumentFrom } from '../machines/services/legal';
 import { PageHeadCollector, type PageHead } from './hooks/pageHead';
 import { createAppRouter, type AppRouter } from './app/router';
 import { legalDocuments } from '../machines/rules/legalDocuments';
+import { loadLegalText } from './features/legal/legalText';
 import type { PrerenderedData } from './prerender/prerenderedData';
 
 /**
@@ -58,6 +59,8 @@ async function legalData(pathname: string, readSingleType: SingleTypeReader): Pr
   const [kind, spec] = entry as [keyof typeof legalDocuments, (typeof legalDocuments)[keyof typeof legalDocuments]];
   const document = legalDocumentFrom(spec, await readSingleType(spec.apiPath));
   if (!document) throw new Error(`no ${spec.pageName} text in ${spec.apiPath}`);
+  // renderToString does not wait for a chunk: the renderer is loaded before the page renders.
+  await loadLegalText();
   return { kind, document };
 }
 

@@ -1,4 +1,4 @@
-import { lazy, type ComponentType } from 'react';
+import { createElement, lazy, type ComponentType } from 'react';
 import { lazyRouteComponent } from '@tanstack/react-router';
 import { withTimeout } from '../../machines/rules/withTimeout';
 
@@ -26,4 +26,16 @@ export function lazyChunk<TModule extends Record<string, unknown>, TName extends
       default: module[exportName] as ComponentType,
     })),
   );
+}
+
+/**
+ * A component chunk that can also be loaded ahead (`load`): the server does, so that its render has the
+ * component at once. Once loaded it renders without suspending; before, under the caller's Suspense.
+ */
+export function preloadableChunk<Props extends object>(importer: () => Promise<ComponentType<Props>>) {
+  let loaded: ComponentType<Props> | undefined;
+  const load = () => withTimeout(importer(), CHUNK_TIMEOUT_MS, PAGE_TIMEOUT_MESSAGE).then((component) => (loaded = component));
+  const Lazy = lazy(() => load().then((component) => ({ default: component })));
+  const Chunk = (props: Props) => createElement(loaded ?? Lazy, props);
+  return { Chunk, load };
 }

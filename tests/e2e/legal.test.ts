@@ -65,8 +65,11 @@ describe('legal pages', () => {
     async ({ path, api, heading, section, nav }) => {
       await withPage(async (page) => {
         const apiCalls: string[] = [];
+        const markdownChunks: string[] = [];
         page.on('request', (request) => {
-          if (new URL(request.url()).pathname === api) apiCalls.push(request.url());
+          const { pathname } = new URL(request.url());
+          if (pathname === api) apiCalls.push(request.url());
+          if (/^\/assets\/Markdown-[\w-]+\.js$/.test(pathname)) markdownChunks.push(pathname);
         });
         const document = await page.goto(path);
         // Prerendered: the text is in the HTML itself, and the page needs no request for it.
@@ -83,6 +86,10 @@ describe('legal pages', () => {
         expect(apiCalls).toEqual([]);
 
         await waitForHydration(page);
+        await page.waitForLoadState('networkidle');
+        // Hydrated, the page keeps the server's text: the markdown renderer is not even loaded.
+        expect(markdownChunks).toEqual([]);
+        await main.getByRole('heading', { level: 2, name: section }).waitFor();
         await main.getByRole('link', { name: '← Back to Home' }).click();
         await waitForPath(page, '/');
         await main.getByRole('heading', { level: 1, name: 'The diet app made for carnivore and ketovore eaters' }).waitFor();
@@ -95,6 +102,7 @@ describe('legal pages', () => {
         const served = (await response.json()) as { data: Record<string, string> };
         expect(served.data[path === '/privacy-policy' ? 'Text' : 'Title']).toBe(heading);
         await main.getByRole('heading', { level: 2, name: section }).waitFor();
+        expect(markdownChunks).toHaveLength(1);
       });
     },
   );

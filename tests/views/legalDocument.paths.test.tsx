@@ -67,7 +67,8 @@ async function expectText(kind: LegalDocumentKind, title: string) {
   await expectLegalPage(kind);
   await see(`the heading '${title}'`, () => main().getByRole('heading', { level: 1, name: title }));
   main().getByText(LAST_UPDATED);
-  main().getByRole('heading', { level: 2, name: 'Section one' });
+  // Fetched inside the app, the text renders once the markdown chunk has loaded.
+  await see("the text's heading 'Section one'", () => main().getByRole('heading', { level: 2, name: 'Section one' }));
   main().getByText('We keep your data for as long as your account exists.');
   expect(main().getByRole('link', { name: 'Write to us' }).getAttribute('href')).toBe('mailto:support@carnivo.app');
   expect(main().queryByRole('alert')).toBeNull();

@@ -1,5 +1,5 @@
-import { useEffect, useRef } from 'react';
-import { Link } from '@tanstack/react-router';
+import { Suspense, useEffect, useRef, useState } from 'react';
+import { Link, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { legalDocumentMachine } from '../../../machines/legalDocument.machine';
 import { useFlows, usePrerendered } from '../../hooks/appContext';
@@ -7,9 +7,20 @@ import { useHydrated } from '../../hooks/useHydrated';
 import { useFlowActor } from '../../hooks/useFlowActor';
 import { LEGAL_LAST_UPDATED, legalDocuments, type LegalDocumentKind } from '../../../machines/rules/legalDocuments';
 import { pageTitle } from '../../config/site';
-import { SafeMarkdown } from './Markdown';
+import { LegalText } from './legalText';
+import { openSiteLink } from './siteLinks';
 import { usePageHead } from '../../hooks/usePageHead';
 import '../../styles/legal.css';
+
+/** React leaves an element's inner HTML alone while hydrating it, and after, as long as this stays the same. */
+const SERVER_HTML = { __html: '' };
+
+const Loading = () => (
+  <p className="spinner" role="status">
+    <span className="spinner__wheel" aria-hidden="true" />
+    Loading...
+  </p>
+);
 
 export function LegalPage({ document: kind }: { document: LegalDocumentKind }) {
   const machine = useFlows().legalDocument ?? legalDocumentMachine;
@@ -17,9 +28,11 @@ export function LegalPage({ document: kind }: { document: LegalDocumentKind }) {
   // reached later inside the app, the page asks the server again.
   const prerendered = usePrerendered()?.legal;
   const hydrating = !useHydrated();
-  const flow = useFlowActor(machine, {
-    input: { document: kind, prerendered: hydrating && prerendered?.kind === kind ? prerendered.document : undefined },
-  });
+  const fromHtml = hydrating && prerendered?.kind === kind;
+  const flow = useFlowActor(machine, { input: { document: kind, prerendered: fromHtml ? prerendered.document : undefined } });
+  const router = useRouter();
+  // Kept for the page's life: hydrated from its HTML, the page keeps the text the server rendered there.
+  const [keepsHtml] = useState(fromHtml && !router.isServer);
   const status = useSelector(flow, (snapshot) => (snapshot.matches('loaded') ? 'loaded' : snapshot.matches('error') ? 'error' : 'loading'));
   const { title, content, error } = useSelector(flow, (snapshot) => snapshot.context);
   const retryButton = useRef<HTMLButtonElement>(null);
@@ -36,12 +49,7 @@ export function LegalPage({ document: kind }: { document: LegalDocumentKind }) {
         <Link to="/">← Back to Home</Link>
       </p>
       <h1>{status === 'loaded' ? title : pageName}</h1>
-      {status === 'loading' && (
-        <p className="spinner" role="status">
-          <span className="spinner__wheel" aria-hidden="true" />
-          Loading...
-        </p>
-      )}
+      {status === 'loading' && <Loading />}
       {status === 'error' && (
         <div className="legal__error">
           <p role="alert" className="alert alert--error">
@@ -55,9 +63,22 @@ export function LegalPage({ document: kind }: { document: LegalDocumentKind }) {
       {status === 'loaded' && (
         <>
           <p className="legal__updated">{LEGAL_LAST_UPDATED}</p>
-          <div className="legal__body">
-            <SafeMarkdown>{content}</SafeMarkdown>
-          </div>
+          {keepsHtml ? (
+            // The text the server rendered stays as it is: parsing the markdown again to hydrate it was the
+            // page's longest task. The same markdown, so the same markup (tests/e2e/prerender.test.ts).
+            <div
+              className="legal__body"
+              onClick={(event) => openSiteLink(event, router)}
+              dangerouslySetInnerHTML={SERVER_HTML}
+              suppressHydrationWarning
+            />
+          ) : (
+            <div className="legal__body" onClick={(event) => openSiteLink(event, router)}>
+              <Suspense fallback={<Loading />}>
+                <LegalText>{content}</LegalText>
+              </Suspense>
+            </div>
+          )}
         </>
       )}
     </article>

@@ -1,7 +1,6 @@
-import type { MouseEvent } from 'react';
-import { useRouter } from '@tanstack/react-router';
 import Markdown, { defaultUrlTransform, type Components, type UrlTransform } from 'react-markdown';
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
+import { isSitePath } from './siteLinks';
 
 /** SPEC §5: rendered markdown allows these link protocols; other links are blanked. */
 export const LINK_PROTOCOLS = ['http', 'https', 'irc', 'ircs', 'mailto', 'xmpp'] as const;
@@ -31,35 +30,20 @@ export const markdownUrlTransform: UrlTransform = (url, key) => {
   return allowed.includes(protocol) ? safe : '';
 };
 
-const isPlainLeftClick = (event: MouseEvent) => event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
-
-/** Renders server-supplied markdown without raw HTML, scripts or unsafe URLs. */
+/**
+ * Renders server-supplied markdown without raw HTML, scripts or unsafe URLs. Links to paths inside the
+ * site open in the app through the container's click handler (openSiteLink), as in the prerendered text.
+ */
 export function SafeMarkdown({ children }: { children: string }) {
-  const router = useRouter();
   const components: Components = {
-    // Paths inside the site (e.g. /delete-profile) open in the app without a full reload.
-    a: ({ href, children: label, node: _node, ...rest }) => {
-      if (!href) return <span {...rest}>{label}</span>;
-      const internal = href.startsWith('/') && !href.startsWith('//');
-      return (
-        <a
-          {...rest}
-          href={href}
-          rel={internal ? undefined : 'noopener noreferrer'}
-          onClick={
-            internal
-              ? (event) => {
-                  if (!isPlainLeftClick(event)) return;
-                  event.preventDefault();
-                  void router.navigate({ href });
-                }
-              : undefined
-          }
-        >
+    a: ({ href, children: label, node: _node, ...rest }) =>
+      href ? (
+        <a {...rest} href={href} rel={isSitePath(href) ? undefined : 'noopener noreferrer'}>
           {label}
         </a>
-      );
-    },
+      ) : (
+        <span {...rest}>{label}</span>
+      ),
     img: ({ node: _node, src, alt, ...rest }) => (src ? <img {...rest} src={src} alt={alt ?? ''} loading="lazy" /> : null),
   };
   return (
