@@ -155,6 +155,9 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   const service: OwnRedis = {
     target: { host: '127.0.0.1', port },
     async start() {
+      // Already running (an afterAll that starts it again in case a test left it stopped): a second
+      // redis-server would fail to bind, and the running one, its handle overwritten, would outlive the run.
+      if (child && child.exitCode === null && child.signalCode === null) return;
       const log = fs.openSync(path.join(dir, 'redis.log'), 'a');
       child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
         stdio: ['ignore', log, log],
