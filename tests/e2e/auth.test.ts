@@ -242,8 +242,10 @@ describe('session flows', () => {
     await expectProfileOf(page, user.username);
   });
 
-  it('an unknown path lands on /', async () => {
-    await page.goto('/no/such/page?x=1');
+  it('an unknown path answers 404 (noindex) and lands on /', async () => {
+    const answer = await page.goto('/no/such/page?x=1');
+    expect(answer?.status()).toBe(404);
+    expect(answer?.headers()['x-robots-tag']).toBe('noindex');
     await waitForPath(page, '/');
     await expect.poll(() => mainNav(page).getByRole('link', { name: 'Home' }).getAttribute('aria-current'), poll).toBe('page');
     await expect.poll(() => page.title(), poll).toBe('Carnivo - Carnivore & Ketovore Diet App');

@@ -2,14 +2,16 @@ import fs from 'fs';
 import path from 'path';
 import type { Core } from '@strapi/strapi';
 import { watchLegalEdits } from '../prerender/legal-edits';
-import { withScriptSource } from '../prerender/html';
+import { notFoundShell, withScriptSource } from '../prerender/html';
+import { isSpaRoute } from '../contract/routes';
 import { createPrerenderer } from '../prerender/prerender';
 import { labelUnroutedAnswer } from '../operations/metrics';
 
 /**
  * Serves the built SPA (<repo>/dist, or SPA_DIR) from the same origin as the API.
  * Strapi keeps everything it answers; this only fills its 404s on GET/HEAD,
- * with the file from the SPA dir or index.html (history fallback for client routes).
+ * with the file from the SPA dir or index.html (history fallback for the SPA's routes; for any other
+ * path, index.html marked noindex, as a 404).
  */
 
 // Paths Strapi owns: its own 404s there must stay JSON, never index.html.
@@ -117,7 +119,17 @@ const spa: Core.MiddlewareFactory = (_config, { strapi }) => {
       ctx.body = NOT_BUILT;
       return;
     }
-    // Public pages come as full HTML (prerendered); every other path gets the shell.
+    // No route of the SPA: a 404 that search engines drop, not a copy of a page (a soft 404). The shell's
+    // router still takes a visitor to / (SPEC §2).
+    if (!isSpaRoute(ctx.path)) {
+      ctx.status = 404;
+      ctx.type = 'html';
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.set('X-Robots-Tag', 'noindex');
+      ctx.body = notFoundShell(fs.readFileSync(index, 'utf8'));
+      return;
+    }
+    // Public pages come as full HTML (prerendered); every other route gets the shell.
     const prerendered = await prerenderer.page(ctx.path, ctx.search);
     if (prerendered && 'redirect' in prerendered) {
       ctx.status = 301;

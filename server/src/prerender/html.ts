@@ -59,6 +59,10 @@ export function profileShellPage(shell: string, script: string): { html: string;
   return { html: shell.replace(match[0], () => inline), scriptSource: scriptHashSource(script) };
 }
 
+/** The shell for a path that is no page: search engines are told not to index it (and the status says 404). */
+export const notFoundShell = (shell: string): string =>
+  shell.replace('</head>', () => '  <meta name="robots" content="noindex" />\n  </head>');
+
 /** `csp` with `source` added to its script-src (the directive as Strapi's security middleware wrote it). */
 export function withScriptSource(csp: string, source: string): string {
   return csp.replace(

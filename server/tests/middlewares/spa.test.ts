@@ -6,8 +6,9 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { bootStrapi, request, type TestStrapi } from '../helpers/strapi';
 import type { ApiError } from '../helpers/types';
 import { resolveFile } from '../../src/middlewares/spa';
+import { SPA_ROUTES } from '../../src/contract/routes';
 
-const INDEX = '<!doctype html><html><body><div id="root"></div>carnivo-spa-index</body></html>';
+const INDEX = '<!doctype html><html><head><title>Carnivo</title></head><body><div id="root"></div>carnivo-spa-index</body></html>';
 const APP_JS = 'console.log("carnivo-app-js");';
 const SECRET = 'carnivo-secret-outside-spa-dir';
 
@@ -47,7 +48,7 @@ afterAll(async () => {
 });
 
 describe('SPA serving', () => {
-  it.each(['/', '/profile', '/auth/google/callback', '/reset-password?code=abc', '/no/such/page'])(
+  it.each(['/', '/profile', '/auth/google/callback', '/reset-password?code=abc', '/email-change/confirm?token=abc', '/bmi/', '/About'])(
     'answers index.html for %s',
     async (urlPath) => {
       const res = await fetch(app.baseUrl + urlPath, { redirect: 'manual' });
@@ -55,6 +56,30 @@ describe('SPA serving', () => {
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(res.headers.get('cache-control')).toBe('no-cache');
       expect(await res.text()).toBe(INDEX);
+    },
+  );
+
+  it('answers every route of the SPA with index.html', async () => {
+    for (const route of SPA_ROUTES) {
+      const res = await fetch(app.baseUrl + route.replace('$provider', 'google'), { redirect: 'manual' });
+      expect(res.status, route).toBe(200);
+      expect(await res.text(), route).toBe(INDEX);
+    }
+  });
+
+  it.each(['/definitely/not/a/page', '/profile/extra', '/metrics', '/auth/google', '/about/team'])(
+    'answers %s, no route of the SPA, with 404 and noindex (the shell, whose router goes on to /)',
+    async (urlPath) => {
+      const res = await fetch(app.baseUrl + urlPath, { redirect: 'manual' });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.headers.get('x-robots-tag')).toBe('noindex');
+      const html = await res.text();
+      expect(html).toContain('carnivo-spa-index');
+      expect(html).toContain('<meta name="robots" content="noindex" />');
+      const head = await fetch(app.baseUrl + urlPath, { method: 'HEAD' });
+      expect(head.status).toBe(404);
+      expect(await head.text()).toBe('');
     },
   );
 

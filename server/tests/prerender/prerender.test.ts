@@ -166,13 +166,21 @@ describe('public pages come as full HTML', () => {
     expect((await page('/reset-password')).cache).toBe('no-cache');
   });
 
-  it.each(['/bmi', '/delete-profile', '/auth/facebook/callback?code=x', '/no-such-page'])(
-    '%s stays client-rendered: the plain shell',
+  it.each(['/bmi', '/delete-profile', '/auth/facebook/callback?code=x'])('%s stays client-rendered: the plain shell', async (urlPath) => {
+    const { status, html } = await page(urlPath);
+    expect(status).toBe(200);
+    expect(html).toContain('<div id="root"></div>');
+    expect(html).toContain('<title>Carnivo</title>');
+    expect(html).not.toContain('carnivo-prerendered');
+  });
+
+  it.each(['/no-such-page', '/profile/extra', '/ABOUT/team'])(
+    '%s, no route of the SPA, is the shell marked noindex, with 404',
     async (urlPath) => {
       const { status, html } = await page(urlPath);
-      expect(status).toBe(200);
+      expect(status).toBe(404);
       expect(html).toContain('<div id="root"></div>');
-      expect(html).toContain('<title>Carnivo</title>');
+      expect(html).toContain('<meta name="robots" content="noindex" />');
       expect(html).not.toContain('carnivo-prerendered');
     },
   );
