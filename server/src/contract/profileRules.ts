@@ -172,10 +172,6 @@ export function profileUpdateError(update: ProfileUpdate): string | null {
   }
 }
 
-/** A broken rule: the message to send, and the offending fields when they are named. */
-export type RuleBreak = { message: string; fields?: string[] };
-export type Checked<T> = { ok: true; value: T } | { ok: false; broken: RuleBreak };
-
 /** A finite number, or a decimal string ("72.5"); null otherwise. */
 export function toNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;

@@ -1,4 +1,5 @@
-import { profileMessages, toNumber, weightSchema, type Checked } from './profileRules';
+import { check, custom, pipe, transform } from 'valibot';
+import { isPlainObject, profileMessages, toNumber, weightSchema } from './profileRules';
 import { firstError } from './schema';
 
 /**
@@ -68,19 +69,30 @@ export function weightEntryError(entry: { date: string; weight: number }, now: D
   return firstError(weightSchema, entry.weight);
 }
 
-/** Checks a POST /api/weight-entries body: a plain object with only date and weight (a number, or a decimal string). */
-export function checkWeightEntry(body: unknown, now: Date = new Date()): Checked<NewWeightEntry> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, broken: { message: progressMessages.entryNotAnObject } };
-  }
-  const record = body as Record<string, unknown>;
-  const unknown = Object.keys(record).filter((key) => !(WEIGHT_ENTRY_FIELDS as readonly string[]).includes(key));
-  if (unknown.length > 0) return { ok: false, broken: { message: progressMessages.entryUnknownField(unknown), fields: unknown } };
-  const date = typeof record.date === 'string' ? record.date.trim() : '';
-  const weight = toNumber(record.weight) ?? Number.NaN;
-  const broken = weightEntryError({ date, weight }, now);
-  if (broken) return { ok: false, broken: { message: broken, fields: [broken === progressMessages.entryWeight ? 'weight' : 'date'] } };
-  return { ok: true, value: { date, weight } };
+const unknownEntryFields = (body: Record<string, unknown>): string[] =>
+  Object.keys(body).filter((key) => !(WEIGHT_ENTRY_FIELDS as readonly string[]).includes(key));
+
+/**
+ * POST /api/weight-entries' body: a JSON object with only date and weight (a number, or decimal text), read as
+ * { date, weight } and held to the rules the form checks an entry by (weightEntryError), on `now`'s day.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function weightEntryBodySchema(now: Date = new Date()) {
+  return pipe(
+    custom<Record<string, unknown>>(isPlainObject, progressMessages.entryNotAnObject),
+    check(
+      (body) => unknownEntryFields(body).length === 0,
+      (issue) => progressMessages.entryUnknownField(unknownEntryFields(issue.input)),
+    ),
+    transform((body): NewWeightEntry => ({
+      date: typeof body.date === 'string' ? body.date.trim() : '',
+      weight: toNumber(body.weight) ?? Number.NaN,
+    })),
+    check(
+      (entry) => weightEntryError(entry, now) === null,
+      (issue) => weightEntryError(issue.input, now) ?? '',
+    ),
+  );
 }
 
 /** kg to lb and back, and feet + inches to cm (exact factors; round only for display). */

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { usernameError } from '../../../server/src/contract/fieldRules';
 import { changePasswordBodyError, goalsError, informationError, passwordChangeError } from '../../../server/src/contract/profileRules';
 import { profileUpdateBody } from '../../../server/src/contract/profileUpdate';
-import { parseBody } from '../../../server/src/contract/schema';
+import { firstError, parseBody } from '../../../server/src/contract/schema';
 import { resetCodeError } from '../../../server/src/contract/passwords';
-import { checkWeightEntry } from '../../../server/src/contract/progress';
+import { weightEntryBodySchema } from '../../../server/src/contract/progress';
 
 /**
  * Issue 29: each of the spec's numbers (SPEC §9: username minimum 3, new password minimum 6, weight
@@ -134,8 +134,7 @@ describe('the schemas hold each number at its boundary, with the spec’s words'
     ] as const) {
       expect(informationError({ ...goodUpdate, height: 180, currentWeight: weight })).toBe(expected);
       expect(serverSays(bmi(180, weight))).toBe(expected);
-      const entry = checkWeightEntry({ date: '2025-01-01', weight }, new Date('2025-06-01T00:00:00Z'));
-      expect(entry.ok ? null : entry.broken.message).toBe(expected);
+      expect(firstError(weightEntryBodySchema(new Date('2025-06-01T00:00:00Z')), { date: '2025-01-01', weight })).toBe(expected);
       const goal = expected && 'Goal weight must be between 30-300 kg';
       expect(goalsError({ goal_weight: weight })).toBe(goal);
       expect(serverSays({ goal_weight: weight })).toBe(goal);

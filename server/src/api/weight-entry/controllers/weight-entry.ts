@@ -1,10 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
-import { checkWeightEntry, progressMessages } from '../../../contract/progress';
+import { progressMessages, weightEntryBodySchema } from '../../../contract/progress';
+import { validBody } from '../../../validated-body';
 import type { MemberContext } from '../../../request-context';
 import type { WeightEntryService } from '../services/weight-entry';
 
-const { ValidationError, NotFoundError } = errors;
+const { NotFoundError } = errors;
 /** The largest id of a PostgreSQL integer column. */
 const MAX_ID = 2_147_483_647;
 
@@ -19,12 +20,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** POST /api/weight-entries { date, weight }: 201 with a new entry, 200 when it replaced the day's entry. */
     async create(ctx: MemberContext) {
-      const checked = checkWeightEntry(ctx.request.body);
-      if (!checked.ok) {
-        const { message, fields } = checked.broken;
-        throw new ValidationError(message, fields ? { fields } : undefined);
-      }
-      const { entry, replaced } = await service().record(ctx.state.user.id, checked.value.date, checked.value.weight);
+      const { date, weight } = validBody(weightEntryBodySchema(), ctx.request.body);
+      const { entry, replaced } = await service().record(ctx.state.user.id, date, weight);
       ctx.status = replaced ? 200 : 201;
       ctx.body = { data: entry, replaced };
     },
