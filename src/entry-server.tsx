@@ -64,12 +64,18 @@ async function legalData(pathname: string, readSingleType: SingleTypeReader): Pr
   return { kind, document };
 }
 
+/** `publicUrl`: the site's public origin (PUBLIC_URL), which the page's structured data names. */
 export async function prerender(
   href: string,
   readSingleType: SingleTypeReader,
+  publicUrl?: string,
 ): Promise<PrerenderedPage | NotPrerendered | CanonicalRedirect> {
   const history = createMemoryHistory({ initialEntries: [href] });
-  const data: PrerenderedData = { path: history.location.pathname, legal: await legalData(history.location.pathname, readSingleType) };
+  const data: PrerenderedData = {
+    path: history.location.pathname,
+    legal: await legalData(history.location.pathname, readSingleType),
+    ...(publicUrl && { publicUrl }),
+  };
 
   // A visitor's session: nothing stored, nothing persisted, nowhere to navigate.
   const auth = createActor(

@@ -21,8 +21,6 @@ export const site = {
     twitter: 'https://twitter.com/carnivoapp',
     instagram: 'https://www.instagram.com/carnivoapp',
   },
-  /** Public origin used in structured data (JSON-LD). */
-  url: 'https://carnivo.app',
   /** Marketing figures of SPEC §1 and §9. */
   figures: {
     users: '50,000+',

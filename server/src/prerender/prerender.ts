@@ -23,7 +23,11 @@ import { PROFILE_SHELL, fillShell, profileShellPage, type Manifest, type Rendere
 
 type SingleTypeReader = (apiPath: string) => Promise<Record<string, unknown> | null>;
 type SsrModule = {
-  prerender(href: string, readSingleType: SingleTypeReader): Promise<RenderedPage | { skipped: string } | { redirect: string }>;
+  prerender(
+    href: string,
+    readSingleType: SingleTypeReader,
+    publicUrl: string,
+  ): Promise<RenderedPage | { skipped: string } | { redirect: string }>;
 };
 
 export const LEGAL_CACHE_MS = 30_000;
@@ -130,7 +134,7 @@ export function createPrerenderer(
       if (!bundle) return null;
       const generation = legalGeneration;
       try {
-        const rendered = await bundle.render.prerender(usesQuery ? `${pathname}${search}` : pathname, readSingleType);
+        const rendered = await bundle.render.prerender(usesQuery ? `${pathname}${search}` : pathname, readSingleType, publicUrl);
         if ('redirect' in rendered) return { redirect: `${rendered.redirect}${search}` };
         if ('skipped' in rendered) return null;
         const html = fillShell(bundle.shell, rendered, { manifest: bundle.manifest, publicUrl, pathname: rendered.data.path });

@@ -101,6 +101,13 @@ describe('public pages come as full HTML', () => {
     const graph = JSON.parse(jsonLd ?? 'null') as { '@graph'?: { '@type': string }[] } | { '@type': string }[] | null;
     const types = (Array.isArray(graph) ? graph : (graph?.['@graph'] ?? [])).map((node) => node['@type']);
     expect(types).toEqual(expect.arrayContaining(['MobileApplication', 'Organization', 'WebSite']));
+    // The site's address is PUBLIC_URL's, not a host written into the code.
+    const website = (Array.isArray(graph) ? graph : (graph?.['@graph'] ?? [])).find((node) => node['@type'] === 'WebSite') as
+      | { url: string; potentialAction: { target: { urlTemplate: string } } }
+      | undefined;
+    expect(website?.url).toBe(PUBLIC_URL);
+    expect(website?.potentialAction.target.urlTemplate).toBe(`${PUBLIC_URL}/search?q={search_term_string}`);
+    expect(jsonLd).not.toContain('carnivo.app/');
   });
 
   it("names the page's chunk and the chunks it imports for the loader; the site's one stylesheet is in the head", async () => {

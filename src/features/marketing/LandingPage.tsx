@@ -8,6 +8,7 @@ import { STAT_ROTATION_MS, faqs, featureCategories, heroStats, testimonials, tru
 import { jsonLdText, landingStructuredData } from './structuredData';
 import { useRotatingIndex } from './useRotatingIndex';
 import { usePageHead } from '../../hooks/usePageHead';
+import { usePrerendered } from '../../hooks/appContext';
 import { useHydrated } from '../../hooks/useHydrated';
 import '../../styles/marketing.css';
 import { Section } from './Section';
@@ -113,9 +114,11 @@ export function LandingPage() {
       'carnivore diet app, ketovore diet app, carnivore meal plan, carnivore recipes, elimination diet tracker, keto meal planner, BMI tracker, weight loss app',
   });
   const heroFeature = featureCategories[2].features[1];
+  // The origin the server rendered the page with (PUBLIC_URL), so that hydration renders the same; else the browser's.
+  const origin = usePrerendered()?.publicUrl ?? (typeof window === 'undefined' ? '' : window.location.origin);
   return (
     <div className="marketing">
-      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(landingStructuredData()) }} />
+      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(landingStructuredData(origin)) }} />
       <section className="landing-hero">
         <div className="landing-hero__inner">
           <div className="landing-hero__text">

@@ -1,13 +1,16 @@
 import { site } from '../../config/site';
 
-/** JSON-LD of the landing page (SPEC §2, §9): the mobile app, the organization and the site search. */
-export function landingStructuredData() {
+/**
+ * JSON-LD of the landing page (SPEC §2, §9): the mobile app, the organization and the site search, on the
+ * site's public origin (`origin`: PUBLIC_URL as the server rendered the page, or the browser's).
+ */
+export function landingStructuredData(origin: string) {
   const organization = {
     '@type': 'Organization',
-    '@id': `${site.url}/#organization`,
+    '@id': `${origin}/#organization`,
     name: site.brand,
-    url: site.url,
-    logo: `${site.url}/favicon.svg`,
+    url: origin,
+    logo: `${origin}/favicon.svg`,
     email: site.contactEmail,
     telephone: site.phone,
     address: {
@@ -43,10 +46,10 @@ export function landingStructuredData() {
       {
         '@type': 'WebSite',
         name: site.brand,
-        url: site.url,
+        url: origin,
         potentialAction: {
           '@type': 'SearchAction',
-          target: { '@type': 'EntryPoint', urlTemplate: `${site.url}/search?q={search_term_string}` },
+          target: { '@type': 'EntryPoint', urlTemplate: `${origin}/search?q={search_term_string}` },
           'query-input': 'required name=search_term_string',
         },
       },
