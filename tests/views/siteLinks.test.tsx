@@ -13,6 +13,10 @@ function Text() {
       </a>
       <a href="https://example.com/away">Away</a>
       <a href="//evil.example/x">Other host</a>
+      <a href="/uploads/plan.pdf">A file</a>
+      <a href="/delete-profile" target="_blank">
+        New tab
+      </a>
     </div>
   );
 }
@@ -38,10 +42,12 @@ describe('openSiteLink: links to the site open in the app', () => {
     expect(router.state.location.pathname).toBe('/delete-profile');
   });
 
-  it("leaves other hosts' links, and modified clicks, to the browser", async () => {
+  it("leaves other hosts' links, files, new tabs and modified clicks to the browser", async () => {
     const router = renderText();
     expect(fireEvent.click(await screen.findByText('Away'))).toBe(true);
     expect(fireEvent.click(screen.getByText('Other host'))).toBe(true);
+    expect(fireEvent.click(screen.getByText('A file'))).toBe(true);
+    expect(fireEvent.click(screen.getByText('New tab'))).toBe(true);
     expect(fireEvent.click(screen.getByText('Delete Account'), { ctrlKey: true })).toBe(true);
     expect(fireEvent.click(screen.getByText('Delete Account'), { button: 1 })).toBe(true);
     expect(router.state.location.pathname).toBe('/');

@@ -26,22 +26,37 @@ export const SPA_ROUTES = [
 
 export type SpaRoute = (typeof SPA_ROUTES)[number];
 
-const segmentsOf = (pathname: string) => pathname.split('/').filter(Boolean);
-
 /**
- * Whether `pathname` opens one of the SPA's routes, matched as its router matches: letters in any case,
- * trailing slashes aside, percent-encoding decoded, and a `$param` standing for one segment.
+ * The one spelling of a path as the router reads it: percent-escapes decoded except those of reserved characters
+ * (an escaped "/" stays inside its segment), letters in lower case, no trailing slash, and one leading slash ("//about"
+ * is "/about"). Null when it does not decode. A route's own path is its canonical one; any other spelling is
+ * redirected there (server/src/prerender/prerender.ts).
  */
-export function isSpaRoute(pathname: string): boolean {
+export function canonicalSpaPath(pathname: string): string | null {
   let decoded: string;
   try {
-    decoded = decodeURIComponent(pathname);
+    decoded = decodeURI(pathname);
   } catch {
-    return false;
+    return null;
   }
-  const segments = segmentsOf(decoded.toLowerCase());
+  return `/${decoded.toLowerCase().replace(/^\/+/, '').replace(/\/+$/, '')}`;
+}
+
+const segmentsOf = (pathname: string) => pathname.split('/').slice(1);
+
+/**
+ * Whether `pathname` opens one of the SPA's routes as its router matches them: in its canonical spelling
+ * (canonicalSpaPath), segment by segment, a `$param` standing for one segment that is not empty.
+ */
+export function isSpaRoute(pathname: string): boolean {
+  const canonical = canonicalSpaPath(pathname);
+  if (canonical === null) return false;
+  const segments = canonical === '/' ? [] : segmentsOf(canonical);
   return SPA_ROUTES.some((route) => {
-    const pattern = segmentsOf(route);
-    return pattern.length === segments.length && pattern.every((part, index) => part.startsWith('$') || part === segments[index]);
+    const pattern = route === '/' ? [] : segmentsOf(route);
+    return (
+      pattern.length === segments.length &&
+      pattern.every((part, index) => (part.startsWith('$') ? segments[index] !== '' : part === segments[index]))
+    );
   });
 }

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Core } from '@strapi/strapi';
+import { canonicalSpaPath } from '../contract/routes';
+import { publicUrl as configuredPublicUrl } from '../public-url';
 import { PROFILE_SHELL, fillShell, profileShellPage, type Manifest, type RenderedPage } from './html';
 
 /**
@@ -46,15 +48,6 @@ const importEsm = new Function('specifier', 'return import(specifier)') as (spec
  */
 export type PrerenderAnswer = { html: string; personal: boolean; scriptSource?: string } | { redirect: string } | null;
 
-/** Lower-case, decoded, without trailing slashes (every public route is); null when it does not decode. */
-function canonicalPath(pathname: string): string | null {
-  try {
-    return decodeURIComponent(pathname).toLowerCase().replace(/\/+$/, '') || '/';
-  } catch {
-    return null;
-  }
-}
-
 export interface Prerenderer {
   page(pathname: string, search: string): Promise<PrerenderAnswer>;
   /** Drops cached legal pages (an editor changed one). */
@@ -67,7 +60,7 @@ export function createPrerenderer(
   { importModule = importEsm }: { importModule?: (specifier: string) => Promise<unknown> } = {},
 ): Prerenderer {
   const entry = path.resolve(process.env.SSR_ENTRY || path.join(spaRoot, '..', 'dist-ssr', 'entry-server.js'));
-  const publicUrl = (process.env.PUBLIC_URL || 'http://localhost:1337').replace(/\/+$/, '');
+  const publicUrl = configuredPublicUrl();
   const cache = new Map<string, { html: string; expires: number }>();
   let loaded: Promise<{ render: SsrModule; shell: string; manifest: Manifest } | null> | undefined;
   const failedOnce = new Set<string>();
@@ -116,7 +109,7 @@ export function createPrerenderer(
   return {
     async page(pathname, search) {
       // /About, /about/ and /%61bout are /about to the router: answer with the page's one URL.
-      const canonical = canonicalPath(pathname);
+      const canonical = canonicalSpaPath(pathname);
       if (canonical === null) return null;
       if (canonical !== pathname) {
         const page = await this.page(canonical, '');

@@ -67,7 +67,7 @@ describe('SPA serving', () => {
     }
   });
 
-  it.each(['/definitely/not/a/page', '/profile/extra', '/metrics', '/auth/google', '/about/team'])(
+  it.each(['/definitely/not/a/page', '/profile/extra', '/metrics', '/auth/google', '/about/team', '/email-change//confirm'])(
     'answers %s, no route of the SPA, with 404 and noindex (the shell, whose router goes on to /)',
     async (urlPath) => {
       const res = await fetch(app.baseUrl + urlPath, { redirect: 'manual' });

@@ -98,7 +98,7 @@ describe('request ids', () => {
   it('generates a UUID when the request has none, on the API, the SPA, uploads and errors alike', async () => {
     const answers = await Promise.all([
       send('GET', '/api/health/live'),
-      send('GET', '/some/page'),
+      send('GET', '/features'),
       send('GET', '/uploads/no-such-file.png'),
       send('GET', '/api/no-such-route'),
       scrape('wrong'),

@@ -181,7 +181,7 @@ describe('public pages come as full HTML', () => {
     expect(html).not.toContain('carnivo-prerendered');
   });
 
-  it.each(['/no-such-page', '/profile/extra', '/ABOUT/team'])(
+  it.each(['/no-such-page', '/profile/extra', '/ABOUT/team', '/email-change//confirm'])(
     '%s, no route of the SPA, is the shell marked noindex, with 404',
     async (urlPath) => {
       const { status, html } = await page(urlPath);

@@ -7,7 +7,7 @@ import { useHydrated } from '../../hooks/useHydrated';
 import { useFlowActor } from '../../hooks/useFlowActor';
 import { LEGAL_LAST_UPDATED, legalDocuments, type LegalDocumentKind } from '../../../machines/rules/legalDocuments';
 import { pageTitle } from '../../config/site';
-import { LegalText } from './legalText';
+import { LegalText, loadLegalText } from './legalText';
 import { openSiteLink } from './siteLinks';
 import { usePageHead } from '../../hooks/usePageHead';
 import '../../styles/legal.css';
@@ -42,6 +42,10 @@ export function LegalPage({ document: kind }: { document: LegalDocumentKind }) {
   useEffect(() => {
     if (status === 'error') retryButton.current?.focus({ preventScroll: true });
   }, [status]);
+  // Reached inside the app, the page needs the markdown renderer: its chunk loads while the text does.
+  useEffect(() => {
+    if (!keepsHtml) loadLegalText().catch(() => {});
+  }, [keepsHtml]);
 
   return (
     <article className="page page--narrow legal" aria-busy={status === 'loading'}>
@@ -65,7 +69,7 @@ export function LegalPage({ document: kind }: { document: LegalDocumentKind }) {
           <p className="legal__updated">{LEGAL_LAST_UPDATED}</p>
           {keepsHtml ? (
             // The text the server rendered stays as it is: parsing the markdown again to hydrate it was the
-            // page's longest task. The same markdown, so the same markup (tests/e2e/prerender.test.ts).
+            // page's longest task (docs/public-pages.md#critical-path).
             <div
               className="legal__body"
               onClick={(event) => openSiteLink(event, router)}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SPA_ROUTES, isSpaRoute } from '../../../server/src/contract/routes';
+import { SPA_ROUTES, canonicalSpaPath, isSpaRoute } from '../../../server/src/contract/routes';
 import { ROBOTS_DISALLOWED, SITEMAP_PATHS, robotsTxt, sitemapXml } from '../../../server/src/middlewares/crawler-files';
 
 /** Routes neither listed nor kept out: the confirmation e-mail's landing page, with nothing to find (crawler-files.ts). */
@@ -35,9 +35,21 @@ describe('the route table (server/src/contract/routes.ts)', () => {
       '/about/team',
       '/favicon.ico',
       '/%E0%A4%A',
+      // What the router sends to its catch-all: an escaped "/" inside a segment, an empty segment.
+      '/email-change%2Fconfirm',
+      '/%2F%2Fabout',
+      '/email-change//confirm',
+      '/auth//callback',
     ]) {
       expect(isSpaRoute(pathname), pathname).toBe(false);
     }
+    // The router collapses leading slashes: "//about" is /about, and is redirected there.
+    expect(isSpaRoute('//about')).toBe(true);
+    expect(canonicalSpaPath('//About/')).toBe('/about');
+    expect(canonicalSpaPath('/%61bout')).toBe('/about');
+    expect(canonicalSpaPath('/%2F%2Fabout')).toBe('/%2f%2fabout');
+    expect(canonicalSpaPath('///')).toBe('/');
+    expect(canonicalSpaPath('/%E0%A4%A')).toBeNull();
   });
 
   it('the sitemap lists only routes, robots.txt keeps out the rest, and every route is one or the other', () => {
