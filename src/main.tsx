@@ -43,13 +43,9 @@ async function start() {
   );
 
   if (prerendered && container.hasChildNodes() && (await prepareHydration(router, prerendered))) {
-    // In a transition, hydration runs in slices that let the page answer between them (as the profile
-    // shell's render below), not as one task of 50-70 ms on a 4x slower CPU.
-    startTransition(() => {
-      hydrateRoot(container, app, {
-        onRecoverableError: (error, info) =>
-          console.error('Carnivo: the prerendered page did not hydrate cleanly:', error, info.componentStack),
-      });
+    hydrateRoot(container, app, {
+      onRecoverableError: (error, info) =>
+        console.error('Carnivo: the prerendered page did not hydrate cleanly:', error, info.componentStack),
     });
     return;
   }

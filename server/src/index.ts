@@ -12,6 +12,7 @@ import { migrateEmails, migrateUsernames, translateIdentifierViolations } from '
 import { installGracefulShutdown } from './operations/shutdown';
 import { requestIdLogMeta } from './operations/request-ids';
 import { logEscapedErrors } from './operations/escaped-errors';
+import { surviveOutageRejections } from './operations/database-outage';
 import { closeLegalEditWatchers } from './prerender/legal-edits';
 import { closeSharedRedis } from './security/limits';
 import { assertProductionSafety } from './security/production-safety';
@@ -24,6 +25,7 @@ import { sweepInterruptedUploads } from './uploads/interrupted-uploads';
 import type { MailQueueService } from './api/email-message/services/mail-queue';
 
 let stopSessionPruning: (() => void) | undefined;
+let stopSurvivingOutages: (() => void) | undefined;
 
 const mailQueue = (strapi: Core.Strapi) => strapi.service('api::email-message.mail-queue') as unknown as MailQueueService;
 
@@ -35,6 +37,7 @@ export default {
     // Here rather than in config/logger.ts: Strapi deep-copies its config, which would read the getter once.
     strapi.log.defaultMeta = requestIdLogMeta;
     logEscapedErrors(strapi);
+    stopSurvivingOutages = surviveOutageRejections((message) => strapi.log.error(message));
     // Instances starting at once sync the schema (and upgrade what it drops) one at a time.
     takeTurnsAtSchemaSync(strapi);
     // Before the schema sync drops the old revocation cut-off: it becomes session rows (docs/security.md#revocable-sessions).
@@ -43,6 +46,7 @@ export default {
 
   async destroy({ strapi }: { strapi: Core.Strapi }) {
     stopSessionPruning?.();
+    stopSurvivingOutages?.();
     await mailQueue(strapi).worker.stop();
     await closeLegalEditWatchers();
     await closeSharedRedis();

@@ -21,11 +21,7 @@ export function lazyChunk<TModule extends Record<string, unknown>, TName extends
   importer: () => Promise<TModule>,
   exportName: TName,
 ) {
-  return lazy(() =>
-    withTimeout(importer(), CHUNK_TIMEOUT_MS, PAGE_TIMEOUT_MESSAGE).then((module) => ({
-      default: module[exportName] as ComponentType,
-    })),
-  );
+  return preloadableChunk(() => importer().then((module) => module[exportName] as ComponentType)).Chunk;
 }
 
 /**

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page, Request } from 'playwright-core';
-import { browserPerTest, createUser, newCredentials, openLoggedIn, storedSession, WAIT_MS, waitForPath } from './support/browser';
+import {
+  browserPerTest,
+  createUser,
+  newCredentials,
+  openLoggedIn,
+  storedSession,
+  WAIT_MS,
+  waitForHydration,
+  waitForPath,
+} from './support/browser';
 import { holdRequests } from './support/requests';
 
 const poll = { timeout: WAIT_MS, interval: 50 };
@@ -63,6 +72,8 @@ describe('Sign Up page', () => {
     await page.getByRole('textbox', { name: 'Username' }).waitFor();
     await page.getByRole('textbox', { name: 'Email' }).waitFor();
     expect(await password.getAttribute('type')).toBe('password');
+    // The prerendered button shows before the app runs: the toggle is the app's.
+    await waitForHydration(page);
     await page.getByRole('button', { name: 'Show password' }).click();
     expect(await password.getAttribute('type')).toBe('text');
     await page.getByRole('button', { name: 'Hide password' }).click();

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { SPA_ROUTES } from '../contract/routes';
 import { publicUrl } from '../public-url';
 
 /**
@@ -9,21 +10,15 @@ import { publicUrl } from '../public-url';
  * disallowed: their links carry single-use tokens.
  */
 
-export const SITEMAP_PATHS = [
-  '/',
-  '/about',
-  '/company-details',
-  '/features',
-  '/contact',
-  '/privacy-policy',
-  '/terms',
-  '/refund-policy',
-  '/login',
-  '/signup',
-  '/reset-password',
-];
-
 export const ROBOTS_DISALLOWED = ['/profile', '/bmi', '/delete-profile', '/auth/', '/email-change/', '/admin', '/api'];
+
+/** Routes neither listed nor kept out: the confirmation e-mail's landing page. */
+const UNLISTED = ['/email-confirmation'];
+const keptOut = (route: string) =>
+  ROBOTS_DISALLOWED.some((prefix) => route === prefix || route.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
+
+/** The SPA's routes (contract/routes.ts) that robots.txt lets in, but the unlisted one. */
+export const SITEMAP_PATHS: readonly string[] = SPA_ROUTES.filter((route) => !keptOut(route) && !UNLISTED.includes(route));
 
 const CACHE_CONTROL = 'public, max-age=3600';
 

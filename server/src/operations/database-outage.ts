@@ -120,3 +120,19 @@ export function watchDatabaseFailures(client: KnexClient): void {
     });
   };
 }
+
+/**
+ * A query nobody awaits (one of several a request started, left behind once another failed: seen in Strapi's
+ * loading of a member's components) rejects when PostgreSQL goes away, and Node ends a process on an unhandled
+ * rejection: an outage the instance answers 503 for would take it down (faults/postgres-outage.test.ts). Such a
+ * rejection is the outage, noted and logged; any other stays fatal, as Node makes it. Returns the removal.
+ */
+export function surviveOutageRejections(log: (message: string) => void): () => void {
+  const onRejection = (reason: unknown) => {
+    if (!isDatabaseUnavailable(reason)) throw reason;
+    note(reason);
+    log(`[database] a query no request awaited failed while the database is away: ${(reason as Error).message}`);
+  };
+  process.on('unhandledRejection', onRejection);
+  return () => process.off('unhandledRejection', onRejection);
+}

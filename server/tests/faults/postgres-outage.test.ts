@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startCluster, type Cluster, type Instance } from '../helpers/instances';
+import { instanceLogTail, startCluster, type Cluster, type Instance } from '../helpers/instances';
 import { RAISED_LIMITS } from '../helpers/app';
 import type { Member } from '../helpers/members';
 import {
@@ -40,6 +40,13 @@ async function call(instance: Instance, method: string, path: string, options: {
     },
     body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
     signal: AbortSignal.timeout(ANSWER_BOUND_MS),
+  }).catch((error: unknown) => {
+    // A refused connection is a process that died: say how, and what it logged last.
+    const exited = instance.child.exitCode ?? instance.child.signalCode;
+    if (exited === null) throw error;
+    throw new Error(`instance ${instance.name} is gone (exit ${exited}) at ${method} ${path}. Log:\n${instanceLogTail(instance)}`, {
+      cause: error,
+    });
   });
   const text = await res.text();
   let body: unknown = text;

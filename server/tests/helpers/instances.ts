@@ -168,8 +168,12 @@ async function waitReady(instance: Instance, timeoutMs = 120_000): Promise<void>
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  const tail = fs.existsSync(instance.logFile) ? fs.readFileSync(instance.logFile, 'utf8').split('\n').slice(-40).join('\n') : '';
-  throw new Error(`instance ${instance.name} did not become ready (exit ${instance.child.exitCode}). Log:\n${tail}`);
+  throw new Error(`instance ${instance.name} did not become ready (exit ${instance.child.exitCode}). Log:\n${instanceLogTail(instance)}`);
+}
+
+/** The last lines of an instance's log: what it said before it stopped answering. */
+export function instanceLogTail(instance: Instance, lines = 40): string {
+  return fs.existsSync(instance.logFile) ? fs.readFileSync(instance.logFile, 'utf8').split('\n').slice(-lines).join('\n') : '';
 }
 
 /** Where a cluster keeps its data: the shared test services unless a test brings its own (own-services.ts). */

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { isDatabaseUnavailable } from '../../src/operations/database-outage';
+import { isDatabaseUnavailable, surviveOutageRejections } from '../../src/operations/database-outage';
 
 /** Which errors mean "the database cannot be reached now" (503) and which are the query's own (left alone). */
 
@@ -33,5 +33,26 @@ describe('isDatabaseUnavailable', () => {
     for (const error of own) expect(isDatabaseUnavailable(error), error.message).toBe(false);
     expect(isDatabaseUnavailable('ECONNREFUSED')).toBe(false);
     expect(isDatabaseUnavailable(null)).toBe(false);
+  });
+});
+
+describe('a rejection no request awaited, during an outage', () => {
+  it('is logged and noted, not fatal; any other rejection stays fatal', () => {
+    const logged: string[] = [];
+    const before = process.listeners('unhandledRejection');
+    const remove = surviveOutageRejections((message) => logged.push(message));
+    const added = process.listeners('unhandledRejection').find((listener) => !before.includes(listener));
+    try {
+      expect(added).toBeDefined();
+      const outage = new Error('select distinct "t0".* from "components_profile_bmis" - Connection terminated unexpectedly');
+      expect(() => added!(outage, Promise.resolve())).not.toThrow();
+      expect(logged).toEqual([`[database] a query no request awaited failed while the database is away: ${outage.message}`]);
+      const bug = new TypeError('row.bmi is not a function');
+      expect(() => added!(bug, Promise.resolve())).toThrow(bug);
+      expect(logged).toHaveLength(1);
+    } finally {
+      remove();
+    }
+    expect(process.listeners('unhandledRejection')).toEqual(before);
   });
 });

@@ -180,7 +180,8 @@ function runCommand(args: string[]): Promise<{ code: number | null; stdout: stri
     const child = spawn('npm', ['run', '--silent', 'uploads:orphans', '--', ...args], {
       cwd: SERVER_DIR,
       // bootStrapi put this app's database, secrets and PUBLIC_DIR into process.env.
-      env: { ...process.env, DATABASE_FILENAME: app.databaseFile },
+      // server/dist is this run's: the script must not compile it again under other files' instances.
+      env: { ...process.env, DATABASE_FILENAME: app.databaseFile, CARNIVO_SERVER_DIST_CURRENT: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -5,13 +5,13 @@ import { safeReturnPath } from '../../../machines/rules/returnPath';
 
 const isPlainLeftClick = (event: MouseEvent) => event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
-/** A path inside the site (e.g. /delete-profile), not another origin's (//host/...). */
-export const isSitePath = (href: string) => href.startsWith('/') && !href.startsWith('//');
+/** A path inside the site (e.g. /delete-profile), not another origin's (//host/..., /\\host/...): a safe return path's rule. */
+export const isSitePath = (href: string) => safeReturnPath(href, '') !== '';
 
 /** A link's path when it opens a page of the app (a route, on this site, not in a new tab or as a download); else null. */
 function appPageOf(link: HTMLAnchorElement): string | null {
   const href = link.getAttribute('href') ?? '';
-  if (link.hasAttribute('target') || link.hasAttribute('download') || safeReturnPath(href, '') === '') return null;
+  if (link.hasAttribute('target') || link.hasAttribute('download') || !isSitePath(href)) return null;
   return isSpaRoute(href.replace(/[?#].*$/, '')) ? href : null;
 }
 
