@@ -52,6 +52,17 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Database 
         filename: path.resolve(appRoot, env('DATABASE_FILENAME', '.tmp/data.db')),
       },
       useNullAsDefault: true,
+      pool: {
+        // Write-ahead logging: a commit appends to the log and syncs once, instead of writing and
+        // deleting a rollback journal with several syncs; readers no longer wait for a writer. FULL
+        // keeps every commit on disk before it answers (the mail queue's promise).
+        afterCreate(connection: unknown, done: (error?: Error, connection?: unknown) => void) {
+          const sqlite = connection as { pragma(source: string): unknown };
+          sqlite.pragma('journal_mode = WAL');
+          sqlite.pragma('synchronous = FULL');
+          done(undefined, connection);
+        },
+      },
       acquireConnectionTimeout: env.int('DATABASE_CONNECTION_TIMEOUT', 60000),
     },
   };

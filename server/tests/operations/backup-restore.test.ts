@@ -268,6 +268,15 @@ describe('SQLite: backup while the server runs, restore into a fresh instance', 
     await restored?.stop();
   });
 
+  it('runs the database in write-ahead-log mode, each commit synced (server/config/database.ts)', async () => {
+    const connection = source!.strapi.db.connection;
+    const [journal] = (await connection.raw('PRAGMA journal_mode')) as { journal_mode: string }[];
+    const [sync] = (await connection.raw('PRAGMA synchronous')) as { synchronous: number }[];
+    // 2 is FULL: a commit is on disk before the server answers.
+    expect([journal.journal_mode, sync.synchronous]).toEqual(['wal', 2]);
+    expect(fs.existsSync(`${source!.databaseFile!}-wal`)).toBe(true);
+  });
+
   it('backs up while the server keeps answering reads and writes', async () => {
     backupDir = path.join(tmpDir, 'sqlite-backup');
     const backup = runScript('backup.js', ['sqlite-backup'], sqliteEnv(source!.databaseFile!, sourcePublic));
