@@ -3,6 +3,7 @@ import type {
   CreateSubscriptionPayload,
   CreateSubscriptionResponse,
   CurrentSubscription,
+  CurrentSubscriptionAnswer,
   PaymentsConfig,
   SandboxConfirmPayload,
   SandboxConfirmResponse,
@@ -32,8 +33,8 @@ export function getSubscriptionPlans({ signal }: CallOptions = {}): Promise<Subs
 }
 
 /** GET /api/subscriptions/current: null when the member has none. */
-export async function getCurrentSubscription({ signal }: CallOptions = {}): Promise<CurrentSubscription | null> {
-  const answer = await apiRequest<CurrentSubscription | null | ''>('/api/subscriptions/current', {
+export async function getCurrentSubscription({ signal }: CallOptions = {}): Promise<CurrentSubscriptionAnswer | null> {
+  const answer = await apiRequest<CurrentSubscriptionAnswer | null | ''>('/api/subscriptions/current', {
     auth: true,
     fallback: CURRENT_FALLBACK,
     failureText: 'fallback',

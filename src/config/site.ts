@@ -31,7 +31,6 @@ export const site = {
     recipes: '500+',
     landingFreePlanDays: 21,
     downloadFreePlanDays: 7,
-    moneyBackDays: 30,
   },
   /** Legal pages show this fixed line (SPEC §2, §9). */
   legalLastUpdated: 'May 16, 2025',

@@ -12,6 +12,7 @@ import {
   WAIT_MS,
   waitForPath,
 } from './support/browser';
+import { seriousAxeViolations } from './support/a11y';
 
 const poll = { timeout: WAIT_MS, interval: 50 };
 
@@ -19,7 +20,7 @@ let browser: Browser;
 let page: Page;
 browserPerTest((session) => ({ browser, page } = session));
 
-type Current = { status: string; cancel_at_period_end: boolean; currentPeriodEnd: string } | null;
+type Current = { status: string; cancel_at_period_end: boolean; currentPeriodEnd: string; refundableUntil: string | null } | null;
 
 async function currentSubscription(user: TestUser): Promise<Current> {
   const response = await fetch(`${baseUrl()}/api/subscriptions/current`, {
@@ -181,18 +182,39 @@ describe('subscriptions on the sandbox gateway', () => {
       .toBe(`Your subscription has been cancelled. You keep access until ${endDate}.`);
   });
 
-  it('deleting the account ends its subscription with it', async () => {
-    const user = await createUser();
-    await openSubscriptions(page, user);
-    await pay(page, '4242 4242 4242 4242');
-    await expect.poll(() => subscriptionsTab(page).locator('.status').textContent(), poll).toBe('active');
-    await page.goto('/delete-profile');
-    await page.getByRole('button', { name: 'Delete My Account' }).click();
-    await page.getByRole('alertdialog', { name: 'Confirm Account Deletion' }).getByRole('button', { name: 'Yes, Delete' }).click();
-    await waitForPath(page, '/login');
-    await expect.poll(() => page.getByRole('status').innerText(), poll).toBe('Your account has been deleted successfully.');
-    const response = await fetch(`${baseUrl()}/api/subscriptions/current`, { headers: { Authorization: `Bearer ${user.jwt}` } });
-    expect(response.status).toBe(401);
+  it('deleting the account ends its subscription with it, and the page says so first', async () => {
+    // Its own context: bypassCSP lets axe's script in past the site's Content-Security-Policy.
+    const context = await newContext(browser, { bypassCSP: true });
+    try {
+      const p = await context.newPage();
+      const user = await createUser();
+      await openSubscriptions(p, user);
+      await pay(p, '4242 4242 4242 4242');
+      await expect.poll(() => subscriptionsTab(p).locator('.status').textContent(), poll).toBe('active');
+      const { refundableUntil } = (await currentSubscription(user))!;
+      expect(refundableUntil).not.toBeNull();
+      await p.goto('/delete-profile');
+      // Before deleting, the page and its dialog say what happens to the plan, and how to get the first payment back.
+      const ends =
+        'Your Carnivo Monthly subscription ends when your account is deleted. You will not be charged again, and the rest of the period you have paid for is not refunded.';
+      const guarantee = `Your first payment is covered by our 30-day money-back guarantee until ${await pageDate(p, refundableUntil!)}.`;
+      const notice = p.locator('main .alert--notice').first();
+      await expect.poll(() => notice.innerText(), poll).toContain(ends);
+      expect(await notice.innerText()).toContain(guarantee);
+      expect(await notice.getByRole('link', { name: 'Refund Policy' }).getAttribute('href')).toBe('/refund-policy');
+      await p.getByRole('button', { name: 'Delete My Account' }).click();
+      const dialog = p.getByRole('alertdialog', { name: 'Confirm Account Deletion' });
+      expect(await dialog.innerText()).toContain(ends);
+      expect(await dialog.innerText()).toContain(guarantee);
+      expect(await seriousAxeViolations(p)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Yes, Delete' }).click();
+      await waitForPath(p, '/login');
+      await expect.poll(() => p.getByRole('status').innerText(), poll).toBe('Your account has been deleted successfully.');
+      const response = await fetch(`${baseUrl()}/api/subscriptions/current`, { headers: { Authorization: `Bearer ${user.jwt}` } });
+      expect(response.status).toBe(401);
+    } finally {
+      await context.close();
+    }
   });
 
   it('fits a phone', async () => {

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { vi, expect } from 'vitest';
 import { fromPromise } from 'xstate';
 import type { deleteAccountMachine } from '../../machines/deleteAccount.machine';
+import type { CurrentSubscriptionAnswer } from '../../server/src/contract/subscriptions';
 import { ApiError } from '../../machines/services/errors';
 import { SESSION_KEYS } from '../../machines/services/session';
 import { deleteAccountModel } from '../models/deleteAccount.model';
@@ -10,22 +11,72 @@ import { deferredCalls } from './deferred';
 import { see, type FlowPathTest, type Inspect } from './pathTests';
 import { seeAlert, seeLoggedOut, seeLoginPage, timePasses, wholePage } from './pathSteps';
 import { renderApp } from './renderApp';
+import { formatDate } from '../../machines/rules/dates';
 
 const SERVER_FAILURE = 'Failed to delete account';
 
+/** GET /api/subscriptions/current's answers the model's events stand for. */
+const REFUNDABLE_UNTIL = '2026-12-20T10:00:00.000Z';
+const answer = (status: CurrentSubscriptionAnswer['status'], refundableUntil: string | null = null): CurrentSubscriptionAnswer => ({
+  id: 'sub_1',
+  status,
+  plan: { id: 1, productName: 'Carnivo Monthly', amount: 999, interval: 'month' },
+  startDate: '2026-11-20T10:00:00.000Z',
+  currentPeriodEnd: '2026-12-20T10:00:00.000Z',
+  cancel_at_period_end: false,
+  refundableUntil,
+});
+
+const ENDS = 'Your Carnivo Monthly subscription ends when your account is deleted.';
+const NO_CHARGE = 'You will not be charged again, and the rest of the period you have paid for is not refunded.';
+const GUARANTEE = `Your first payment is covered by our 30-day money-back guarantee until ${formatDate(REFUNDABLE_UNTIL)}.`;
+const UNKNOWN =
+  'We could not check your subscription. If you have one, it ends when your account is deleted, and you will not be charged again.';
+type Notice = 'none' | 'ends' | 'refundable' | 'unknown';
+
 function openDeletePage(machine: typeof deleteAccountMachine, inspect: Inspect) {
   const deleteCalls = deferredCalls<void, void>();
-  const deleteAccount = machine.provide({ actors: { deleteAccount: fromPromise<void>(() => deleteCalls.handler()) } });
+  const subscriptionCalls = deferredCalls<void, CurrentSubscriptionAnswer | null>();
+  const deleteAccount = machine.provide({
+    actors: {
+      deleteAccount: fromPromise<void>(() => deleteCalls.handler()),
+      currentSubscription: fromPromise<CurrentSubscriptionAnswer | null>(() => subscriptionCalls.handler()),
+    },
+  });
   // No pauses between keystrokes: they would wait on the fake timers.
   const user = userEvent.setup({ delay: null });
-  return { ...renderApp('/delete-profile', { flows: { deleteAccount }, inspect }), deleteCalls, user };
+  return { ...renderApp('/delete-profile', { flows: { deleteAccount }, inspect }), deleteCalls, subscriptionCalls, user };
 }
 type DeletePage = ReturnType<typeof openDeletePage>;
 
 const dialog = () => screen.getByRole('alertdialog', { name: 'Confirm Account Deletion' });
 
-async function expectDeletePage(options: { dialog: boolean; busy?: boolean; alert?: string }) {
+/** What the page, or the dialog when open, says of the subscription; and nowhere else. */
+async function expectNotice(notice: Notice, dialogOpen: boolean) {
+  const page = within(screen.getByRole('heading', { name: 'Delete Account' }).closest('section')!);
+  const scope = dialogOpen ? within(dialog()) : page;
+  const shown = (text: string) => scope.queryAllByText(text, { exact: false }).length > 0;
+  await see(`the subscription notice '${notice}'`, () =>
+    expect({ ends: shown(ENDS), noCharge: shown(NO_CHARGE), guarantee: shown(GUARANTEE), unknown: shown(UNKNOWN) }).toEqual({
+      ends: notice === 'ends' || notice === 'refundable',
+      noCharge: notice === 'ends' || notice === 'refundable',
+      guarantee: notice === 'refundable',
+      unknown: notice === 'unknown',
+    }),
+  );
+  if (notice === 'refundable') {
+    const link = scope.getByRole('link', { name: 'Refund Policy' });
+    expect(link.getAttribute('href')).toBe('/refund-policy');
+  }
+  if (notice === 'none') expect(page.queryByText(/subscription/)).toBeNull();
+}
+
+async function expectDeletePage(options: { dialog: boolean; busy?: boolean; alert?: string; notice: Notice }) {
   await see("the heading 'Delete Account'", () => screen.getByRole('heading', { name: 'Delete Account' }));
+  await see("'Delete My Account' enabled", () =>
+    expect((screen.getByRole('button', { name: 'Delete My Account' }) as HTMLButtonElement).disabled).toBe(false),
+  );
+  await expectNotice(options.notice, options.dialog);
   if (options.dialog) {
     await see("the dialog 'Confirm Account Deletion'", dialog);
     expect(
@@ -42,6 +93,14 @@ async function expectDeletePage(options: { dialog: boolean; busy?: boolean; aler
   }
   await seeAlert(wholePage, options.alert);
 }
+
+/** The screens of one notice's idle, confirming, deleting and failure states. */
+const deletionScreens = (suffix: string, notice: Notice) => ({
+  [`idle${suffix}`]: () => expectDeletePage({ dialog: false, notice }),
+  [`confirming${suffix}`]: () => expectDeletePage({ dialog: true, notice }),
+  [`deleting${suffix}`]: () => expectDeletePage({ dialog: true, busy: true, notice }),
+  [`failure${suffix}`]: () => expectDeletePage({ dialog: false, alert: SERVER_FAILURE, notice }),
+});
 
 /** The Delete Account path test, on the given production machine (the mutation test passes wrong ones). */
 export function deleteAccountPathTest(machine: typeof deleteAccountMachine): FlowPathTest<DeletePage> {
@@ -67,6 +126,12 @@ export function deleteAccountPathTest(machine: typeof deleteAccountMachine): Flo
       'deletion.requested': (page) => page.user.click(screen.getByRole('button', { name: 'Delete My Account' })),
       'deletion.confirmed': (page) => page.user.click(within(dialog()).getByRole('button', { name: 'Yes, Delete' })),
       'deletion.cancelled': (page) => page.user.click(within(dialog()).getByRole('button', { name: 'Cancel' })),
+      'server.noSubscription': (page) => page.subscriptionCalls.last().settle.resolve(null),
+      'server.unpaidPurchaseOnly': (page) => page.subscriptionCalls.last().settle.resolve(answer('incomplete')),
+      'server.planHeld': (page) => page.subscriptionCalls.last().settle.resolve(answer('active')),
+      'server.planRefundable': (page) => page.subscriptionCalls.last().settle.resolve(answer('active', REFUNDABLE_UNTIL)),
+      'server.lookupFailed': (page) =>
+        page.subscriptionCalls.last().settle.reject(new ApiError('Failed to load current subscription', 500)),
       'server.deleted': (page) => page.deleteCalls.last().settle.resolve(),
       'server.failed': (page) => page.deleteCalls.last().settle.reject(new ApiError(SERVER_FAILURE, 500)),
     },
@@ -81,10 +146,16 @@ export function deleteAccountPathTest(machine: typeof deleteAccountMachine): Flo
         await seeLoginPage(page, 'Please log in to proceed with account deletion');
         expect(page.router.state.location.search).toEqual({ from: '/delete-profile' });
       },
-      idle: () => expectDeletePage({ dialog: false }),
-      confirming: () => expectDeletePage({ dialog: true }),
-      deleting: () => expectDeletePage({ dialog: true, busy: true }),
-      failure: () => expectDeletePage({ dialog: false, alert: SERVER_FAILURE }),
+      checking: async () => {
+        await see("'Delete My Account' disabled while the subscription is looked up", () =>
+          expect((screen.getByRole('button', { name: 'Delete My Account' }) as HTMLButtonElement).disabled).toBe(true),
+        );
+        await expectNotice('none', false);
+      },
+      ...deletionScreens('', 'none'),
+      ...deletionScreens('Ends', 'ends'),
+      ...deletionScreens('Refundable', 'refundable'),
+      ...deletionScreens('Unknown', 'unknown'),
       loginPageDeleted: async (page) => {
         await seeLoginPage(page, 'Your account has been deleted successfully.');
         await seeLoggedOut();

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fromPromise, type InspectionEvent } from 'xstate';
 import { deleteAccountMachine } from '../../machines/deleteAccount.machine';
+import type { CurrentSubscriptionAnswer } from '../../server/src/contract/subscriptions';
 import { SESSION_KEYS } from '../../machines/services/session';
 import { deferredCalls } from '../support/deferred';
 import { renderApp } from '../support/renderApp';
@@ -12,11 +13,19 @@ describe('the inspector sees one connected system', () => {
     localStorage.setItem(SESSION_KEYS.jwt, 'member-token');
     localStorage.setItem(SESSION_KEYS.userId, '7');
     const deletions = deferredCalls<void, void>();
-    const deleteAccount = deleteAccountMachine.provide({ actors: { deleteAccount: fromPromise(() => deletions.handler()) } });
+    const deleteAccount = deleteAccountMachine.provide({
+      actors: {
+        deleteAccount: fromPromise(() => deletions.handler()),
+        currentSubscription: fromPromise(async (): Promise<CurrentSubscriptionAnswer | null> => null),
+      },
+    });
     const seen: InspectionEvent[] = [];
     const app = renderApp('/delete-profile', { flows: { deleteAccount }, inspect: (event) => seen.push(event) });
 
-    await userEvent.click(await screen.findByRole('button', { name: 'Delete My Account' }));
+    const deleteButton = await screen.findByRole<HTMLButtonElement>('button', { name: 'Delete My Account' });
+    // Enabled once the page knows what deleting does to a subscription.
+    await waitFor(() => expect(deleteButton.disabled).toBe(false));
+    await userEvent.click(deleteButton);
     await userEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes, Delete' }));
     await waitFor(() => expect(deletions.calls).toHaveLength(1));
     deletions.last().settle.resolve();

@@ -48,6 +48,27 @@ export type CurrentSubscription = {
   cancel_at_period_end: boolean;
 };
 
+/** GET /api/subscriptions/current: the subscription, and until when its first payment can still be refunded. */
+export type CurrentSubscriptionAnswer = CurrentSubscription & {
+  /** The end of the money-back guarantee on the member's first payment (ISO 8601), or null once past or with none paid. */
+  refundableUntil: string | null;
+};
+
+/** SPEC §1 and §9, and the Refund Policy: the member's first payment is refunded in full if asked within this many days. */
+export const MONEY_BACK_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The end of the money-back guarantee (ISO 8601): MONEY_BACK_DAYS after the member's first paid
+ * invoice, while that is still ahead of `now`; otherwise null (no payment yet, or the window is past).
+ */
+export function refundableUntil(invoices: readonly { date: string; status: string }[], now: number): string | null {
+  const paidAt = invoices.filter((invoice) => invoice.status === 'paid').map((invoice) => Date.parse(invoice.date));
+  if (paidAt.length === 0) return null;
+  const until = Math.min(...paidAt) + MONEY_BACK_DAYS * DAY_MS;
+  return until > now ? new Date(until).toISOString() : null;
+}
+
 /** SPEC §6: why a purchase is refused, word for word in the app and in the server's answers. */
 export const purchaseRefusals = {
   inactivePlan: 'This plan is no longer available.',

@@ -60,6 +60,8 @@ export interface CustomerInput {
 
 export interface PaymentGateway {
   readonly mode: PaymentMode;
+  /** The time the gateway's subscriptions run on: the real time at Stripe, the sandbox's own clock (tests move it). */
+  now(): Date;
   /** Publishable key the browser loads Stripe.js with (null in sandbox mode). */
   readonly publishableKey: string | null;
   createCustomer(input: CustomerInput): Promise<{ customerId: string }>;

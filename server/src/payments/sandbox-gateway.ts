@@ -149,7 +149,7 @@ export class SandboxGateway implements PaymentGateway {
   readonly publishableKey = null;
   private readonly storage: SandboxStorage;
   private readonly lookupPrice: SandboxGatewayOptions['lookupPrice'];
-  private readonly now: () => Date;
+  readonly now: () => Date;
   private readonly receiptUrl: (invoiceId: string) => string;
 
   constructor(options: SandboxGatewayOptions) {

@@ -132,6 +132,9 @@ function translateError(error: unknown): GatewayError {
 
 export class StripeGateway implements PaymentGateway {
   readonly mode = 'stripe' as const;
+  now(): Date {
+    return new Date();
+  }
   readonly publishableKey: string;
   /** The SDK client (exposed for tests and for webhooks.generateTestHeaderString). */
   readonly stripe: Stripe;

@@ -497,6 +497,43 @@ describe('the server in Stripe mode', () => {
     expect((await send(unknown)).body).toMatchObject({ outcome: 'unknown-subscription' });
   });
 
+  it("answers the end of the money-back guarantee from Stripe's invoices: 30 days after the oldest paid one", async () => {
+    const erin = await app.register('stripeerin');
+    const created = await request<{ subscriptionId: string }>(app.baseUrl, 'POST', '/api/subscriptions', {
+      token: erin.jwt,
+      body: { priceId: 'price_test_yearly' },
+    });
+    const id = created.body.subscriptionId;
+    const customer = double.subscriptions.get(id)!.customer;
+    Object.assign(double.subscriptions.get(id)!, { status: 'active', current_period_end: 1_960_000_000 });
+    // Paid in the browser: the app verifies it.
+    expect((await request(app.baseUrl, 'GET', `/api/subscriptions/${id}/verify`, { token: erin.jwt })).status).toBe(200);
+    const day = 86_400;
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const invoice = (n: number, created: number, status: string) => ({
+      id: `in_erin_${n}`,
+      object: 'invoice',
+      customer,
+      created,
+      status,
+      amount_paid: status === 'paid' ? 7999 : 0,
+      amount_due: 7999,
+      currency: 'usd',
+      lines: { object: 'list', data: [] },
+    });
+    // An older invoice never paid does not start the window; the first paid one, 10 days ago, does.
+    double.invoices.push(invoice(0, nowSeconds - 40 * day, 'void'), invoice(1, nowSeconds - 10 * day, 'paid'));
+    const listed = double.requestsTo('GET', '/v1/invoices').length;
+    const answer = await current(erin.jwt);
+    expect(answer.body).toMatchObject({ id, status: 'active', refundableUntil: new Date((nowSeconds + 20 * day) * 1000).toISOString() });
+    const calls = double.requestsTo('GET', '/v1/invoices').slice(listed);
+    expect(calls.map((call) => call.params.customer)).toEqual([customer]);
+
+    // A payment 31 days ago is the first one: the window is past.
+    double.invoices.push(invoice(2, nowSeconds - 31 * day, 'paid'));
+    expect((await current(erin.jwt)).body).toMatchObject({ id, refundableUntil: null });
+  });
+
   it('verifies, cancels at period end and cancels on account deletion through Stripe', async () => {
     const carol = await app.register('stripecarol');
     const created = await request<{ subscriptionId: string }>(app.baseUrl, 'POST', '/api/subscriptions', {

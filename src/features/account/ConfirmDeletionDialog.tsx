@@ -1,9 +1,11 @@
 import { Modal } from '../../components/Modal';
 import { ActionButtons } from '../../components/form/ActionButtons';
+import { SubscriptionAtDeletionNotice } from './SubscriptionAtDeletionNotice';
+import type { SubscriptionAtDeletion } from '../../../machines/deleteAccount.machine';
 
-type ConfirmDeletionDialogProps = { busy: boolean; onConfirm: () => void; onCancel: () => void };
+type ConfirmDeletionDialogProps = { busy: boolean; subscription: SubscriptionAtDeletion; onConfirm: () => void; onCancel: () => void };
 
-export function ConfirmDeletionDialog({ busy, onConfirm, onCancel }: ConfirmDeletionDialogProps) {
+export function ConfirmDeletionDialog({ busy, subscription, onConfirm, onCancel }: ConfirmDeletionDialogProps) {
   return (
     <Modal
       title="Confirm Account Deletion"
@@ -13,6 +15,7 @@ export function ConfirmDeletionDialog({ busy, onConfirm, onCancel }: ConfirmDele
       closeButton={false}
       description="Are you absolutely sure you want to delete your account? This action is irreversible."
     >
+      <SubscriptionAtDeletionNotice subscription={subscription} />
       {busy && (
         <p className="spinner" role="status">
           <span className="spinner__wheel" aria-hidden="true" />

@@ -4,6 +4,7 @@ import { useAuthActor, useFlows, useIsLoggedIn } from '../../hooks/appContext';
 import { useFlowActor } from '../../hooks/useFlowActor';
 import { FormMessages } from '../../components/form/FormMessages';
 import { ConfirmDeletionDialog } from './ConfirmDeletionDialog';
+import { SubscriptionAtDeletionNotice } from './SubscriptionAtDeletionNotice';
 import { pageTitle, site } from '../../config/site';
 import { usePageHead } from '../../hooks/usePageHead';
 
@@ -21,6 +22,8 @@ function DeleteAccountFlow({ loggedIn }: { loggedIn: boolean }) {
   const dialogOpen = useSelector(flow, (snapshot) => snapshot.hasTag('dialog'));
   const busy = useSelector(flow, (snapshot) => snapshot.hasTag('busy'));
   const error = useSelector(flow, (snapshot) => (snapshot.matches('failure') ? snapshot.context.error : null));
+  const checking = useSelector(flow, (snapshot) => snapshot.hasTag('checking'));
+  const subscription = useSelector(flow, (snapshot) => snapshot.context.subscription);
 
   return (
     <section className="page page--narrow">
@@ -32,8 +35,14 @@ function DeleteAccountFlow({ loggedIn }: { loggedIn: boolean }) {
         </p>
       ) : (
         <>
+          <SubscriptionAtDeletionNotice subscription={subscription} />
           <FormMessages error={error} />
-          <button type="button" className="button button--danger" onClick={() => flow.send({ type: 'deletion.requested' })}>
+          <button
+            type="button"
+            className="button button--danger"
+            disabled={checking}
+            onClick={() => flow.send({ type: 'deletion.requested' })}
+          >
             Delete My Account
           </button>
         </>
@@ -41,6 +50,7 @@ function DeleteAccountFlow({ loggedIn }: { loggedIn: boolean }) {
       {dialogOpen && (
         <ConfirmDeletionDialog
           busy={busy}
+          subscription={subscription}
           onConfirm={() => flow.send({ type: 'deletion.confirmed' })}
           onCancel={() => flow.send({ type: 'deletion.cancelled' })}
         />

@@ -1,4 +1,5 @@
 import { pageTitle, site } from '../../config/site';
+import { MONEY_BACK_DAYS } from '../../../server/src/contract/subscriptions';
 import { usePageHead } from '../../hooks/usePageHead';
 import { PhoneCard, PostalAddress } from './ContactDetails';
 import { InfoCards } from './InfoCards';
@@ -32,7 +33,7 @@ const values = [
     text: 'We build trackers no one else has for meat-based eating, from food reintroduction schedules to mood and clarity logs.',
   },
   { title: 'Community', text: 'Our members shape the roadmap. Many features started as a suggestion in a support chat.' },
-  { title: 'Transparency', text: 'Clear prices, a 30-day money-back guarantee and a privacy policy written to be read.' },
+  { title: 'Transparency', text: `Clear prices, a ${MONEY_BACK_DAYS}-day money-back guarantee and a privacy policy written to be read.` },
 ] as const;
 
 const socialLinks = [

@@ -1,4 +1,5 @@
 import { site } from '../../config/site';
+import { MONEY_BACK_DAYS } from '../../../server/src/contract/subscriptions';
 
 const { figures } = site;
 
@@ -152,4 +153,4 @@ export const faqs = [
   },
 ] as const;
 
-export const trustBadges = ['No credit card required', `${figures.moneyBackDays}-day money-back guarantee`, 'Free download'] as const;
+export const trustBadges = ['No credit card required', `${MONEY_BACK_DAYS}-day money-back guarantee`, 'Free download'] as const;

@@ -176,6 +176,13 @@ const adapters: Adapter[] = [
   { machine: dataExportMachine, actor: 'exportAccount', service: billing.exportAccount, args: [signal], answer: { filename: 'a.json' } },
   { machine: deleteAccountMachine, actor: 'deleteAccount', service: account.deleteAccount, args: [signal] },
   {
+    machine: deleteAccountMachine,
+    actor: 'currentSubscription',
+    service: subscriptions.getCurrentSubscription,
+    args: [signal],
+    answer: { id: 'sub_1', refundableUntil: null },
+  },
+  {
     machine: emailChangeConfirmationMachine,
     actor: 'submitLink',
     input: { token: 't0k', link: 'confirm' },

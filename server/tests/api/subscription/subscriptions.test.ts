@@ -35,6 +35,7 @@ interface Current {
   startDate: string | null;
   currentPeriodEnd: string | null;
   cancel_at_period_end: boolean;
+  refundableUntil?: string | null;
 }
 interface Created {
   clientSecret: string;
@@ -44,6 +45,7 @@ interface Created {
 let app: TestApp;
 let plans: Plan[];
 const CARD_OK = '4242 4242 4242 4242';
+const DAY_MS = 24 * 60 * 60 * 1000;
 const CARD_DECLINED = '4000 0000 0000 0002';
 const EXPIRY = '12/34';
 
@@ -210,7 +212,8 @@ describe('full sandbox flow', () => {
     expect(record.stripe_customer_id).toBe(customer);
 
     const now = await current(alice.jwt);
-    expect(now.body).toMatchObject({ id: first.subscriptionId, status: 'incomplete', cancel_at_period_end: false });
+    // Nothing paid yet: nothing to refund.
+    expect(now.body).toMatchObject({ id: first.subscriptionId, status: 'incomplete', cancel_at_period_end: false, refundableUntil: null });
   });
 
   it('refuses confirmation with an invalid card, expiry, cvc or secret', async () => {
@@ -255,8 +258,9 @@ describe('full sandbox flow', () => {
     expect(start).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(periodEnd)).toBe(addInterval(new Date(start), 'month').getTime());
 
+    // GET /current adds the end of the money-back guarantee: 30 days after this first payment.
     const now = await current(alice.jwt);
-    expect(now.body).toEqual(verified.body);
+    expect(now.body).toEqual({ ...verified.body, refundableUntil: new Date(start + 30 * DAY_MS).toISOString() });
   });
 
   it('confirming the same payment again charges nothing more', async () => {
@@ -339,6 +343,49 @@ describe('full sandbox flow', () => {
     } finally {
       clock.now = realNow;
     }
+  });
+});
+
+describe('the money-back guarantee window (refundableUntil, issue 30)', () => {
+  it('ends 30 days after the first payment, on the gateway clock; a renewal does not start it again', async () => {
+    const carol = await register('carolrefund');
+    const created = await subscribe(carol.jwt, { priceId: monthly().stripe_price_id });
+    await confirm({ clientSecret: created.body.clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' });
+    const paid = await request<{ data: { date: string; status: string }[] }>(app.baseUrl, 'GET', '/api/subscriptions/invoices', {
+      token: carol.jwt,
+    });
+    expect(paid.body.data.map((invoice) => invoice.status)).toEqual(['paid']);
+    const until = Date.parse(paid.body.data[0].date) + 30 * DAY_MS;
+
+    const gateway = app.strapi.service('api::payment.gateway').get() as SandboxGateway;
+    const clock = gateway as unknown as { now: () => Date };
+    const realNow = clock.now;
+    try {
+      clock.now = () => new Date(until - 1000);
+      expect((await current(carol.jwt)).body?.refundableUntil).toBe(new Date(until).toISOString());
+      clock.now = () => new Date(until);
+      expect((await current(carol.jwt)).body).toMatchObject({ status: 'active', refundableUntil: null });
+      // Renewed meanwhile: a second paid invoice, still no refund (only the first payment is covered).
+      clock.now = () => new Date(until + 5 * DAY_MS);
+      expect((await current(carol.jwt)).body).toMatchObject({ status: 'active', refundableUntil: null });
+      const renewed = await request<{ data: { status: string }[] }>(app.baseUrl, 'GET', '/api/subscriptions/invoices', {
+        token: carol.jwt,
+      });
+      expect(renewed.body.data.map((invoice) => invoice.status)).toEqual(['paid', 'paid']);
+    } finally {
+      clock.now = realNow;
+    }
+  });
+
+  it('a plan set to cancel is still covered; a member without a plan gets no answer at all', async () => {
+    const dave = await register('daverefund');
+    expect((await current(dave.jwt)).body).toBeNull();
+    const created = await subscribe(dave.jwt, { priceId: yearly().stripe_price_id });
+    await confirm({ clientSecret: created.body.clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' });
+    expect((await cancel(dave.jwt)).status).toBe(200);
+    const now = await current(dave.jwt);
+    expect(now.body).toMatchObject({ cancel_at_period_end: true, refundableUntil: expect.any(String) });
+    expect(Date.parse(now.body!.refundableUntil!)).toBe(Date.parse(now.body!.startDate!) + 30 * DAY_MS);
   });
 });
 

@@ -2,7 +2,7 @@ import { errors } from '@strapi/utils';
 import { SandboxGateway, isGatewayError, type CardInput } from '../../../payments';
 import { ConflictError } from '../../../payments/http';
 import { publicUrl } from '../../../public-url';
-import type { AccountExport, CardOnFileResponse, Invoice, InvoicesResponse } from '../../../contract/billing';
+import type { AccountExport, CardOnFileResponse, InvoicesResponse } from '../../../contract/billing';
 import { toIso, type SubscriptionRecords } from './records';
 
 /** The member's billing account at the gateway: invoices, the card on file, the portal, the data export. */
@@ -91,14 +91,7 @@ export function subscriptionInvoices(records: SubscriptionRecords): Subscription
 
     async exportFor(userId) {
       const owned = await records.allOf(userId, 'newest-first');
-      const invoices: Invoice[] = [];
-      const customerId = await customerOf(userId);
-      // 100 a call, at most 10,000 (a member has a few dozen).
-      for (let offset = 0; customerId && offset < 10_000; offset += 100) {
-        const page = await gateway().listInvoices(customerId, offset, 100);
-        invoices.push(...page.invoices);
-        if (!page.hasMore) break;
-      }
+      const invoices = await records.allInvoices(userId);
       return {
         subscriptions: owned.map((record) => ({
           id: record.stripe_subscription_id,

@@ -6,9 +6,9 @@ import {
   blocksPurchase,
   purchaseRefusals,
   type CancelSubscriptionResponse,
-  type CurrentSubscription,
+  type CurrentSubscriptionAnswer,
 } from '../../../contract/subscriptions';
-import { CANCELABLE, isEnded, nowStamp, resumable, toCurrent, toIso, type SubscriptionRecords } from './records';
+import { CANCELABLE, isEnded, nowStamp, resumable, toIso, type SubscriptionRecords } from './records';
 
 /** A subscription's life after the purchase: cancel at period end, resume, and its end with the account. */
 
@@ -26,7 +26,7 @@ export interface SubscriptionLifecycle {
    * ended first, so that it can no longer be paid; if it was paid meanwhile, or another
    * subscription already renews, resuming is refused: it would bill the member twice.
    */
-  resume(userId: number): Promise<CurrentSubscription>;
+  resume(userId: number): Promise<CurrentSubscriptionAnswer>;
   /**
    * Account deletion clean-up: ends the member's open subscriptions now at the gateway, deletes
    * their payment customer (which holds their e-mail address) there, then removes their
@@ -64,7 +64,7 @@ export function subscriptionLifecycle(records: SubscriptionRecords): Subscriptio
         await records.endUnpaidAttempts(live);
         if ((await records.liveRecords(userId)).some(blocksPurchase)) throw new ConflictError(purchaseRefusals.existingSubscription);
         await records.apply(target, await gateway().resume(target.stripe_subscription_id), nowStamp());
-        return toCurrent(await records.reload(target.id));
+        return records.answer(userId, await records.reload(target.id));
       });
     },
 

@@ -6,6 +6,7 @@ import {
   purchaseRefusals,
   type CreateSubscriptionResponse,
   type CurrentSubscription,
+  type CurrentSubscriptionAnswer,
 } from '../../../contract/subscriptions';
 import { nowStamp, resumable, toCurrent, toMs, type PlanRecord, type SubscriptionRecords } from './records';
 
@@ -23,9 +24,10 @@ export const PURCHASE_MESSAGES = {
 export interface SubscriptionPurchase {
   /**
    * GET /api/subscriptions/current: the newest open subscription that got past payment, else the
-   * newest one still waiting for its first payment (incomplete), else null.
+   * newest one still waiting for its first payment (incomplete), else null. While the member holds a
+   * plan, with the end of the money-back guarantee on their first payment (null once past).
    */
-  current(userId: number): Promise<CurrentSubscription | null>;
+  current(userId: number): Promise<CurrentSubscriptionAnswer | null>;
   /**
    * POST /api/subscriptions { priceId }: a subscription waiting for its first payment; or, for the plan the
    * member holds set to cancel, that subscription resumed with nothing to pay (clientSecret null).
@@ -42,7 +44,7 @@ export function subscriptionPurchase(strapi: Core.Strapi, records: SubscriptionR
     async current(userId) {
       const live = await records.liveRecords(userId);
       const record = live.find((r) => r.status !== 'incomplete') ?? live[0];
-      return record ? toCurrent(record) : null;
+      return record ? records.answer(userId, record) : null;
     },
 
     async create(userId, priceId) {

@@ -6,10 +6,14 @@ import { withMemberLock as lockMember } from '../../../security/member-lock';
 import {
   ENDED_STATUSES,
   INCOMPLETE_LIFETIME_MS,
+  holdsPlan,
+  refundableUntil,
   type CurrentSubscription,
+  type CurrentSubscriptionAnswer,
   type SubscriptionPlan,
   type SubscriptionStatus,
 } from '../../../contract/subscriptions';
+import type { Invoice } from '../../../contract/billing';
 
 /**
  * The subscription records and the gateway's view of them: the other parts read and change the
@@ -111,6 +115,13 @@ export interface SubscriptionRecords {
   endUnpaidAttempts(live: SubscriptionRecord[]): Promise<void>;
   /** The member's payment customer at the gateway (null before their first purchase). */
   customerOf(userId: number): Promise<string | null>;
+  /** Every invoice of the member's customer, newest first (none before their first purchase). */
+  allInvoices(userId: number): Promise<Invoice[]>;
+  /**
+   * A record as GET /api/subscriptions/current answers it (and resume): while the member holds its plan,
+   * with the end of the money-back guarantee on their first payment (null once past, or with none paid).
+   */
+  answer(userId: number, record: SubscriptionRecord): Promise<CurrentSubscriptionAnswer>;
   member(userId: number): Promise<MemberRow | null>;
   /** Records a subscription made at the gateway. */
   create(data: Record<string, unknown>): Promise<void>;
@@ -130,6 +141,26 @@ export function subscriptionRecords(strapi: Core.Strapi): SubscriptionRecords {
 
   const reload = async (id: number): Promise<SubscriptionRecord> =>
     (await subs().findOne({ where: { id }, populate: ['plan'] })) as SubscriptionRecord;
+
+  const customerOf = async (userId: number): Promise<string | null> => {
+    const member = (await strapi.db.query(UID.user).findOne({ where: { id: userId }, select: ['stripeCustomerId'] })) as Pick<
+      MemberRow,
+      'stripeCustomerId'
+    > | null;
+    return member?.stripeCustomerId || null;
+  };
+
+  const allInvoices = async (userId: number): Promise<Invoice[]> => {
+    const customerId = await customerOf(userId);
+    const invoices: Invoice[] = [];
+    // 100 a call, at most 10,000 (a member has a few dozen).
+    for (let offset = 0; customerId && offset < 10_000; offset += 100) {
+      const page = await gateway().listInvoices(customerId, offset, 100);
+      invoices.push(...page.invoices);
+      if (!page.hasMore) break;
+    }
+    return invoices;
+  };
 
   /** Open (not ended) subscriptions of a member, newest first. */
   const openRecords = async (userId: number): Promise<SubscriptionRecord[]> =>
@@ -233,12 +264,13 @@ export function subscriptionRecords(strapi: Core.Strapi): SubscriptionRecords {
         if (record.status === 'incomplete') await apply(record, await gateway().endUnpaid(record.stripe_subscription_id), nowStamp());
       }
     },
-    async customerOf(userId) {
-      const member = (await strapi.db.query(UID.user).findOne({ where: { id: userId }, select: ['stripeCustomerId'] })) as Pick<
-        MemberRow,
-        'stripeCustomerId'
-      > | null;
-      return member?.stripeCustomerId || null;
+    customerOf,
+    allInvoices,
+    async answer(userId, record) {
+      const current = toCurrent(record);
+      // Only a plan held can be refunded (a purchase still waiting for its payment has nothing paid to give back).
+      const until = holdsPlan(current) ? refundableUntil(await allInvoices(userId), gateway().now().getTime()) : null;
+      return { ...current, refundableUntil: until };
     },
     async member(userId) {
       return (await strapi.db.query(UID.user).findOne({ where: { id: userId } })) as MemberRow | null;

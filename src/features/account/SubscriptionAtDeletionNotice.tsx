@@ -1,0 +1,34 @@
+import { Link } from '@tanstack/react-router';
+import { formatDate } from '../../../machines/rules/dates';
+import { MONEY_BACK_DAYS } from '../../../server/src/contract/subscriptions';
+import type { SubscriptionAtDeletion } from '../../../machines/deleteAccount.machine';
+
+/**
+ * What deleting the account does to the member's subscription (issue 30), on the Delete Account page
+ * and in its dialog: the server ends it at once (no further charge, no refund of the days left), so a
+ * member still within the money-back guarantee is told to ask for the refund first.
+ */
+export function SubscriptionAtDeletionNotice({ subscription }: { subscription: SubscriptionAtDeletion }) {
+  if (subscription.kind === 'none') return null;
+  if (subscription.kind === 'unknown') {
+    return (
+      <p className="alert alert--notice">
+        We could not check your subscription. If you have one, it ends when your account is deleted, and you will not be charged again.
+      </p>
+    );
+  }
+  return (
+    <div className="alert alert--notice">
+      <p>
+        {`Your ${subscription.plan ? `${subscription.plan} ` : ''}subscription ends when your account is deleted.`} You will not be charged
+        again, and the rest of the period you have paid for is not refunded.
+      </p>
+      {subscription.refundableUntil && (
+        <p>
+          Your first payment is covered by our {MONEY_BACK_DAYS}-day money-back guarantee until {formatDate(subscription.refundableUntil)}.
+          To get it back, request a refund before you delete your account, as our <Link to="/refund-policy">Refund Policy</Link> explains.
+        </p>
+      )}
+    </div>
+  );
+}
