@@ -11,14 +11,14 @@ import {
   holdsPlan,
   purchaseRefusals,
   blocksPurchase,
-  type CurrentSubscription,
+  type CurrentSubscriptionAnswer,
   type PaymentsConfig,
   type SubscriptionPlan,
 } from '../server/src/contract/subscriptions';
 
 type OverviewContext = {
   plans: SubscriptionPlan[];
-  current: CurrentSubscription | null;
+  current: CurrentSubscriptionAnswer | null;
   payments: PaymentsConfig | null;
   plansError: string | null;
   currentError: string | null;
@@ -35,7 +35,7 @@ export const subscriptionOverviewMachine = setup({
   },
   actors: {
     loadPlans: fromPromise<SubscriptionPlan[]>(({ signal }) => getSubscriptionPlans({ signal })),
-    loadCurrent: fromPromise<CurrentSubscription | null>(({ signal }) => getCurrentSubscription({ signal })),
+    loadCurrent: fromPromise<CurrentSubscriptionAnswer | null>(({ signal }) => getCurrentSubscription({ signal })),
     loadPayments: fromPromise<PaymentsConfig>(({ signal }) => getPaymentsConfig({ signal })),
   },
   guards: {

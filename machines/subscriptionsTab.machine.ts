@@ -6,6 +6,7 @@ import { manageBillingMachine } from './manageBilling.machine';
 import { subscriptionCancelMachine } from './subscriptionCancel.machine';
 import { subscriptionOverviewMachine } from './subscriptionOverview.machine';
 import { subscriptionPurchaseMachine } from './subscriptionPurchase.machine';
+import { subscriptionRefundMachine } from './subscriptionRefund.machine';
 
 export type SubscriptionsTabEvent =
   | { type: 'plan.chosen'; plan: SubscriptionPlan }
@@ -17,10 +18,12 @@ export type SubscriptionsTabEvent =
   | { type: 'card.changed' }
   /** Sent by purchase, and by cancel (or resume), when it asks the server: its outcome replaces the other's message. */
   | { type: 'purchase.started' }
-  | { type: 'cancel.started' };
+  | { type: 'cancel.started' }
+  /** Sent by refund when it asks the server (the money-back guarantee). */
+  | { type: 'refund.started' };
 
 /**
- * The Subscriptions tab: it owns the overview, purchase, cancel, billing history, manage-billing and
+ * The Subscriptions tab: it owns the overview, purchase, cancel, refund, billing history, manage-billing and
  * card-on-file flows, reloads the overview, the billing history and the card on file when a purchase,
  * cancel or resume changed the subscription, and the card on file when a card update replaced it; it
  * keeps one outcome on screen: a flow that starts clears the other's message.
@@ -33,6 +36,7 @@ export const subscriptionsTabMachine = setup({
     overview: subscriptionOverviewMachine,
     purchase: subscriptionPurchaseMachine,
     cancel: subscriptionCancelMachine,
+    refund: subscriptionRefundMachine,
     billingHistory: billingHistoryMachine,
     manageBilling: manageBillingMachine,
     cardOnFile: cardOnFileMachine,
@@ -48,6 +52,7 @@ export const subscriptionsTabMachine = setup({
     { id: 'overview', src: 'overview' },
     { id: 'purchase', src: 'purchase' },
     { id: 'cancel', src: 'cancel' },
+    { id: 'refund', src: 'refund' },
     { id: 'billingHistory', src: 'billingHistory' },
     { id: 'manageBilling', src: 'manageBilling' },
     { id: 'cardOnFile', src: 'cardOnFile' },
@@ -74,16 +79,17 @@ export const subscriptionsTabMachine = setup({
       ],
     },
     'card.changed': { actions: sendTo('cardOnFile', { type: 'card.changed' }) },
-    'purchase.started': { actions: sendTo('cancel', { type: 'notice.cleared' }) },
-    'cancel.started': { actions: sendTo('purchase', { type: 'notice.cleared' }) },
+    'purchase.started': { actions: [sendTo('cancel', { type: 'notice.cleared' }), sendTo('refund', { type: 'notice.cleared' })] },
+    'cancel.started': { actions: [sendTo('purchase', { type: 'notice.cleared' }), sendTo('refund', { type: 'notice.cleared' })] },
+    'refund.started': { actions: [sendTo('purchase', { type: 'notice.cleared' }), sendTo('cancel', { type: 'notice.cleared' })] },
   },
 });
 
 /** The tab's flows: invoked from its start, so present for as long as the tab lives. */
 export function subscriptionFlows(snapshot: SnapshotFrom<typeof subscriptionsTabMachine>) {
-  const { overview, purchase, cancel, billingHistory, manageBilling, cardOnFile } = snapshot.children;
-  if (!overview || !purchase || !cancel || !billingHistory || !manageBilling || !cardOnFile) {
+  const { overview, purchase, cancel, refund, billingHistory, manageBilling, cardOnFile } = snapshot.children;
+  if (!overview || !purchase || !cancel || !refund || !billingHistory || !manageBilling || !cardOnFile) {
     throw new Error('The Subscriptions tab has not started its flows');
   }
-  return { overview, purchase, cancel, billingHistory, manageBilling, cardOnFile };
+  return { overview, purchase, cancel, refund, billingHistory, manageBilling, cardOnFile };
 }

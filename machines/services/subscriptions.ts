@@ -5,6 +5,7 @@ import type {
   CurrentSubscription,
   CurrentSubscriptionAnswer,
   PaymentsConfig,
+  RefundSubscriptionResponse,
   SandboxConfirmPayload,
   SandboxConfirmResponse,
   SubscriptionPlan,
@@ -20,6 +21,7 @@ export const CURRENT_FALLBACK = 'Failed to load current subscription';
 export const CREATE_FALLBACK = 'Failed to create subscription';
 export const VERIFY_FALLBACK = 'Failed to verify subscription';
 export const CANCEL_FALLBACK = 'Failed to cancel subscription';
+export const REFUND_FALLBACK = 'Failed to refund your payment. Please try again.';
 
 /** GET /api/subscription-plans */
 export function getSubscriptionPlans({ signal }: CallOptions = {}): Promise<SubscriptionPlan[]> {
@@ -78,6 +80,16 @@ export function cancelSubscription({ signal }: CallOptions = {}): Promise<Cancel
     fallback: CANCEL_FALLBACK,
     failureText: 'diagnostic',
     logAs: CANCEL_FALLBACK,
+    signal,
+  });
+}
+
+/** POST /api/subscriptions/refund (no body): the 30-day money-back guarantee; the server's refusal reads as it is. */
+export function requestRefund({ signal }: CallOptions = {}): Promise<RefundSubscriptionResponse> {
+  return apiRequest<RefundSubscriptionResponse>('/api/subscriptions/refund', {
+    method: 'POST',
+    auth: true,
+    fallback: REFUND_FALLBACK,
     signal,
   });
 }

@@ -17,6 +17,7 @@ import type { profileSectionMachine } from '../../machines/profileSection.machin
 import type { profileSettingMachine } from '../../machines/profileSetting.machine';
 import type { weightHistoryMachine } from '../../machines/weightHistory.machine';
 import type { subscriptionCancelMachine } from '../../machines/subscriptionCancel.machine';
+import type { subscriptionRefundMachine } from '../../machines/subscriptionRefund.machine';
 import type { subscriptionOverviewMachine } from '../../machines/subscriptionOverview.machine';
 import type { subscriptionPurchaseMachine } from '../../machines/subscriptionPurchase.machine';
 import type { socialCallbackMachine } from '../../machines/socialCallback.machine';
@@ -46,6 +47,7 @@ export type Flows = Partial<{
   subscriptionOverview: typeof subscriptionOverviewMachine;
   subscriptionPurchase: typeof subscriptionPurchaseMachine;
   subscriptionCancel: typeof subscriptionCancelMachine;
+  subscriptionRefund: typeof subscriptionRefundMachine;
   billingHistory: typeof billingHistoryMachine;
   manageBilling: typeof manageBillingMachine;
   cardOnFile: typeof cardOnFileMachine;

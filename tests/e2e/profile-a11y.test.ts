@@ -247,7 +247,7 @@ describe('Subscriptions: the retired plan, the payment modal and the cancellatio
     });
   });
 
-  it('payment modal, declined alert, active subscription, cancellation modal, cancelled notice', async () => {
+  it('payment modal, declined alert, active subscription, cancellation modal, cancelled notice, refund modal, refunded notice', async () => {
     const user = await createUser();
     await withPage(DESKTOP, async (page) => {
       const section = await openTab(page, user, 'subscriptions', 'Subscriptions');
@@ -285,6 +285,16 @@ describe('Subscriptions: the retired plan, the payment modal and the cancellatio
       await expect.poll(() => section.getByRole('status').innerText(), poll).toContain('Your subscription has been cancelled.');
       await section.getByText(/^Cancelling on /).waitFor();
       await expectNoSeriousViolations(page, 'subscription-cancelling');
+
+      // The money-back guarantee is still offered on a plan set to cancel: its confirmation, then the refunded notice.
+      await section.getByRole('button', { name: 'Request a refund' }).click();
+      const refund = page.getByRole('alertdialog', { name: 'Request a refund' });
+      await refund.getByRole('button', { name: 'Yes, Refund' }).waitFor();
+      await expectNoSeriousViolations(page, 'refund-modal');
+      await refund.getByRole('button', { name: 'Yes, Refund' }).click();
+      await refund.waitFor({ state: 'detached' });
+      await expect.poll(() => section.getByRole('status').innerText(), poll).toContain('has been refunded');
+      await expectNoSeriousViolations(page, 'subscription-refunded');
     });
   });
 

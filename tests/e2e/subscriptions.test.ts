@@ -13,6 +13,7 @@ import {
   waitForPath,
 } from './support/browser';
 import { seriousAxeViolations } from './support/a11y';
+import { waitForEmail } from './support/outbox';
 
 const poll = { timeout: WAIT_MS, interval: 50 };
 
@@ -201,7 +202,7 @@ describe('subscriptions on the sandbox gateway', () => {
       const notice = p.locator('main .alert--notice').first();
       await expect.poll(() => notice.innerText(), poll).toContain(ends);
       expect(await notice.innerText()).toContain(guarantee);
-      expect(await notice.getByRole('link', { name: 'Refund Policy' }).getAttribute('href')).toBe('/refund-policy');
+      expect(await notice.getByRole('link', { name: 'Subscriptions tab' }).getAttribute('href')).toBe('/profile?tab=subscriptions');
       await p.getByRole('button', { name: 'Delete My Account' }).click();
       const dialog = p.getByRole('alertdialog', { name: 'Confirm Account Deletion' });
       expect(await dialog.innerText()).toContain(ends);
@@ -215,6 +216,39 @@ describe('subscriptions on the sandbox gateway', () => {
     } finally {
       await context.close();
     }
+  });
+
+  it('refunds the first payment within 30 days: the amount is confirmed, access ends now, the invoice reads refunded, a receipt is e-mailed', async () => {
+    const user = await createUser();
+    await openSubscriptions(page, user);
+    await pay(page, '4242 4242 4242 4242');
+    const tab = subscriptionsTab(page);
+    await expect.poll(() => tab.locator('.status').textContent(), poll).toBe('active');
+    const { refundableUntil } = (await currentSubscription(user))!;
+    const offer = `30-day money-back guarantee: you can get your first payment of $9.99 back until ${await pageDate(page, refundableUntil!)}.`;
+    await expect.poll(() => tab.innerText(), poll).toContain(offer);
+
+    await tab.getByRole('button', { name: 'Request a refund' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Request a refund' });
+    expect(await dialog.innerText()).toContain(
+      'We will refund your first payment of $9.99 in full to the card you paid with. Your subscription ends now, and its paid features stop straight away.',
+    );
+    await dialog.getByRole('button', { name: 'Yes, Refund' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect
+      .poll(() => tab.getByRole('status').first().innerText(), poll)
+      .toBe('Your first payment of $9.99 has been refunded and your subscription has ended.');
+    await expect.poll(() => tab.innerText(), poll).toContain('You have no subscription yet.');
+    expect(await tab.getByRole('button', { name: 'Request a refund' }).count()).toBe(0);
+    const invoice = page.getByRole('region', { name: 'Billing history' }).getByRole('listitem');
+    await expect.poll(() => invoice.locator('.invoice__status').textContent(), poll).toBe('refunded');
+
+    // Re-read from the server: no subscription left, and the receipt in the member's mail.
+    expect(await currentSubscription(user)).toBeNull();
+    const mail = await waitForEmail(user.email);
+    expect(mail.subject).toBe('Your Carnivo refund of $9.99 USD');
+    // Once per member: the plans can be bought again, without the guarantee.
+    await tab.getByRole('button', { name: 'Subscribe to Carnivo Monthly' }).waitFor();
   });
 
   it('fits a phone', async () => {

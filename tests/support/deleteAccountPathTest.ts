@@ -25,6 +25,7 @@ const answer = (status: CurrentSubscriptionAnswer['status'], refundableUntil: st
   currentPeriodEnd: '2026-12-20T10:00:00.000Z',
   cancel_at_period_end: false,
   refundableUntil,
+  refundableAmount: refundableUntil ? 999 : null,
 });
 
 const ENDS = 'Your Carnivo Monthly subscription ends when your account is deleted.';
@@ -65,8 +66,8 @@ async function expectNotice(notice: Notice, dialogOpen: boolean) {
     }),
   );
   if (notice === 'refundable') {
-    const link = scope.getByRole('link', { name: 'Refund Policy' });
-    expect(link.getAttribute('href')).toBe('/refund-policy');
+    const link = scope.getByRole('link', { name: 'Subscriptions tab' });
+    expect(link.getAttribute('href')).toBe('/profile?tab=subscriptions');
   }
   if (notice === 'none') expect(page.queryByText(/subscription/)).toBeNull();
 }

@@ -1,4 +1,4 @@
-import type { CurrentSubscription, PaymentsConfig, SubscriptionPlan } from '../../server/src/contract/subscriptions';
+import type { CurrentSubscriptionAnswer, PaymentsConfig, SubscriptionPlan } from '../../server/src/contract/subscriptions';
 
 export const monthlyPlan: SubscriptionPlan = {
   id: 1,
@@ -34,13 +34,15 @@ export const retiredPlan: SubscriptionPlan = {
 };
 
 // Dated: the server sends null dates only for a subscription the provider has not dated yet.
-export const activeSubscription: CurrentSubscription & { currentPeriodEnd: string } = {
+export const activeSubscription: CurrentSubscriptionAnswer & { currentPeriodEnd: string } = {
   id: 'sub_11',
   status: 'active',
   plan: { id: 1, productName: 'Carnivo Monthly', amount: 999, interval: 'month' },
   startDate: '2026-10-01T00:00:00.000Z',
   currentPeriodEnd: '2026-12-01T00:00:00.000Z',
   cancel_at_period_end: false,
+  refundableUntil: null,
+  refundableAmount: null,
 };
 
 export const sandboxPayments: PaymentsConfig = { mode: 'sandbox', publishableKey: null };

@@ -7,11 +7,14 @@ import { manageBillingMachine } from '../../machines/manageBilling.machine';
 import { subscriptionCancelMachine } from '../../machines/subscriptionCancel.machine';
 import { subscriptionOverviewMachine } from '../../machines/subscriptionOverview.machine';
 import { subscriptionPurchaseMachine } from '../../machines/subscriptionPurchase.machine';
+import { subscriptionRefundMachine } from '../../machines/subscriptionRefund.machine';
 import type {
   CancelSubscriptionResponse,
   CreateSubscriptionResponse,
   CurrentSubscription,
+  CurrentSubscriptionAnswer,
   PaymentsConfig,
+  RefundSubscriptionResponse,
   SubscriptionPlan,
 } from '../../server/src/contract/subscriptions';
 import type { SandboxCard } from '../../server/src/contract/sandboxCard';
@@ -30,11 +33,11 @@ import { monthlyPlan, retiredPlan, sandboxPayments } from './subscriptionFixture
  * a double. The overview's loads answer at once from `server` unless `answerLoads` is false, the
  * billing history's pages (`server.invoicePages`, no invoices by default) unless `answerHistory` is false,
  * the card on file (`server.card`, none by default) unless `answerCard` is false; purchase, cancel,
- * resume and billing calls wait for the test to settle them.
+ * resume, refund and billing calls wait for the test to settle them.
  */
 type TabOptions = {
   inspect?: Inspect;
-  current?: CurrentSubscription | null;
+  current?: CurrentSubscriptionAnswer | null;
   /** The plans the server lists: the monthly and the retired one unless given. */
   plans?: SubscriptionPlan[];
   answerLoads?: boolean;
@@ -55,7 +58,7 @@ export function openSubscriptionsTab(options: TabOptions = {}) {
   };
   const loads = {
     plans: deferredCalls<void, SubscriptionPlan[]>(),
-    current: deferredCalls<void, CurrentSubscription | null>(),
+    current: deferredCalls<void, CurrentSubscriptionAnswer | null>(),
     payments: deferredCalls<void, PaymentsConfig>(),
   };
   const answerLoads = options.answerLoads ?? true;
@@ -72,6 +75,7 @@ export function openSubscriptionsTab(options: TabOptions = {}) {
   const verifications = deferredCalls<{ subscriptionId: string }, void>();
   const cancels = deferredCalls<void, CancelSubscriptionResponse>();
   const resumes = deferredCalls<void, CurrentSubscription>();
+  const refunds = deferredCalls<void, RefundSubscriptionResponse>();
   const invoiceLoads = deferredCalls<{ page: number }, InvoicePage>();
   const answerHistory = options.answerHistory ?? true;
   const portals = deferredCalls<void, string>();
@@ -99,6 +103,7 @@ export function openSubscriptionsTab(options: TabOptions = {}) {
     subscriptionCancel: subscriptionCancelMachine.provide({
       actors: { cancelSubscription: fromPromise(() => cancels.handler()), resumeSubscription: fromPromise(() => resumes.handler()) },
     }),
+    subscriptionRefund: subscriptionRefundMachine.provide({ actors: { requestRefund: fromPromise(() => refunds.handler()) } }),
     billingHistory: billingHistoryMachine.provide({
       actors: {
         loadInvoices: fromPromise(({ input }: { input: { page: number } }) => {
@@ -137,6 +142,7 @@ export function openSubscriptionsTab(options: TabOptions = {}) {
     verifications,
     cancels,
     resumes,
+    refunds,
     invoiceLoads,
     portals,
     cardUpdates,
@@ -157,6 +163,7 @@ export async function showSubscriptionsTab<Extra extends object>(options: TabOpt
 }
 export const paymentDialog = () => screen.queryByRole('dialog', { name: 'Complete your subscription' });
 export const cancelDialog = () => screen.queryByRole('alertdialog', { name: 'Cancel Subscription' });
+export const refundDialog = () => screen.queryByRole('alertdialog', { name: 'Request a refund' });
 export const subscribeButton = (plan: SubscriptionPlan) =>
   within(subscriptionsTab()).getByRole('button', { name: `Subscribe to ${plan.name}` }) as HTMLButtonElement;
 

@@ -37,6 +37,7 @@ const invoice: Invoice = {
   periodEnd: null,
   receiptUrl: '/receipt/in_1',
   pdfUrl: null,
+  refunded: false,
 };
 
 beforeEach(() => configureApiClient({ getToken: () => 'member-token', onUnauthorized: () => {} }));

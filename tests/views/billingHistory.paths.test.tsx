@@ -22,6 +22,7 @@ const newest: Invoice = {
   periodEnd: '2027-01-01T12:00:00.000Z',
   receiptUrl: 'https://invoice.stripe.com/i/in_3',
   pdfUrl: 'https://pay.stripe.com/invoice/in_3/pdf',
+  refunded: false,
 };
 // The sandbox's kind: its own receipt page, no PDF, no period.
 const older: Invoice = {

@@ -5,7 +5,7 @@ import { subscriptionPurchaseMachine } from '../../machines/subscriptionPurchase
 import { subscriptionsTabMachine } from '../../machines/subscriptionsTab.machine';
 import { ApiError } from '../../machines/services/errors';
 import { subscriptionPurchaseModel } from '../models/subscriptionPurchase.model';
-import type { CurrentSubscription } from '../../server/src/contract/subscriptions';
+import type { CurrentSubscriptionAnswer } from '../../server/src/contract/subscriptions';
 import { definePathTests, see, type Inspect } from '../support/pathTests';
 import { noticeShownFor, seeButton, shownFor } from '../support/pathSteps';
 import { restoreProfileHarness } from '../support/profileHarness';
@@ -38,7 +38,7 @@ const failures: Record<string, string> = {
 /** The tab, and what the test answered so far. */
 type Page = SubscriptionsTabPage & { createsBefore: number; subscriptionId: string; currentLoadsBefore: number };
 const open =
-  (current: CurrentSubscription | null) =>
+  (current: CurrentSubscriptionAnswer | null) =>
   (inspect: Inspect): Promise<Page> =>
     showSubscriptionsTab(
       { inspect, current, plans: [monthlyPlan, yearlyPlan, retiredPlan] },

@@ -5,6 +5,11 @@ import type { SandboxCard } from './sandboxCard';
 export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'uncollectible', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
+/** SPEC §9: amounts are cents, shown as dollars with 2 decimals ("$9.99"). */
+export function formatAmount(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}
+
 /** One invoice of the member, as the payment provider keeps it; amounts in cents. */
 export type Invoice = {
   /** The provider's invoice id. */
@@ -22,6 +27,8 @@ export type Invoice = {
   receiptUrl: string | null;
   /** A PDF of the invoice, when the provider makes one (Stripe does, the sandbox does not). */
   pdfUrl: string | null;
+  /** Refunded in full by the money-back guarantee (billing history shows "Refunded"). */
+  refunded: boolean;
 };
 
 /** GET /api/subscriptions/invoices?page=N (1-based): the member's own invoices, newest first. */

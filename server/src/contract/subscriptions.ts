@@ -52,6 +52,8 @@ export type CurrentSubscription = {
 export type CurrentSubscriptionAnswer = CurrentSubscription & {
   /** The end of the money-back guarantee on the member's first payment (ISO 8601), or null once past or with none paid. */
   refundableUntil: string | null;
+  /** While refundableUntil is set: that first payment's amount in cents, what a refund gives back; else null. */
+  refundableAmount: number | null;
 };
 
 /** SPEC §1 and §9, and the Refund Policy: the member's first payment is refunded in full if asked within this many days. */
@@ -63,11 +65,30 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * invoice, while that is still ahead of `now`; otherwise null (no payment yet, or the window is past).
  */
 export function refundableUntil(invoices: readonly { date: string; status: string }[], now: number): string | null {
-  const paidAt = invoices.filter((invoice) => invoice.status === 'paid').map((invoice) => Date.parse(invoice.date));
-  if (paidAt.length === 0) return null;
-  const until = Math.min(...paidAt) + MONEY_BACK_DAYS * DAY_MS;
+  const first = firstPayment(invoices);
+  if (!first) return null;
+  const until = Date.parse(first.date) + MONEY_BACK_DAYS * DAY_MS;
   return until > now ? new Date(until).toISOString() : null;
 }
+
+/** The member's first payment: their oldest paid invoice (the one the guarantee covers), or null. */
+export function firstPayment<T extends { date: string; status: string }>(invoices: readonly T[]): T | null {
+  let first: T | null = null;
+  for (const invoice of invoices) {
+    if (invoice.status === 'paid' && (!first || Date.parse(invoice.date) < Date.parse(first.date))) first = invoice;
+  }
+  return first;
+}
+
+/** POST /api/subscriptions/refund: the first payment, refunded in full (amount in cents). */
+export type RefundSubscriptionResponse = { invoiceId: string; amount: number; currency: string };
+
+/** Why the money-back guarantee's refund is refused, word for word in the app and in the server's answers. */
+export const refundRefusals = {
+  nothingToRefund: 'You have no subscription to refund.',
+  alreadyRefunded: `You have already used the ${MONEY_BACK_DAYS}-day money-back guarantee.`,
+  windowPassed: `The ${MONEY_BACK_DAYS}-day money-back guarantee has ended: it covers your first payment for ${MONEY_BACK_DAYS} days.`,
+} as const;
 
 /** SPEC §6: why a purchase is refused, word for word in the app and in the server's answers. */
 export const purchaseRefusals = {

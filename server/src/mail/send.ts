@@ -6,6 +6,7 @@ import emailChangeNotice from './email-change-notice';
 import goalReminder from './goal-reminder';
 import ownerNotice from './owner-notice';
 import passwordReset from './password-reset';
+import refundReceipt from './refund-receipt';
 import signInAlert from './sign-in-alert';
 
 /** Every kind of e-mail the server writes; a new one is a module of this folder and a line here (docs/email.md). */
@@ -16,6 +17,7 @@ export const MAIL_TEMPLATES = {
   'sign-in-alert': signInAlert,
   'goal-reminder': goalReminder,
   'owner-notice': ownerNotice,
+  'refund-receipt': refundReceipt,
 } as const;
 
 export type MailKind = keyof typeof MAIL_TEMPLATES;

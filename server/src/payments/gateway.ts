@@ -44,6 +44,13 @@ export interface WebhookEvent {
   subscriptionId: string | null;
 }
 
+/** A refund made at the gateway; amount in cents. */
+export interface GatewayRefund {
+  refundId: string;
+  amount: number;
+  currency: string;
+}
+
 /** One page of a customer's invoices, newest first. */
 export interface InvoicePage {
   invoices: Invoice[];
@@ -83,6 +90,12 @@ export interface PaymentGateway {
   cardOnFile(customerId: string, subscriptionId: string | null): Promise<CardOnFile | null>;
   /** A billing portal session's URL (Stripe's Customer Portal); the sandbox has none and throws invalid_request. */
   createPortalSession(customerId: string, returnUrl: string): Promise<{ url: string }>;
+  /**
+   * Refunds the payment of one of the customer's invoices in full (the money-back guarantee): Stripe's
+   * Refunds API on the invoice's payment, or the sandbox's record. Idempotent per invoice: asked again,
+   * it answers the same refund and moves no more money. An invoice of another customer is not_found.
+   */
+  refundInvoice(customerId: string, invoiceId: string): Promise<GatewayRefund>;
   /** Ends the subscription now (account deletion, abandoned incomplete subscriptions). */
   cancelNow(subscriptionId: string): Promise<GatewaySubscription>;
   /**

@@ -1,6 +1,14 @@
 import crypto from 'node:crypto';
 import { GatewayError, addInterval } from './gateway';
-import type { CreatedSubscription, CustomerInput, GatewaySubscription, InvoicePage, PaymentGateway, WebhookEvent } from './gateway';
+import type {
+  CreatedSubscription,
+  CustomerInput,
+  GatewayRefund,
+  GatewaySubscription,
+  InvoicePage,
+  PaymentGateway,
+  WebhookEvent,
+} from './gateway';
 import { ENDED_STATUSES, INCOMPLETE_LIFETIME_MS, type PlanInterval, type SubscriptionStatus } from '../contract/subscriptions';
 import type { CardBrand, CardOnFile, Invoice } from '../contract/billing';
 import {
@@ -59,6 +67,8 @@ interface SandboxSubscription {
   currency?: string;
   /** Secret of the HMAC in its invoices' ids, so that a receipt address cannot be guessed. */
   receiptKey?: string;
+  /** Refunds made, by invoice id: a refund asked again answers the same one. */
+  refunds?: Record<string, string>;
 }
 
 /** A sandbox invoice with the subscription it belongs to (for the receipt page). */
@@ -334,6 +344,7 @@ export class SandboxGateway implements PaymentGateway {
         periodEnd: addInterval(start, sub.interval).toISOString(),
         receiptUrl: this.receiptUrl(id),
         pdfUrl: null,
+        refunded: Boolean(sub.refunds?.[id]),
       });
     }
     return invoices;
@@ -354,14 +365,33 @@ export class SandboxGateway implements PaymentGateway {
 
   /** The invoice behind a receipt address, or null (unknown, forged, or its customer deleted). */
   async receipt(invoiceId: unknown): Promise<SandboxReceipt | null> {
+    const found = await this.findInvoice(invoiceId);
+    return found && { invoice: found.invoice, priceId: found.sub.priceId, interval: found.sub.interval };
+  }
+
+  /** An invoice by its id, with its subscription; null when unknown, forged, or its customer deleted. */
+  private async findInvoice(invoiceId: unknown): Promise<{ invoice: Invoice; sub: SandboxSubscription } | null> {
     const match = typeof invoiceId === 'string' ? INVOICE_ID.exec(invoiceId) : null;
     if (!match) return null;
     const stored = await this.storage.get<SandboxSubscription>(`sub:sub_sandbox_${match[1]}`);
     if (!stored?.receiptKey || !(await this.storage.get<SandboxCustomer>(`cus:${stored.customerId}`))) return null;
-    const invoice = (await this.invoicesOf(await this.settle(stored)))[Number(match[2])];
+    const sub = await this.settle(stored);
+    const invoice = (await this.invoicesOf(sub))[Number(match[2])];
     if (!invoice || invoice.id.length !== match[0].length) return null;
     if (!crypto.timingSafeEqual(Buffer.from(invoice.id), Buffer.from(match[0]))) return null;
-    return { invoice, priceId: stored.priceId, interval: stored.interval };
+    return { invoice, sub };
+  }
+
+  async refundInvoice(customerId: string, invoiceId: string): Promise<GatewayRefund> {
+    const found = await this.findInvoice(invoiceId);
+    if (!found || found.sub.customerId !== customerId) {
+      throw new GatewayError('not_found', `No such invoice: '${String(invoiceId)}'`, 'resource_missing');
+    }
+    const { invoice, sub } = found;
+    const refunds = sub.refunds ?? {};
+    const refundId = refunds[invoice.id] ?? randomId('re_sandbox');
+    if (!refunds[invoice.id]) await this.storage.set(`sub:${sub.id}`, { ...sub, refunds: { ...refunds, [invoice.id]: refundId } });
+    return { refundId, amount: invoice.amount, currency: invoice.currency };
   }
 
   async createPortalSession(): Promise<{ url: string }> {

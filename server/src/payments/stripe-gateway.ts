@@ -1,6 +1,14 @@
 import Stripe from 'stripe';
 import { GatewayError } from './gateway';
-import type { CreatedSubscription, CustomerInput, GatewaySubscription, InvoicePage, PaymentGateway, WebhookEvent } from './gateway';
+import type {
+  CreatedSubscription,
+  CustomerInput,
+  GatewayRefund,
+  GatewaySubscription,
+  InvoicePage,
+  PaymentGateway,
+  WebhookEvent,
+} from './gateway';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../contract/subscriptions';
 import { CARD_BRANDS, INVOICE_STATUSES, type CardBrand, type CardOnFile, type Invoice, type InvoiceStatus } from '../contract/billing';
 
@@ -77,6 +85,8 @@ export function mapStripeInvoice(invoice: Stripe.Invoice): Invoice {
     periodEnd: isoOf(period?.end ?? invoice.period_end),
     receiptUrl: invoice.hosted_invoice_url ?? null,
     pdfUrl: invoice.invoice_pdf ?? null,
+    // Stripe keeps refunds on the payment, not the invoice: the app marks the ones it made (parts/invoices.ts).
+    refunded: false,
   };
 }
 
@@ -261,6 +271,23 @@ export class StripeGateway implements PaymentGateway {
   async createPortalSession(customerId: string, returnUrl: string): Promise<{ url: string }> {
     const session = await this.call(() => this.stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }));
     return { url: session.url };
+  }
+
+  async refundInvoice(customerId: string, invoiceId: string): Promise<GatewayRefund> {
+    const invoice = await this.call(() => this.stripe.invoices.retrieve(invoiceId));
+    const owner = typeof invoice.customer === 'string' ? invoice.customer : invoice.customer?.id;
+    if (owner !== customerId) throw new GatewayError('not_found', `No such invoice: '${invoiceId}'`, 'resource_missing');
+    // Since API 2025-03-31 an invoice's payments are InvoicePayments: a PaymentIntent, or a Charge for older ones.
+    const payments = await this.call(() => this.stripe.invoicePayments.list({ invoice: invoiceId, status: 'paid', limit: 10 }));
+    const payment = payments.data[0]?.payment;
+    const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : value?.id);
+    const intent = idOf(payment?.payment_intent);
+    const charge = idOf(payment?.charge);
+    if (!intent && !charge) throw new GatewayError('invalid_request', `Invoice ${invoiceId} has no payment to refund.`);
+    const refund = await this.call(() =>
+      this.stripe.refunds.create(intent ? { payment_intent: intent } : { charge }, { idempotencyKey: `carnivo-refund-${invoiceId}` }),
+    );
+    return { refundId: refund.id, amount: refund.amount, currency: refund.currency };
   }
 
   async cancelNow(subscriptionId: string): Promise<GatewaySubscription> {

@@ -62,6 +62,8 @@ export async function startStripeDouble() {
   const deletedCustomers: string[] = [];
   /** Invoices (Stripe JSON) the tests put here; GET /v1/invoices lists a customer's, newest first. */
   const invoices: Record<string, unknown>[] = [];
+  /** Refunds made (POST /v1/refunds), each once per Idempotency-Key. */
+  const refunds: Record<string, unknown>[] = [];
   /** Billing portal sessions made (POST /v1/billing_portal/sessions). */
   const portalSessions: { customer: string; return_url: string; url: string }[] = [];
   let counter = 0;
@@ -193,6 +195,45 @@ export async function startStripeDouble() {
       const limit = Number(params.limit ?? 10);
       const data = own.slice(after, after + limit);
       return { status: 200, body: { object: 'list', url: '/v1/invoices', has_more: after + limit < own.length, data } };
+    }
+    const invoiceMatch = /^\/v1\/invoices\/([^/]+)$/.exec(path);
+    if (invoiceMatch && method === 'GET') {
+      const invoice = invoices.find((candidate) => candidate.id === invoiceMatch[1]);
+      return invoice ? { status: 200, body: invoice } : { status: 404, body: { error: notFound('invoice', invoiceMatch[1]).error } };
+    }
+    // A paid invoice's payment is one PaymentIntent, named after the invoice: pi_for_<invoice id>.
+    if (method === 'GET' && path === '/v1/invoice_payments') {
+      const invoice = invoices.find((candidate) => candidate.id === params.invoice);
+      const paid = invoice?.status === 'paid' && (!params.status || params.status === 'paid');
+      const data = paid
+        ? [
+            {
+              id: `inpay_${String(invoice.id)}`,
+              object: 'invoice_payment',
+              invoice: invoice.id,
+              status: 'paid',
+              amount_paid: invoice.amount_paid,
+              currency: invoice.currency,
+              payment: { type: 'payment_intent', payment_intent: `pi_for_${String(invoice.id)}` },
+            },
+          ]
+        : [];
+      return { status: 200, body: { object: 'list', url: '/v1/invoice_payments', has_more: false, data } };
+    }
+    if (method === 'POST' && path === '/v1/refunds') {
+      const invoice = invoices.find((candidate) => `pi_for_${String(candidate.id)}` === params.payment_intent);
+      if (!invoice) return { status: 404, body: { error: notFound('payment_intent', params.payment_intent).error } };
+      counter += 1;
+      const refund = {
+        id: `re_test_${counter}`,
+        object: 'refund',
+        payment_intent: params.payment_intent,
+        amount: Number(invoice.amount_paid),
+        currency: invoice.currency,
+        status: 'succeeded',
+      };
+      refunds.push(refund);
+      return { status: 200, body: refund };
     }
     if (method === 'POST' && path === '/v1/billing_portal/sessions') {
       if (!customers.has(params.customer)) return { status: 404, body: { error: notFound('customer', params.customer).error } };
@@ -370,6 +411,7 @@ export async function startStripeDouble() {
     customers,
     deletedCustomers,
     invoices,
+    refunds,
     portalSessions,
     /**
      * The next `times` requests answer this error instead (the SDK retries 5xx answers); with

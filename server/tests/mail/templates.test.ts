@@ -29,6 +29,24 @@ const samples: { [K in MailKind]: Sample<K>[] } = {
       carries: [HOSTILE, 'ABCDEFGH23', link('/reset-password'), '16:05 UTC'],
     },
   ],
+  'refund-receipt': [
+    {
+      data: {
+        username: HOSTILE,
+        amount: 999,
+        currency: 'usd',
+        invoiceId: 'in_<1>',
+        plan: 'Carnivo "Monthly"',
+        refundedAt: at,
+        subscriptionsUrl: link('/profile'),
+      },
+      carries: [HOSTILE, '$9.99 USD', 'in_<1>', 'Carnivo "Monthly"', '2026-11-27 16:05 UTC', link('/profile'), '5 to 10 business days'],
+    },
+    {
+      data: { username: 'ann', amount: 7999, currency: 'usd', invoiceId: 'in_2', plan: null, refundedAt: at, subscriptionsUrl: link('/p') },
+      carries: ['$79.99 USD', 'Your subscription has ended'],
+    },
+  ],
   'email-change-confirm': [
     {
       data: { username: HOSTILE, newEmail: 'new"<x>@example.com', confirmUrl: link('/email-change/confirm'), expiresAt: at },

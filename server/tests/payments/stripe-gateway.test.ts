@@ -525,13 +525,97 @@ describe('the server in Stripe mode', () => {
     double.invoices.push(invoice(0, nowSeconds - 40 * day, 'void'), invoice(1, nowSeconds - 10 * day, 'paid'));
     const listed = double.requestsTo('GET', '/v1/invoices').length;
     const answer = await current(erin.jwt);
-    expect(answer.body).toMatchObject({ id, status: 'active', refundableUntil: new Date((nowSeconds + 20 * day) * 1000).toISOString() });
+    expect(answer.body).toMatchObject({
+      id,
+      status: 'active',
+      refundableUntil: new Date((nowSeconds + 20 * day) * 1000).toISOString(),
+      refundableAmount: 7999,
+    });
     const calls = double.requestsTo('GET', '/v1/invoices').slice(listed);
     expect(calls.map((call) => call.params.customer)).toEqual([customer]);
 
     // A payment 31 days ago is the first one: the window is past.
     double.invoices.push(invoice(2, nowSeconds - 31 * day, 'paid'));
-    expect((await current(erin.jwt)).body).toMatchObject({ id, refundableUntil: null });
+    expect((await current(erin.jwt)).body).toMatchObject({ id, refundableUntil: null, refundableAmount: null });
+  });
+
+  describe('the money-back guarantee through Stripe (POST /api/subscriptions/refund)', () => {
+    /** A member with an active monthly subscription whose first invoice, paid `daysAgo`, is at Stripe. */
+    async function payingMember(username: string, daysAgo: number) {
+      const member = await app.register(username);
+      const created = await request<{ subscriptionId: string }>(app.baseUrl, 'POST', '/api/subscriptions', {
+        token: member.jwt,
+        body: { priceId: 'price_test_monthly' },
+      });
+      const id = created.body.subscriptionId;
+      Object.assign(double.subscriptions.get(id)!, { status: 'active', current_period_end: 1_960_000_000 });
+      expect((await request(app.baseUrl, 'GET', `/api/subscriptions/${id}/verify`, { token: member.jwt })).status).toBe(200);
+      const invoiceId = `in_${username}`;
+      double.invoices.push({
+        id: invoiceId,
+        object: 'invoice',
+        customer: double.subscriptions.get(id)!.customer,
+        created: Math.floor(Date.now() / 1000) - daysAgo * 86_400,
+        status: 'paid',
+        amount_paid: 999,
+        amount_due: 999,
+        currency: 'usd',
+        lines: { object: 'list', data: [] },
+      });
+      return { member, id, invoiceId };
+    }
+    const refund = (token: string) =>
+      request<Record<string, unknown> & Partial<ApiError>>(app.baseUrl, 'POST', '/api/subscriptions/refund', { token });
+    const refundsOf = (invoiceId: string) => double.refunds.filter((refund) => refund.payment_intent === `pi_for_${invoiceId}`);
+
+    it("refunds the invoice's PaymentIntent once (an idempotency key), then ends the subscription now", async () => {
+      const { member, id, invoiceId } = await payingMember('stripegina', 3);
+      const res = await refund(member.jwt);
+      expect([res.status, res.body]).toEqual([200, { invoiceId, amount: 999, currency: 'usd' }]);
+      const [post] = double.requestsTo('POST', '/v1/refunds').filter((call) => call.params.payment_intent === `pi_for_${invoiceId}`);
+      expect(post.headers['idempotency-key']).toBe(`carnivo-refund-${invoiceId}`);
+      expect(refundsOf(invoiceId)).toHaveLength(1);
+      expect(double.requestsTo('DELETE', `/v1/subscriptions/${id}`)).toHaveLength(1);
+      expect(double.subscriptions.get(id)!.status).toBe('canceled');
+      expect((await current(member.jwt)).body).toBeNull();
+      const listed = await request<{ data: { id: string; refunded: boolean }[] }>(app.baseUrl, 'GET', '/api/subscriptions/invoices', {
+        token: member.jwt,
+      });
+      expect(listed.body.data).toEqual([expect.objectContaining({ id: invoiceId, refunded: true })]);
+    });
+
+    it('a refund whose cancel failed at Stripe is finished when asked again, without a second refund', async () => {
+      const { member, id, invoiceId } = await payingMember('stripehank', 3);
+      double.failNext(400, { type: 'invalid_request_error', message: 'Stripe could not cancel.' }, 1, {
+        method: 'DELETE',
+        pathPrefix: `/v1/subscriptions/${id}`,
+      });
+      const failed = await refund(member.jwt);
+      expect(failed.status).toBeGreaterThanOrEqual(400);
+      // The money went back and that is recorded; the subscription still runs at Stripe.
+      expect(refundsOf(invoiceId)).toHaveLength(1);
+      expect(double.subscriptions.get(id)!.status).toBe('active');
+      const [record] = await app.strapi.db.query('api::subscription.subscription').findMany({ where: { stripe_subscription_id: id } });
+      expect(record.refunded_invoice_id).toBe(invoiceId);
+
+      const retried = await refund(member.jwt);
+      expect([retried.status, retried.body]).toEqual([200, { invoiceId, amount: 999, currency: 'usd' }]);
+      expect(refundsOf(invoiceId)).toHaveLength(1);
+      expect(double.subscriptions.get(id)!.status).toBe('canceled');
+      const again = await refund(member.jwt);
+      expect([again.status, again.body.error?.message]).toEqual([409, 'You have already used the 30-day money-back guarantee.']);
+    });
+
+    it('a first payment 31 days old is not refunded', async () => {
+      const { member, id, invoiceId } = await payingMember('stripeivan', 31);
+      const res = await refund(member.jwt);
+      expect([res.status, res.body.error?.message]).toEqual([
+        409,
+        'The 30-day money-back guarantee has ended: it covers your first payment for 30 days.',
+      ]);
+      expect(refundsOf(invoiceId)).toHaveLength(0);
+      expect(double.subscriptions.get(id)!.status).toBe('active');
+    });
   });
 
   it('verifies, cancels at period end and cancels on account deletion through Stripe', async () => {

@@ -6,7 +6,7 @@ import type { SubscriptionAtDeletion } from '../../../machines/deleteAccount.mac
 /**
  * What deleting the account does to the member's subscription (issue 30), on the Delete Account page
  * and in its dialog: the server ends it at once (no further charge, no refund of the days left), so a
- * member still within the money-back guarantee is told to ask for the refund first.
+ * member still within the money-back guarantee is told to ask for the refund first (Subscriptions tab).
  */
 export function SubscriptionAtDeletionNotice({ subscription }: { subscription: SubscriptionAtDeletion }) {
   if (subscription.kind === 'none') return null;
@@ -26,7 +26,11 @@ export function SubscriptionAtDeletionNotice({ subscription }: { subscription: S
       {subscription.refundableUntil && (
         <p>
           Your first payment is covered by our {MONEY_BACK_DAYS}-day money-back guarantee until {formatDate(subscription.refundableUntil)}.
-          To get it back, request a refund before you delete your account, as our <Link to="/refund-policy">Refund Policy</Link> explains.
+          To get it back, request a refund on your profile&apos;s{' '}
+          <Link to="/profile" search={{ tab: 'subscriptions' }}>
+            Subscriptions tab
+          </Link>{' '}
+          before you delete your account.
         </p>
       )}
     </div>

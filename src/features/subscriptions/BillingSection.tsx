@@ -7,7 +7,7 @@ import type { manageBillingMachine } from '../../../machines/manageBilling.machi
 import { billingMessages, type Invoice } from '../../../server/src/contract/billing';
 import { FormMessages } from '../../components/form/FormMessages';
 import { formatDate } from '../../../machines/rules/dates';
-import { formatAmount } from './format';
+import { formatAmount } from '../../../server/src/contract/billing';
 import { CardOnFile } from './CardOnFile';
 import { Modal } from '../../components/Modal';
 import { RetryAlert } from './RetryAlert';
@@ -62,7 +62,8 @@ export function BillingSection({ history, manage, card, canManage, onManage }: B
 
 function InvoiceRow({ invoice }: { invoice: Invoice }) {
   const dateId = useId();
-  const paid = invoice.status === 'paid';
+  // The money-back guarantee's refund: the payment went back, though the provider still calls the invoice paid.
+  const status = invoice.refunded ? 'refunded' : invoice.status;
   return (
     <li className="invoice">
       <strong id={dateId}>{formatDate(invoice.date)}</strong>
@@ -71,7 +72,7 @@ function InvoiceRow({ invoice }: { invoice: Invoice }) {
         {invoice.currency.toLowerCase() === 'usd' ? '' : ` ${invoice.currency.toUpperCase()}`}
       </span>
       {/* Not `.status`: that names the subscription's own status on the tab. */}
-      <span className={paid ? 'invoice__status invoice__status--paid' : 'invoice__status invoice__status--unpaid'}>{invoice.status}</span>
+      <span className={`invoice__status invoice__status--${status === 'paid' || status === 'refunded' ? status : 'unpaid'}`}>{status}</span>
       {invoice.periodStart && invoice.periodEnd && (
         <span>
           {formatDate(invoice.periodStart)} – {formatDate(invoice.periodEnd)}

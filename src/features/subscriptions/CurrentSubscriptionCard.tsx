@@ -1,9 +1,10 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import type { subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
-import type { CurrentSubscription } from '../../../server/src/contract/subscriptions';
+import type { subscriptionRefundMachine } from '../../../machines/subscriptionRefund.machine';
+import { MONEY_BACK_DAYS, type CurrentSubscriptionAnswer } from '../../../server/src/contract/subscriptions';
 import { formatDate } from '../../../machines/rules/dates';
-import { formatAmount } from './format';
+import { formatAmount } from '../../../server/src/contract/billing';
 import { Modal } from '../../components/Modal';
 import { ActionButtons } from '../../components/form/ActionButtons';
 
@@ -13,12 +14,13 @@ export const PLAN_REMOVED = 'A plan no longer offered';
 const UNPAID_STATUSES = ['incomplete', 'incomplete_expired'];
 
 type CurrentSubscriptionCardProps = {
-  current: CurrentSubscription | null;
+  current: CurrentSubscriptionAnswer | null;
   loading: boolean;
   cancel: ActorRefFrom<typeof subscriptionCancelMachine>;
+  refund: ActorRefFrom<typeof subscriptionRefundMachine>;
 };
 
-export function CurrentSubscriptionCard({ current, loading, cancel }: CurrentSubscriptionCardProps) {
+export function CurrentSubscriptionCard({ current, loading, cancel, refund }: CurrentSubscriptionCardProps) {
   const confirming = useSelector(cancel, (snapshot) => snapshot.hasTag('dialog'));
   const cancelling = useSelector(cancel, (snapshot) => snapshot.hasTag('busy'));
   const resuming = useSelector(cancel, (snapshot) => snapshot.matches('resuming'));
@@ -72,6 +74,9 @@ export function CurrentSubscriptionCard({ current, loading, cancel }: CurrentSub
           </button>
         </>
       )}
+      {current.refundableUntil && current.refundableAmount !== null && (
+        <RefundOffer until={current.refundableUntil} amount={current.refundableAmount} refund={refund} />
+      )}
       {confirming && (
         <Modal
           title="Cancel Subscription"
@@ -88,6 +93,45 @@ export function CurrentSubscriptionCard({ current, loading, cancel }: CurrentSub
             busyLabel="Cancelling..."
             onConfirm={() => cancel.send({ type: 'cancel.confirmed' })}
             onCancel={() => cancel.send({ type: 'cancel.dismissed' })}
+            cancelLabel="No, Keep Subscription"
+          />
+        </Modal>
+      )}
+    </div>
+  );
+}
+
+type RefundOfferProps = { until: string; amount: number; refund: ActorRefFrom<typeof subscriptionRefundMachine> };
+
+/** The 30-day money-back guarantee (issue 30 item 3): offered while it runs, confirmed with its amount and its effect. */
+function RefundOffer({ until, amount, refund }: RefundOfferProps) {
+  const confirming = useSelector(refund, (snapshot) => snapshot.hasTag('dialog'));
+  const refunding = useSelector(refund, (snapshot) => snapshot.hasTag('busy'));
+  const dismiss = () => refund.send({ type: 'refund.dismissed' });
+  return (
+    <div className="subscription-card__guarantee">
+      <p>
+        {`${MONEY_BACK_DAYS}-day money-back guarantee: you can get your first payment of ${formatAmount(amount)} back until ${formatDate(until)}.`}
+      </p>
+      <button type="button" className="button" onClick={() => refund.send({ type: 'refund.requested' })}>
+        Request a refund
+      </button>
+      {confirming && (
+        <Modal
+          title="Request a refund"
+          role="alertdialog"
+          busy={refunding}
+          onClose={dismiss}
+          description={`We will refund your first payment of ${formatAmount(amount)} in full to the card you paid with. Your subscription ends now, and its paid features stop straight away.`}
+        >
+          <ActionButtons
+            className="modal__actions"
+            danger
+            busy={refunding}
+            label="Yes, Refund"
+            busyLabel="Refunding..."
+            onConfirm={() => refund.send({ type: 'refund.confirmed' })}
+            onCancel={dismiss}
             cancelLabel="No, Keep Subscription"
           />
         </Modal>

@@ -3,6 +3,7 @@ import { billingHistoryMachine } from '../../../machines/billingHistory.machine'
 import { manageBillingMachine } from '../../../machines/manageBilling.machine';
 import { cardOnFileMachine } from '../../../machines/cardOnFile.machine';
 import { cancelledMessage, subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
+import { refundedMessage, subscriptionRefundMachine } from '../../../machines/subscriptionRefund.machine';
 import { planOffers, subscriptionOverviewMachine } from '../../../machines/subscriptionOverview.machine';
 import { SUBSCRIPTION_SUCCESS_MESSAGE, subscriptionPurchaseMachine } from '../../../machines/subscriptionPurchase.machine';
 import { subscriptionFlows, subscriptionsTabMachine } from '../../../machines/subscriptionsTab.machine';
@@ -14,7 +15,7 @@ import { useRedirectAction } from '../../hooks/redirect';
 import { FormMessages } from '../../components/form/FormMessages';
 import { BillingSection } from './BillingSection';
 import { CurrentSubscriptionCard } from './CurrentSubscriptionCard';
-import { formatAmount } from './format';
+import { formatAmount } from '../../../server/src/contract/billing';
 import { Modal } from '../../components/Modal';
 import { SandboxCardForm } from './SandboxCardForm';
 import { StripeCardForm } from './StripeCardForm';
@@ -33,6 +34,7 @@ export function SubscriptionsTab() {
         overview: flows.subscriptionOverview ?? subscriptionOverviewMachine,
         purchase: flows.subscriptionPurchase ?? subscriptionPurchaseMachine,
         cancel: flows.subscriptionCancel ?? subscriptionCancelMachine,
+        refund: flows.subscriptionRefund ?? subscriptionRefundMachine,
         billingHistory: flows.billingHistory ?? billingHistoryMachine,
         manageBilling: flows.manageBilling ?? manageBillingMachine.provide({ actions: { redirectTo } }),
         cardOnFile: flows.cardOnFile ?? cardOnFileMachine,
@@ -40,7 +42,7 @@ export function SubscriptionsTab() {
       actions: { reloadProfile },
     }),
   );
-  const { overview, purchase, cancel, billingHistory, manageBilling, cardOnFile } = useSelector(tab, subscriptionFlows, sameFlows);
+  const { overview, purchase, cancel, refund, billingHistory, manageBilling, cardOnFile } = useSelector(tab, subscriptionFlows, sameFlows);
 
   const { offers, blockedBy } = useSelector(overview, planOffers);
   const current = useSelector(overview, (snapshot) => snapshot.context.current);
@@ -63,6 +65,11 @@ export function SubscriptionsTab() {
     return snapshot.matches('resumed') ? billingMessages.resumed : null;
   });
 
+  const refundError = useSelector(refund, (snapshot) => snapshot.context.error);
+  const refundNotice = useSelector(refund, (snapshot) =>
+    snapshot.matches('refunded') && snapshot.context.refund ? refundedMessage(snapshot.context.refund) : null,
+  );
+
   const dismissPayment = () => purchase.send({ type: 'payment.dismissed' });
 
   return (
@@ -78,10 +85,13 @@ export function SubscriptionsTab() {
           </button>
         </div>
       )}
-      <FormMessages error={purchaseError ?? cancelError} notice={purchased ? SUBSCRIPTION_SUCCESS_MESSAGE : cancelNotice} />
+      <FormMessages
+        error={purchaseError ?? cancelError ?? refundError}
+        notice={purchased ? SUBSCRIPTION_SUCCESS_MESSAGE : (cancelNotice ?? refundNotice)}
+      />
 
       <h3>Your subscription</h3>
-      <CurrentSubscriptionCard current={current} loading={loading && !current} cancel={cancel} />
+      <CurrentSubscriptionCard current={current} loading={loading && !current} cancel={cancel} refund={refund} />
 
       <h3>Plans</h3>
       {offers.length === 0 && loading ? <p>Loading plans…</p> : null}

@@ -1,11 +1,6 @@
 import type { CardBrand, CardOnFile } from '../../../server/src/contract/billing';
 import { formatMonth } from '../../../machines/rules/dates';
 
-/** SPEC §9: plan amounts are cents, shown as dollars with 2 decimals. */
-export function formatAmount(cents: number): string {
-  return `$${(cents / 100).toFixed(2)}`;
-}
-
 const BRAND_NAMES: Record<CardBrand, string> = {
   amex: 'American Express',
   cartes_bancaires: 'Cartes Bancaires',

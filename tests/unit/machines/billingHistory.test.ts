@@ -16,6 +16,7 @@ const invoice = (id: string): Invoice => ({
   periodEnd: '2026-12-01T12:00:00.000Z',
   receiptUrl: `https://pay.example/${id}`,
   pdfUrl: null,
+  refunded: false,
 });
 
 let pages: Deferred<InvoicePage>[];

@@ -156,7 +156,7 @@ describe('deleteAccount (SPEC §2 Delete Account, §4 Delete flow, §6, §8, §9
   describe('what deleting does to the subscription (issue 30 item 7)', () => {
     const answer = (
       status: CurrentSubscriptionAnswer['status'],
-      changes: Partial<CurrentSubscriptionAnswer> = {},
+      changes: Partial<Omit<CurrentSubscriptionAnswer, 'refundableAmount'>> = {},
     ): CurrentSubscriptionAnswer => ({
       id: 'sub_1',
       status,
@@ -166,6 +166,7 @@ describe('deleteAccount (SPEC §2 Delete Account, §4 Delete flow, §6, §8, §9
       cancel_at_period_end: false,
       refundableUntil: null,
       ...changes,
+      refundableAmount: changes.refundableUntil ? 7999 : null,
     });
 
     it('looks the subscription up first, and asking to delete waits for it', async () => {

@@ -37,6 +37,7 @@ import { socialCallbackMachine } from '../../../machines/socialCallback.machine'
 import { socialSignInMachine } from '../../../machines/socialSignIn.machine';
 import { stepUpMachine } from '../../../machines/stepUp.machine';
 import { subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
+import { subscriptionRefundMachine } from '../../../machines/subscriptionRefund.machine';
 import { subscriptionOverviewMachine } from '../../../machines/subscriptionOverview.machine';
 import { subscriptionPurchaseMachine } from '../../../machines/subscriptionPurchase.machine';
 import { twoFactorSetupMachine } from '../../../machines/twoFactorSetup.machine';
@@ -114,6 +115,7 @@ vi.mock('../../../machines/services/stepUp', async (importOriginal) => ({
 vi.mock('../../../machines/services/subscriptions', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../../machines/services/subscriptions')>()),
   cancelSubscription: vi.fn(),
+  requestRefund: vi.fn(),
   getSubscriptionPlans: vi.fn(),
   getCurrentSubscription: vi.fn(),
   getPaymentsConfig: vi.fn(),
@@ -307,6 +309,13 @@ const adapters: Adapter[] = [
     answer: { jwt: 'j' },
   },
   { machine: stepUpMachine, actor: 'confirm', input: { password: 'p' }, service: stepUp.confirmStepUp, args: [{ password: 'p' }, signal] },
+  {
+    machine: subscriptionRefundMachine,
+    actor: 'requestRefund',
+    service: subscriptions.requestRefund,
+    args: [signal],
+    answer: { invoiceId: 'in_1', amount: 999, currency: 'usd' },
+  },
   {
     machine: subscriptionCancelMachine,
     actor: 'cancelSubscription',

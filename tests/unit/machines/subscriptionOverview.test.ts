@@ -3,7 +3,7 @@ import { createActor, fromPromise } from 'xstate';
 import { planOffers, subscriptionOverviewMachine } from '../../../machines/subscriptionOverview.machine';
 import {
   blocksPurchase,
-  type CurrentSubscription,
+  type CurrentSubscriptionAnswer,
   type PaymentsConfig,
   type SubscriptionPlan,
   type SubscriptionStatus,
@@ -14,7 +14,7 @@ import { nextTick } from './machineTestKit';
 
 type CallOptions = { signal?: AbortSignal } | undefined;
 let plans: ReturnType<typeof deferredCalls<CallOptions, SubscriptionPlan[]>>;
-let current: ReturnType<typeof deferredCalls<CallOptions, CurrentSubscription | null>>;
+let current: ReturnType<typeof deferredCalls<CallOptions, CurrentSubscriptionAnswer | null>>;
 let payments: ReturnType<typeof deferredCalls<CallOptions, PaymentsConfig>>;
 
 beforeEach(() => {
@@ -27,7 +27,7 @@ beforeEach(() => {
 const machine = subscriptionOverviewMachine.provide({
   actors: {
     loadPlans: fromPromise<SubscriptionPlan[]>(({ signal }) => plans.handler({ signal })),
-    loadCurrent: fromPromise<CurrentSubscription | null>(({ signal }) => current.handler({ signal })),
+    loadCurrent: fromPromise<CurrentSubscriptionAnswer | null>(({ signal }) => current.handler({ signal })),
     loadPayments: fromPromise<PaymentsConfig>(({ signal }) => payments.handler({ signal })),
   },
 });
@@ -197,12 +197,12 @@ describe('subscriptionOverview (SPEC §2 Subscriptions tab, §7, §8)', () => {
       stripe_price_id: 'price_yearly',
       duration: 'year',
     };
-    const subscription = (status: SubscriptionStatus, cancelAtPeriodEnd = false): CurrentSubscription => ({
+    const subscription = (status: SubscriptionStatus, cancelAtPeriodEnd = false): CurrentSubscriptionAnswer => ({
       ...activeSubscription,
       status,
       cancel_at_period_end: cancelAtPeriodEnd,
     });
-    async function offersWith(member: CurrentSubscription | null) {
+    async function offersWith(member: CurrentSubscriptionAnswer | null) {
       const actor = start();
       plans.last().settle.resolve([monthlyPlan, yearlyPlan, retiredPlan]);
       current.last().settle.resolve(member);

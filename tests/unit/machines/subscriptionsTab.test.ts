@@ -6,6 +6,7 @@ import { billingHistoryMachine } from '../../../machines/billingHistory.machine'
 import { cardOnFileMachine } from '../../../machines/cardOnFile.machine';
 import { manageBillingMachine } from '../../../machines/manageBilling.machine';
 import { subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
+import { subscriptionRefundMachine } from '../../../machines/subscriptionRefund.machine';
 import { subscriptionOverviewMachine } from '../../../machines/subscriptionOverview.machine';
 import { subscriptionPurchaseMachine } from '../../../machines/subscriptionPurchase.machine';
 import { subscriptionFlows, subscriptionsTabMachine } from '../../../machines/subscriptionsTab.machine';
@@ -14,7 +15,9 @@ import type {
   CancelSubscriptionResponse,
   CreateSubscriptionResponse,
   CurrentSubscription,
+  CurrentSubscriptionAnswer,
   PaymentsConfig,
+  RefundSubscriptionResponse,
   SubscriptionPlan,
 } from '../../../server/src/contract/subscriptions';
 import type { SandboxCard } from '../../../server/src/contract/sandboxCard';
@@ -25,7 +28,7 @@ type CallOptions = { signal: AbortSignal };
 
 /** API doubles, shaped like the service calls the flows' actors make; each test sets what they answer. */
 const getSubscriptionPlans = vi.fn<(options: CallOptions) => Promise<SubscriptionPlan[]>>();
-const getCurrentSubscription = vi.fn<(options: CallOptions) => Promise<CurrentSubscription | null>>();
+const getCurrentSubscription = vi.fn<(options: CallOptions) => Promise<CurrentSubscriptionAnswer | null>>();
 const getPaymentsConfig = vi.fn<(options: CallOptions) => Promise<PaymentsConfig>>();
 const createSubscription = vi.fn<(priceId: string, options: CallOptions) => Promise<CreateSubscriptionResponse>>();
 const confirmCardPayment = vi.fn<(clientSecret: string, method: PaymentMethodInput) => Promise<{ status: string }>>();
@@ -36,13 +39,14 @@ const getInvoices = vi.fn<(page: number, options: CallOptions) => Promise<Invoic
 const getCardOnFile = vi.fn<(options: CallOptions) => Promise<CardOnFile | null>>();
 const openBillingPortal = vi.fn<(options: CallOptions) => Promise<string>>();
 const updateSandboxCard = vi.fn<(card: SandboxCard, options: CallOptions) => Promise<string>>();
+const requestRefund = vi.fn<(options: CallOptions) => Promise<RefundSubscriptionResponse>>();
 
 /** The tab invokes its flows by these names; each is the real flow with its API actors replaced. */
 const flowsWithDoubles = {
   overview: subscriptionOverviewMachine.provide({
     actors: {
       loadPlans: fromPromise<SubscriptionPlan[]>(({ signal }) => getSubscriptionPlans({ signal })),
-      loadCurrent: fromPromise<CurrentSubscription | null>(({ signal }) => getCurrentSubscription({ signal })),
+      loadCurrent: fromPromise<CurrentSubscriptionAnswer | null>(({ signal }) => getCurrentSubscription({ signal })),
       loadPayments: fromPromise<PaymentsConfig>(({ signal }) => getPaymentsConfig({ signal })),
     },
   }),
@@ -64,6 +68,9 @@ const flowsWithDoubles = {
       cancelSubscription: fromPromise<CancelSubscriptionResponse>(({ signal }) => cancelSubscription({ signal })),
       resumeSubscription: fromPromise<CurrentSubscription>(({ signal }) => resumeSubscription({ signal })),
     },
+  }),
+  refund: subscriptionRefundMachine.provide({
+    actors: { requestRefund: fromPromise<RefundSubscriptionResponse>(({ signal }) => requestRefund({ signal })) },
   }),
   billingHistory: billingHistoryMachine.provide({
     actors: {
@@ -94,6 +101,7 @@ beforeEach(() => {
   confirmCardPayment.mockReset().mockResolvedValue({ status: 'succeeded' });
   verifySubscription.mockReset().mockResolvedValue();
   cancelSubscription.mockReset().mockResolvedValue({ cancelAt: '2026-12-01T12:00:00.000Z' });
+  requestRefund.mockReset().mockResolvedValue({ invoiceId: 'in_1', amount: 999, currency: 'usd' });
 });
 
 /** The tab with its real flows; `purchaseReceived` records what the tab hands the purchase flow. */
@@ -113,7 +121,7 @@ function start() {
 }
 
 describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchase and Cancellation, §6)', () => {
-  it('starts the overview, purchase, cancel, billing history, manage-billing and card-on-file flows together and keeps them while it lives', async () => {
+  it('starts the overview, purchase, cancel, refund, billing history, manage-billing and card-on-file flows together and keeps them while it lives', async () => {
     const { tab, flows } = start();
     expect(Object.keys(tab.getSnapshot().children).sort()).toEqual([
       'billingHistory',
@@ -122,6 +130,7 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
       'manageBilling',
       'overview',
       'purchase',
+      'refund',
     ]);
     expect(flows.billingHistory.getSnapshot().hasTag('busy')).toBe(true);
     expect(flows.cardOnFile.getSnapshot().hasTag('busy')).toBe(true);
@@ -129,6 +138,7 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
     expect(flows.overview.getSnapshot().hasTag('loading')).toBe(true);
     expect(flows.purchase.getSnapshot().value).toBe('idle');
     expect(flows.cancel.getSnapshot().value).toBe('idle');
+    expect(flows.refund.getSnapshot().value).toBe('idle');
     await nextTick();
     expect(subscriptionFlows(tab.getSnapshot())).toEqual(flows);
   });
@@ -140,6 +150,7 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
     expect(actors.overview).toBe(subscriptionOverviewMachine);
     expect(actors.purchase).toBe(subscriptionPurchaseMachine);
     expect(actors.cancel).toBe(subscriptionCancelMachine);
+    expect(actors.refund).toBe(subscriptionRefundMachine);
     expect(actors.billingHistory).toBe(billingHistoryMachine);
     expect(actors.manageBilling).toBe(manageBillingMachine);
     expect(actors.cardOnFile).toBe(cardOnFileMachine);
@@ -149,7 +160,7 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
     const snapshot = start().tab.getSnapshot();
     const all = snapshot.children;
     const without = (name: keyof typeof all) => Object.fromEntries(Object.entries(all).filter(([key]) => key !== name));
-    const flows = ['overview', 'purchase', 'cancel', 'billingHistory', 'manageBilling', 'cardOnFile'] as const;
+    const flows = ['overview', 'purchase', 'cancel', 'refund', 'billingHistory', 'manageBilling', 'cardOnFile'] as const;
     for (const children of [...flows.map(without), {}]) {
       expect(() => subscriptionFlows({ ...snapshot, children })).toThrow('The Subscriptions tab has not started its flows');
     }
@@ -193,6 +204,41 @@ describe('subscriptionsTab (SPEC §2 Subscriptions tab, §4 Subscription purchas
     tab.send({ type: 'plan.chosen', plan: monthlyPlan });
     expect(flows.cancel.getSnapshot().hasTag('success')).toBe(false);
     expect(flows.cancel.getSnapshot().matches('idle')).toBe(true);
+  });
+
+  it('keeps one outcome on screen: a refund replaces the purchase and cancel messages, and a purchase or cancel replaces its own', async () => {
+    getCurrentSubscription.mockResolvedValue(activeSubscription);
+    const { tab, flows, reloadProfile } = start();
+    await nextTick();
+    flows.cancel.send({ type: 'cancel.requested' });
+    flows.cancel.send({ type: 'cancel.confirmed' });
+    await nextTick();
+    tab.send({ type: 'plan.chosen', plan: monthlyPlan });
+    await nextTick();
+    await nextTick();
+    expect(flows.purchase.getSnapshot().hasTag('success')).toBe(true);
+    const reloads = reloadProfile.mock.calls.length;
+
+    flows.refund.send({ type: 'refund.requested' });
+    flows.refund.send({ type: 'refund.confirmed' });
+    expect(flows.purchase.getSnapshot().hasTag('success')).toBe(false);
+    await nextTick();
+    expect(flows.refund.getSnapshot().hasTag('success')).toBe(true);
+    // The refund reloads the subscription and the profile.
+    expect(reloadProfile.mock.calls.length).toBe(reloads + 1);
+
+    // A cancel starting clears the refund's message; so does a purchase.
+    flows.cancel.send({ type: 'cancel.requested' });
+    flows.cancel.send({ type: 'cancel.confirmed' });
+    expect(flows.refund.getSnapshot().matches('idle')).toBe(true);
+    await nextTick();
+    flows.refund.send({ type: 'refund.requested' });
+    flows.refund.send({ type: 'refund.confirmed' });
+    expect(flows.cancel.getSnapshot().hasTag('success')).toBe(false);
+    await nextTick();
+    expect(flows.refund.getSnapshot().hasTag('success')).toBe(true);
+    tab.send({ type: 'plan.chosen', plan: monthlyPlan });
+    expect(flows.refund.getSnapshot().matches('idle')).toBe(true);
   });
 
   it("forwards 'Manage billing' with the payment mode the overview loaded, and not before it has loaded", async () => {

@@ -4,13 +4,15 @@ import { freshClient, missingServices, startCluster, type Cluster } from '../../
 import { boot, RAISED_LIMITS, type TestApp } from '../../helpers/app';
 import { signUp } from '../../helpers/members';
 import type { ApiError } from '../../helpers/types';
+import { refundRefusals } from '../../../src/contract/subscriptions';
 
 /**
  * One renewing subscription per member, whatever the order (docs/payments.md): random sequences
- * of purchase, payment, cancel, resume and account deletion, some steps sent at once to different
+ * of purchase, payment, cancel, resume, the money-back refund and account deletion, some steps sent at once to different
  * instances, with the invariant checked after every step against what the gateway would bill:
  * at most one subscription that renews or can still be paid, and never two paid periods of one plan
- * over the same days (buying the plan set to cancel resumes it). Seeded, so a failure reproduces.
+ * over the same days (buying the plan set to cancel resumes it), at most one refund per member, and the
+ * subscription it refunded ended. Seeded, so a failure reproduces.
  */
 
 const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' };
@@ -21,6 +23,7 @@ const REFUSALS = [
   'You have no active subscription to cancel.',
   'There is no cancelled subscription to resume.',
   'This payment was canceled. Please start again.',
+  ...Object.values(refundRefusals),
 ];
 
 /** mulberry32: a small seeded PRNG. */
@@ -52,6 +55,7 @@ type Op =
   | { kind: 'pay'; pick: number }
   | { kind: 'cancel' }
   | { kind: 'resume' }
+  | { kind: 'refund' }
   | { kind: 'delete' };
 
 const describeOp = (op: Op) => (op.kind === 'buy' ? `buy ${op.price}` : op.kind === 'pay' ? `pay #${op.pick}` : op.kind);
@@ -67,9 +71,14 @@ async function billable(world: World, subscriptionIds: Set<string>) {
   return { renewing, payable, subs };
 }
 
+const refundedSub = (sub: Record<string, unknown>) => Object.keys((sub.refunds as Record<string, string> | undefined) ?? {}).length > 0;
+
 /** Two paid periods of one plan over the same days (one plan charged twice), described; null when there are none. */
 function chargedTwice(subs: Record<string, unknown>[]): string | null {
-  const paid = subs.filter((sub) => typeof sub.currentPeriodStart === 'string' && typeof sub.currentPeriodEnd === 'string');
+  // A refunded subscription's one period (the clock does not move here, so none renewed) was given back: not a charge.
+  const paid = subs.filter(
+    (sub) => typeof sub.currentPeriodStart === 'string' && typeof sub.currentPeriodEnd === 'string' && !refundedSub(sub),
+  );
   for (const [i, a] of paid.entries()) {
     for (const b of paid.slice(i + 1)) {
       const overlap =
@@ -108,6 +117,7 @@ async function runSequence(world: World, seed: number, steps: number): Promise<s
     if (roll < 0.55) return { kind: 'pay', pick: Math.floor(random() * 1000) };
     if (roll < 0.72) return { kind: 'cancel' };
     if (roll < 0.94) return { kind: 'resume' };
+    if (roll < 0.97) return { kind: 'refund' };
     return { kind: 'delete' };
   };
 
@@ -137,6 +147,8 @@ async function runSequence(world: World, seed: number, steps: number): Promise<s
         return send('POST', '/api/subscriptions/cancel');
       case 'resume':
         return send('POST', '/api/subscriptions/resume');
+      case 'refund':
+        return send('POST', '/api/subscriptions/refund');
       case 'delete':
         return send('DELETE', '/api/users-permissions/users/delete-account');
     }
@@ -165,6 +177,10 @@ async function runSequence(world: World, seed: number, steps: number): Promise<s
     const gateway = await billable(world, subscriptionIds);
     expect(gateway.renewing.length + gateway.payable.length, context).toBeLessThanOrEqual(1);
     expect(chargedTwice(gateway.subs), context).toBeNull();
+    // The money-back guarantee: one refund per member at most, and the subscription it refunded has ended.
+    const refunded = gateway.subs.filter(refundedSub);
+    expect(refunded.length, context).toBeLessThanOrEqual(1);
+    for (const sub of refunded) expect(sub.status, context).toBe('canceled');
     if (deleted) {
       expect(gateway.renewing.length + gateway.payable.length, context).toBe(0);
       expect(await world.rows.records(userId), context).toEqual([]);
@@ -251,6 +267,7 @@ function expectVariety(trails: string[][]) {
     payments: count(/pay #\d+ → 200/),
     cancels: count(/cancel → 200/),
     resumes: count(/resume → 200/),
+    refunds: count(/refund → 200/),
     refusedResumes: count(/resume → 409 You already/),
     deletions: count(/delete → 200/),
   };
@@ -352,6 +369,32 @@ describe.skipIf(missing !== null)('one renewing subscription per member, on Post
 
   it('resuming a cancelled plan ends a purchase still waiting for payment, or is refused once it is paid', async () => {
     await resumeAfterNewPurchase(world);
+  });
+
+  it('eight money-back refunds sent at once to both instances refund once and e-mail one receipt', async () => {
+    const [a, b] = world.baseUrls;
+    const member = await signUp(a, `inv_refund_${Date.now() % 100000}`, { from: freshClient() });
+    const call = <T>(baseUrl: string, method: string, path: string, body?: unknown, token: string | undefined = member.jwt) =>
+      requestFrom<T & ApiError>(freshClient(), baseUrl, method, path, { body, token });
+    const bought = await call<{ clientSecret: string; subscriptionId: string }>(a, 'POST', '/api/subscriptions', {
+      priceId: world.prices.monthly,
+    });
+    expect(
+      (await call(b, 'POST', '/api/payments/sandbox/confirm', { clientSecret: bought.body.clientSecret, ...CARD }, undefined)).status,
+    ).toBe(200);
+
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => call(world.baseUrls[i % 2], 'POST', '/api/subscriptions/refund')),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+    // Re-read from the database both instances share: one refund at the gateway, the subscription ended, one receipt queued.
+    const { subs } = await billable(world, new Set([bought.body.subscriptionId]));
+    expect(subs.map((sub) => [sub.status, Object.keys((sub.refunds as Record<string, string>) ?? {}).length])).toEqual([['canceled', 1]]);
+    const receipts = await cluster.sql<{ count: string }>(
+      `SELECT count(*) FROM email_messages WHERE "to" = $1 AND subject LIKE 'Your Carnivo refund%'`,
+      [member.email],
+    );
+    expect(Number(receipts[0].count)).toBe(1);
   });
 
   it('holds after every step of random sequences sent to both instances', async () => {

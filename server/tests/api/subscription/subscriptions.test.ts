@@ -36,6 +36,7 @@ interface Current {
   currentPeriodEnd: string | null;
   cancel_at_period_end: boolean;
   refundableUntil?: string | null;
+  refundableAmount?: number | null;
 }
 interface Created {
   clientSecret: string;
@@ -71,7 +72,7 @@ const userRow = (id: number) => app.strapi.db.query('plugin::users-permissions.u
 
 beforeAll(async () => {
   // Many sign-ups from one address; the sign-up limits are tested elsewhere.
-  app = await boot({ limits: 'raised', env: SANDBOX_ENV });
+  app = await boot({ outbox: true, limits: 'raised', env: SANDBOX_ENV });
   const res = await request<ListResponse<Plan>>(app.baseUrl, 'GET', '/api/subscription-plans');
   plans = res.body.data;
 });
@@ -213,7 +214,13 @@ describe('full sandbox flow', () => {
 
     const now = await current(alice.jwt);
     // Nothing paid yet: nothing to refund.
-    expect(now.body).toMatchObject({ id: first.subscriptionId, status: 'incomplete', cancel_at_period_end: false, refundableUntil: null });
+    expect(now.body).toMatchObject({
+      id: first.subscriptionId,
+      status: 'incomplete',
+      cancel_at_period_end: false,
+      refundableUntil: null,
+      refundableAmount: null,
+    });
   });
 
   it('refuses confirmation with an invalid card, expiry, cvc or secret', async () => {
@@ -260,7 +267,7 @@ describe('full sandbox flow', () => {
 
     // GET /current adds the end of the money-back guarantee: 30 days after this first payment.
     const now = await current(alice.jwt);
-    expect(now.body).toEqual({ ...verified.body, refundableUntil: new Date(start + 30 * DAY_MS).toISOString() });
+    expect(now.body).toEqual({ ...verified.body, refundableUntil: new Date(start + 30 * DAY_MS).toISOString(), refundableAmount: 999 });
   });
 
   it('confirming the same payment again charges nothing more', async () => {
@@ -362,9 +369,9 @@ describe('the money-back guarantee window (refundableUntil, issue 30)', () => {
     const realNow = clock.now;
     try {
       clock.now = () => new Date(until - 1000);
-      expect((await current(carol.jwt)).body?.refundableUntil).toBe(new Date(until).toISOString());
+      expect((await current(carol.jwt)).body).toMatchObject({ refundableUntil: new Date(until).toISOString(), refundableAmount: 999 });
       clock.now = () => new Date(until);
-      expect((await current(carol.jwt)).body).toMatchObject({ status: 'active', refundableUntil: null });
+      expect((await current(carol.jwt)).body).toMatchObject({ status: 'active', refundableUntil: null, refundableAmount: null });
       // Renewed meanwhile: a second paid invoice, still no refund (only the first payment is covered).
       clock.now = () => new Date(until + 5 * DAY_MS);
       expect((await current(carol.jwt)).body).toMatchObject({ status: 'active', refundableUntil: null });
@@ -384,8 +391,122 @@ describe('the money-back guarantee window (refundableUntil, issue 30)', () => {
     await confirm({ clientSecret: created.body.clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' });
     expect((await cancel(dave.jwt)).status).toBe(200);
     const now = await current(dave.jwt);
-    expect(now.body).toMatchObject({ cancel_at_period_end: true, refundableUntil: expect.any(String) });
+    expect(now.body).toMatchObject({ cancel_at_period_end: true, refundableUntil: expect.any(String), refundableAmount: 7999 });
     expect(Date.parse(now.body!.refundableUntil!)).toBe(Date.parse(now.body!.startDate!) + 30 * DAY_MS);
+  });
+});
+
+describe('the money-back guarantee: POST /api/subscriptions/refund (issue 30 item 3)', () => {
+  const refund = (token?: string) =>
+    request<{ invoiceId: string; amount: number; currency: string } & ApiError>(app.baseUrl, 'POST', '/api/subscriptions/refund', {
+      token,
+    });
+  const invoices = (token: string) =>
+    request<{ data: { id: string; date: string; status: string; refunded: boolean; amount: number }[] }>(
+      app.baseUrl,
+      'GET',
+      '/api/subscriptions/invoices',
+      {
+        token,
+      },
+    );
+  const payFor = async (member: Member, plan: Plan) => {
+    const created = await subscribe(member.jwt, { priceId: plan.stripe_price_id });
+    expect(created.status).toBe(200);
+    const paid = await confirm({ clientSecret: created.body.clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' });
+    expect(paid.status).toBe(200);
+    return created.body.subscriptionId;
+  };
+  /** The refunds the sandbox gateway made on a subscription's invoices, read from its own storage. */
+  const sandboxRefunds = async (subscriptionId: string) => {
+    const stored = (await app.strapi.store({ type: 'core', name: 'payments_sandbox' }).get({ key: `sub:${subscriptionId}` })) as {
+      refunds?: Record<string, string>;
+    };
+    return Object.keys(stored.refunds ?? {});
+  };
+  const refundMails = (member: Member) =>
+    app.outbox.take(member.email).filter((mail) => mail.headers.subject?.startsWith('Your Carnivo refund'));
+
+  it('refunds the first payment in full, ends access at once, marks the invoice Refunded and e-mails a receipt', async () => {
+    const member = await register('refundfirst');
+    const subscriptionId = await payFor(member, monthly());
+    const [paid] = (await invoices(member.jwt)).body.data;
+    expect(paid).toMatchObject({ status: 'paid', refunded: false, amount: 999 });
+
+    const res = await refund(member.jwt);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ invoiceId: paid.id, amount: 999, currency: 'usd' });
+
+    // Re-read: the subscription ended now (not at period end), the refund is recorded on it, the gateway refunded that invoice.
+    expect((await current(member.jwt)).body).toBeNull();
+    const [record] = await records(member.id);
+    expect(record).toMatchObject({ status: 'canceled', refunded_invoice_id: paid.id, refund_amount: 999, refund_currency: 'usd' });
+    expect(await sandboxRefunds(subscriptionId)).toEqual([paid.id]);
+    expect((await invoices(member.jwt)).body.data).toEqual([{ ...paid, refunded: true }]);
+    const receipt = await app.outbox.next(member.email, 10_000, 'Your Carnivo refund of $9.99 USD');
+    expect(receipt.text).toContain('We refunded your first payment in full under our 30-day money-back guarantee.');
+    expect(receipt.text).toContain(`Invoice: ${paid.id}`);
+    expect(receipt.text).toContain('Your Carnivo Monthly subscription has ended');
+  });
+
+  it('is once per member: after the refund a new plan is not covered, and asking again refunds nothing', async () => {
+    const member = await register('refundonce');
+    await payFor(member, monthly());
+    expect((await refund(member.jwt)).status).toBe(200);
+    await payFor(member, yearly());
+    // The new plan's payment is within 30 days, but the guarantee is used.
+    expect((await current(member.jwt)).body).toMatchObject({ status: 'active', refundableUntil: null });
+    const again = await refund(member.jwt);
+    expect([again.status, again.body.error?.message]).toEqual([409, 'You have already used the 30-day money-back guarantee.']);
+    // Still active, its payment not refunded.
+    expect((await current(member.jwt)).body).toMatchObject({ status: 'active', plan: { productName: 'Carnivo Yearly' } });
+    expect((await invoices(member.jwt)).body.data.map((invoice) => [invoice.amount, invoice.refunded])).toEqual([
+      [7999, false],
+      [999, true],
+    ]);
+    expect(refundMails(member)).toHaveLength(1);
+  });
+
+  it('after 30 days, or with nothing paid, it is refused and nothing changes', async () => {
+    const member = await register('refundlate');
+    const none = await refund(member.jwt);
+    expect([none.status, none.body.error?.message]).toEqual([409, 'You have no subscription to refund.']);
+    // A purchase waiting for its payment holds no plan.
+    expect((await subscribe(member.jwt, { priceId: monthly().stripe_price_id })).status).toBe(200);
+    expect((await refund(member.jwt)).body.error?.message).toBe('You have no subscription to refund.');
+
+    const subscriptionId = await payFor(member, monthly());
+    const [paid] = (await invoices(member.jwt)).body.data;
+    const gateway = app.strapi.service('api::payment.gateway').get() as SandboxGateway;
+    const clock = gateway as unknown as { now: () => Date };
+    const realNow = clock.now;
+    try {
+      clock.now = () => new Date(Date.parse(paid.date) + 30 * DAY_MS);
+      const late = await refund(member.jwt);
+      expect([late.status, late.body.error?.message]).toEqual([
+        409,
+        'The 30-day money-back guarantee has ended: it covers your first payment for 30 days.',
+      ]);
+      expect((await current(member.jwt)).body).toMatchObject({ id: subscriptionId, status: 'active', cancel_at_period_end: false });
+    } finally {
+      clock.now = realNow;
+    }
+    expect(await sandboxRefunds(subscriptionId)).toEqual([]);
+    expect((await records(member.id)).some((record) => record.refunded_at !== null)).toBe(false);
+    expect((await refund()).status).toBe(401);
+  });
+
+  it('many simultaneous requests refund once', async () => {
+    const member = await register('refundburst');
+    const subscriptionId = await payFor(member, monthly());
+    const answers = await Promise.all(Array.from({ length: 8 }, () => refund(member.jwt)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+    expect(answers.filter((answer) => answer.status === 409).map((answer) => answer.body.error.message)).toEqual(
+      Array(7).fill('You have already used the 30-day money-back guarantee.'),
+    );
+    expect(await sandboxRefunds(subscriptionId)).toHaveLength(1);
+    await app.outbox.next(member.email, 10_000, 'Your Carnivo refund of $9.99 USD');
+    expect(refundMails(member)).toHaveLength(0);
   });
 });
 

@@ -32,6 +32,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     verify: (ctx: MemberContext) => run(ctx, () => service().verify(ctx.state.user.id, ctx.params.id)),
     /** POST /api/subscriptions/cancel */
     cancel: (ctx: MemberContext) => run(ctx, () => service().cancel(ctx.state.user.id)),
+    /** POST /api/subscriptions/refund (no body): the money-back guarantee */
+    refund: (ctx: MemberContext) => run(ctx, () => service().refund(ctx.state.user.id)),
     /** POST /api/subscriptions/resume */
     resume: (ctx: MemberContext) => run(ctx, () => service().resume(ctx.state.user.id)),
     /** GET /api/subscriptions/invoices?page=N */

@@ -51,7 +51,10 @@ export function subscriptionInvoices(records: SubscriptionRecords): Subscription
       const customerId = await customerOf(userId);
       if (!customerId) return { data: [], pagination: { ...pagination, hasMore: false } };
       const { invoices, hasMore } = await gateway().listInvoices(customerId, (page - 1) * INVOICES_PAGE_SIZE, INVOICES_PAGE_SIZE);
-      return { data: invoices, pagination: { ...pagination, hasMore } };
+      // Stripe keeps a refund on the payment, not the invoice: the refunds the app made mark theirs.
+      const refunded = await records.refundedInvoiceIds(userId);
+      const data = invoices.map((invoice) => ({ ...invoice, refunded: invoice.refunded || refunded.has(invoice.id) }));
+      return { data, pagination: { ...pagination, hasMore } };
     },
 
     async card(userId) {
@@ -91,7 +94,11 @@ export function subscriptionInvoices(records: SubscriptionRecords): Subscription
 
     async exportFor(userId) {
       const owned = await records.allOf(userId, 'newest-first');
-      const invoices = await records.allInvoices(userId);
+      const refunded = await records.refundedInvoiceIds(userId);
+      const invoices = (await records.allInvoices(userId)).map((invoice) => ({
+        ...invoice,
+        refunded: invoice.refunded || refunded.has(invoice.id),
+      }));
       return {
         subscriptions: owned.map((record) => ({
           id: record.stripe_subscription_id,

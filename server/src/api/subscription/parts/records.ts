@@ -6,6 +6,7 @@ import { withMemberLock as lockMember } from '../../../security/member-lock';
 import {
   ENDED_STATUSES,
   INCOMPLETE_LIFETIME_MS,
+  firstPayment,
   holdsPlan,
   refundableUntil,
   type CurrentSubscription,
@@ -42,6 +43,11 @@ export interface SubscriptionRecord {
   last_event_at: string | number | Date | null;
   createdAt: string | number | Date;
   plan?: PlanRecord | null;
+  /** The money-back guarantee's refund, recorded on the subscription it ended (issue 30 item 3). */
+  refunded_invoice_id?: string | null;
+  refunded_at?: string | number | Date | null;
+  refund_amount?: number | null;
+  refund_currency?: string | null;
 }
 
 export interface MemberRow {
@@ -122,6 +128,15 @@ export interface SubscriptionRecords {
    * with the end of the money-back guarantee on their first payment (null once past, or with none paid).
    */
   answer(userId: number, record: SubscriptionRecord): Promise<CurrentSubscriptionAnswer>;
+  /** Whether the member has had the money-back guarantee's refund (once per member). */
+  refundClaimed(userId: number): Promise<boolean>;
+  /** Records the guarantee's refund on the subscription it ends. */
+  recordRefund(
+    id: number,
+    refund: { refunded_invoice_id: string; refunded_at: Date; refund_amount: number; refund_currency: string },
+  ): Promise<void>;
+  /** The invoice ids the member had refunded (billing history marks them). */
+  refundedInvoiceIds(userId: number): Promise<Set<string>>;
   member(userId: number): Promise<MemberRow | null>;
   /** Records a subscription made at the gateway. */
   create(data: Record<string, unknown>): Promise<void>;
@@ -161,6 +176,10 @@ export function subscriptionRecords(strapi: Core.Strapi): SubscriptionRecords {
     }
     return invoices;
   };
+
+  /** Whether the member has had the money-back guarantee's refund (once per member). */
+  const refundClaimed = async (userId: number): Promise<boolean> =>
+    (await subs().count({ where: { user: { id: userId }, refunded_at: { $notNull: true } } })) > 0;
 
   /** Open (not ended) subscriptions of a member, newest first. */
   const openRecords = async (userId: number): Promise<SubscriptionRecord[]> =>
@@ -268,9 +287,22 @@ export function subscriptionRecords(strapi: Core.Strapi): SubscriptionRecords {
     allInvoices,
     async answer(userId, record) {
       const current = toCurrent(record);
-      // Only a plan held can be refunded (a purchase still waiting for its payment has nothing paid to give back).
-      const until = holdsPlan(current) ? refundableUntil(await allInvoices(userId), gateway().now().getTime()) : null;
-      return { ...current, refundableUntil: until };
+      // Only a plan held can be refunded (a purchase still waiting for its payment has nothing paid to give back),
+      // and only once per member.
+      const invoices = holdsPlan(current) && !(await refundClaimed(userId)) ? await allInvoices(userId) : [];
+      const until = refundableUntil(invoices, gateway().now().getTime());
+      return { ...current, refundableUntil: until, refundableAmount: until ? firstPayment(invoices)!.amount : null };
+    },
+    refundClaimed,
+    async recordRefund(id, refund) {
+      await subs().update({ where: { id }, data: refund });
+    },
+    async refundedInvoiceIds(userId) {
+      const refunded = (await subs().findMany({
+        where: { user: { id: userId }, refunded_invoice_id: { $notNull: true } },
+        select: ['refunded_invoice_id'],
+      })) as Pick<SubscriptionRecord, 'refunded_invoice_id'>[];
+      return new Set(refunded.map((record) => record.refunded_invoice_id!));
     },
     async member(userId) {
       return (await strapi.db.query(UID.user).findOne({ where: { id: userId } })) as MemberRow | null;

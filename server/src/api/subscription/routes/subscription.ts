@@ -7,6 +7,7 @@ export default contentApiRoutes('subscription', 'member', [
   ['POST', '/subscriptions', 'create'],
   ['POST', '/subscriptions/cancel', 'cancel'],
   ['POST', '/subscriptions/resume', 'resume'],
+  ['POST', '/subscriptions/refund', 'refund'],
   ['GET', '/subscriptions/invoices', 'invoices'],
   ['GET', '/subscriptions/card', 'card'],
   ['POST', '/subscriptions/portal', 'portal'],

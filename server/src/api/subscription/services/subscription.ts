@@ -5,6 +5,7 @@ import { subscriptionPurchase, type SubscriptionPurchase } from '../parts/purcha
 import { subscriptionLifecycle, type SubscriptionLifecycle } from '../parts/lifecycle';
 import { subscriptionInvoices, type SubscriptionInvoices } from '../parts/invoices';
 import { gatewayEvents, type GatewayEvents } from '../parts/gateway-events';
+import { subscriptionRefund, type SubscriptionRefund } from '../parts/refund';
 
 /**
  * api::subscription.subscription, made of the parts in ../parts:
@@ -12,10 +13,11 @@ import { gatewayEvents, type GatewayEvents } from '../parts/gateway-events';
  * - purchase.ts: the current subscription, a purchase, its verification;
  * - lifecycle.ts: cancel, resume, the clean-up of a deleted account;
  * - invoices.ts: invoices, the portal, the sandbox card, the data export;
- * - gateway-events.ts: Stripe's webhook events and the sandbox's payments.
+ * - gateway-events.ts: Stripe's webhook events and the sandbox's payments;
+ * - refund.ts: the 30-day money-back guarantee's refund.
  * Callers reach it typed through subscriptionService(strapi).
  */
-export type SubscriptionService = SubscriptionPurchase & SubscriptionLifecycle & SubscriptionInvoices & GatewayEvents;
+export type SubscriptionService = SubscriptionPurchase & SubscriptionLifecycle & SubscriptionInvoices & GatewayEvents & SubscriptionRefund;
 
 export default ({ strapi }: { strapi: Core.Strapi }): SubscriptionService => {
   const records = subscriptionRecords(strapi);
@@ -24,6 +26,7 @@ export default ({ strapi }: { strapi: Core.Strapi }): SubscriptionService => {
     ...subscriptionLifecycle(records),
     ...subscriptionInvoices(records),
     ...gatewayEvents(strapi, records),
+    ...subscriptionRefund(strapi, records),
   };
 };
 
