@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { goalReminderTasks } from '../src/reminders/cron';
+import { goalReminderTasks, renewalReminderTasks } from '../src/reminders/cron';
 import { logFormatName } from '../src/operations/log-format';
 
 const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Server => ({
@@ -18,8 +18,9 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Server =>
   dirs: { public: env('PUBLIC_DIR', './public') },
   // No npm update check: the server must not phone home. No start-up banner (a console table) among JSON log lines.
   logger: { updates: { enabled: false }, startup: { enabled: logFormatName(process.env) !== 'json' } },
-  // Goal reminder e-mails (GOAL_REMINDER_CRON, default hourly; docs/email.md).
-  cron: { enabled: true, tasks: goalReminderTasks(process.env) },
+  // Goal reminder e-mails (GOAL_REMINDER_CRON, default hourly; docs/email.md) and the reminders before a
+  // yearly renewal (RENEWAL_REMINDER_CRON and RENEWAL_REMINDER_DAYS; docs/payments.md).
+  cron: { enabled: true, tasks: { ...goalReminderTasks(process.env), ...renewalReminderTasks(process.env) } },
   webhooks: {
     populateRelations: env.bool('WEBHOOKS_POPULATE_RELATIONS', false),
   },

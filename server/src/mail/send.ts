@@ -7,6 +7,7 @@ import goalReminder from './goal-reminder';
 import ownerNotice from './owner-notice';
 import passwordReset from './password-reset';
 import refundReceipt from './refund-receipt';
+import renewalReminder from './renewal-reminder';
 import signInAlert from './sign-in-alert';
 
 /** Every kind of e-mail the server writes; a new one is a module of this folder and a line here (docs/email.md). */
@@ -18,6 +19,7 @@ export const MAIL_TEMPLATES = {
   'goal-reminder': goalReminder,
   'owner-notice': ownerNotice,
   'refund-receipt': refundReceipt,
+  'renewal-reminder': renewalReminder,
 } as const;
 
 export type MailKind = keyof typeof MAIL_TEMPLATES;

@@ -47,6 +47,19 @@ const samples: { [K in MailKind]: Sample<K>[] } = {
       carries: ['$79.99 USD', 'Your subscription has ended'],
     },
   ],
+  'renewal-reminder': [
+    {
+      data: {
+        username: HOSTILE,
+        plan: 'Carnivo <Yearly>',
+        amount: 7999,
+        currency: 'usd',
+        renewsAt: at,
+        subscriptionsUrl: link('/profile'),
+      },
+      carries: [HOSTILE, 'Carnivo <Yearly>', '$79.99 USD', 'November 27, 2026', link('/profile'), 'unsubscribe before November 27, 2026'],
+    },
+  ],
   'email-change-confirm': [
     {
       data: { username: HOSTILE, newEmail: 'new"<x>@example.com', confirmUrl: link('/email-change/confirm'), expiresAt: at },

@@ -342,7 +342,8 @@ describe.skipIf(missing !== null)('one renewing subscription per member, on Post
   let world: World;
 
   beforeAll(async () => {
-    cluster = await startCluster(2, RAISED_LIMITS);
+    // The renewal reminder job ticks every second on both instances (it touches only yearly plans renewing within 30 days).
+    cluster = await startCluster(2, { ...RAISED_LIMITS, RENEWAL_REMINDER_CRON: '* * * * * *' });
     world = {
       baseUrls: cluster.instances.map((instance) => instance.baseUrl),
       prices: await pricesOf(cluster.instances[0].baseUrl),
@@ -396,6 +397,36 @@ describe.skipIf(missing !== null)('one renewing subscription per member, on Post
     );
     expect(Number(receipts[0].count)).toBe(1);
   });
+
+  it("both instances' renewal reminder jobs, ticking every second, e-mail a yearly renewal once", async () => {
+    const [a, b] = world.baseUrls;
+    const member = await signUp(a, `inv_renew_${Date.now() % 100000}`, { from: freshClient() });
+    const call = <T>(baseUrl: string, method: string, path: string, body?: unknown, token: string | undefined = member.jwt) =>
+      requestFrom<T & ApiError>(freshClient(), baseUrl, method, path, { body, token });
+    const bought = await call<{ clientSecret: string; subscriptionId: string }>(a, 'POST', '/api/subscriptions', {
+      priceId: world.prices.yearly,
+    });
+    expect(
+      (await call(b, 'POST', '/api/payments/sandbox/confirm', { clientSecret: bought.body.clientSecret, ...CARD }, undefined)).status,
+    ).toBe(200);
+    // Its renewal brought within the 30 days, as the record would show it 11 months on.
+    await cluster.sql(`UPDATE subscriptions SET current_period_end = now() + interval '10 days' WHERE stripe_subscription_id = $1`, [
+      bought.body.subscriptionId,
+    ]);
+    const reminders = async () =>
+      Number(
+        (
+          await cluster.sql<{ count: string }>(`SELECT count(*) FROM email_messages WHERE "to" = $1 AND subject LIKE '% renews on %'`, [
+            member.email,
+          ])
+        )[0].count,
+      );
+    const deadline = Date.now() + 20_000;
+    while ((await reminders()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    // Several more ticks of both jobs: still one.
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    expect(await reminders()).toBe(1);
+  }, 60_000);
 
   it('holds after every step of random sequences sent to both instances', async () => {
     const trails = [];

@@ -6,6 +6,8 @@ import type { ApiError, ListResponse } from '../../helpers/types';
 import { seedSubscriptionPlans } from '../../../src/bootstrap/payments';
 import { SandboxGateway, addInterval } from '../../../src/payments';
 import { subscriptionService } from '../../../src/api/subscription/services/subscription';
+import { renewalReminderDays, renewalReminderTasks } from '../../../src/reminders/cron';
+import { settleMail } from '../../helpers/mail-queue';
 
 // Sandbox mode (no Stripe keys): the whole flow runs in-process.
 const SANDBOX_ENV = {
@@ -507,6 +509,98 @@ describe('the money-back guarantee: POST /api/subscriptions/refund (issue 30 ite
     expect(await sandboxRefunds(subscriptionId)).toHaveLength(1);
     await app.outbox.next(member.email, 10_000, 'Your Carnivo refund of $9.99 USD');
     expect(refundMails(member)).toHaveLength(0);
+  });
+});
+
+describe('the reminder before a yearly renewal (issue 30 item 5)', () => {
+  const reminders = () => subscriptionService(app.strapi);
+  /** One run of the job at `now`, then the mail queue's delivery of what it queued. */
+  const run = async (now: number, days?: number) => {
+    const result = await reminders().remindRenewals({ now: new Date(now), days });
+    await settleMail(app.strapi);
+    return result;
+  };
+  const renewalMails = (member: Member) => app.outbox.take(member.email).filter((mail) => mail.headers.subject?.includes(' renews on '));
+  const payFor = async (member: Member, plan: Plan) => {
+    const created = await subscribe(member.jwt, { priceId: plan.stripe_price_id });
+    await confirm({ clientSecret: created.body.clientSecret, cardNumber: CARD_OK, expiry: EXPIRY, cvc: '123' });
+    const now = await current(member.jwt);
+    return Date.parse(now.body!.currentPeriodEnd!);
+  };
+
+  it('e-mails the amount, the date and how to cancel 30 days before, once per renewal whatever the number of runs', async () => {
+    const member = await register('renewyearly');
+    const renewsAt = await payFor(member, yearly());
+    // 31 days before: not yet.
+    expect((await run(renewsAt - 31 * DAY_MS)).sent).toBe(0);
+    expect(renewalMails(member)).toEqual([]);
+
+    // Three runs at once (other members' yearly plans of this file are due too): each renewal is sent once.
+    const runs = await Promise.all([1, 2, 3].map(() => run(renewsAt - 30 * DAY_MS + 60_000)));
+    const due = runs[0].due;
+    expect(runs.map((result) => result.due)).toEqual([due, due, due]);
+    expect(runs.reduce((sum, result) => sum + result.sent, 0)).toBe(due);
+    expect(runs.reduce((sum, result) => sum + result.alreadySent, 0)).toBe(2 * due);
+    const mails = renewalMails(member);
+    expect(mails).toHaveLength(1);
+    const [mail] = mails;
+    const day = new Date(renewsAt).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+    expect(mail.headers.subject).toBe(`Your Carnivo Yearly renews on ${day}`);
+    expect(mail.text).toContain(`Your Carnivo Yearly subscription renews on ${day}, and $79.99 USD will be charged to your card on file.`);
+    expect(mail.text).toContain(`To stop it, unsubscribe before ${day} on your profile's Subscriptions tab.`);
+    expect(mail.text).toContain('/profile?tab=subscriptions');
+    // Later runs before the renewal send nothing more.
+    expect((await run(renewsAt - DAY_MS)).sent).toBe(0);
+    expect(renewalMails(member)).toEqual([]);
+
+    // The next renewal (a year on) gets its own reminder.
+    const next = addInterval(new Date(renewsAt), 'year').getTime();
+    const [record] = await records(member.id);
+    await app.strapi.db
+      .query('api::subscription.subscription')
+      .update({ where: { id: record.id }, data: { currentPeriodEnd: new Date(next) } });
+    expect((await run(next - 10 * DAY_MS)).sent).toBe(1);
+    expect(renewalMails(member)).toHaveLength(1);
+  });
+
+  it('says nothing to a monthly plan, a yearly plan set to cancel, or outside the configured days', async () => {
+    const monthlyMember = await register('renewmonthly');
+    const monthEnd = await payFor(monthlyMember, monthly());
+    const cancelling = await register('renewcancel');
+    const yearEnd = await payFor(cancelling, yearly());
+    expect((await cancel(cancelling.jwt)).status).toBe(200);
+    const shortNotice = await register('renewshort');
+    const shortEnd = await payFor(shortNotice, yearly());
+
+    await run(monthEnd - DAY_MS);
+    await run(yearEnd - DAY_MS);
+    expect(renewalMails(monthlyMember)).toEqual([]);
+    expect(renewalMails(cancelling)).toEqual([]);
+    // RENEWAL_REMINDER_DAYS=7: 8 days before is too early, 7 days before is the day.
+    expect(renewalMails(shortNotice)).toHaveLength(1);
+    const another = await register('renewshort2');
+    const anotherEnd = await payFor(another, yearly());
+    await run(anotherEnd - 8 * DAY_MS, 7);
+    expect(renewalMails(another)).toEqual([]);
+    await run(anotherEnd - 7 * DAY_MS, 7);
+    expect(renewalMails(another)).toHaveLength(1);
+    expect(shortEnd).toBeGreaterThan(0);
+  });
+
+  it('runs hourly by default, on RENEWAL_REMINDER_CRON when set, and refuses a wrong RENEWAL_REMINDER_DAYS at start', () => {
+    expect(renewalReminderTasks({ NODE_ENV: 'production' }).renewalReminders.options.rule).toBe('0 * * * *');
+    expect(renewalReminderTasks({ NODE_ENV: 'production', RENEWAL_REMINDER_CRON: '15 6 * * *' }).renewalReminders.options.rule).toBe(
+      '15 6 * * *',
+    );
+    expect(renewalReminderTasks({ NODE_ENV: 'production', RENEWAL_REMINDER_CRON: 'off' })).toEqual({});
+    expect(renewalReminderTasks({ NODE_ENV: 'test' })).toEqual({});
+    expect(renewalReminderDays({})).toBe(30);
+    expect(renewalReminderDays({ RENEWAL_REMINDER_DAYS: '14' })).toBe(14);
+    for (const wrong of ['0', '365', '7.5', 'soon', '-3']) {
+      expect(() => renewalReminderTasks({ NODE_ENV: 'production', RENEWAL_REMINDER_DAYS: wrong })).toThrow(
+        `RENEWAL_REMINDER_DAYS must be a whole number of days from 1 to 364, not "${wrong}".`,
+      );
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import { subscriptionLifecycle, type SubscriptionLifecycle } from '../parts/life
 import { subscriptionInvoices, type SubscriptionInvoices } from '../parts/invoices';
 import { gatewayEvents, type GatewayEvents } from '../parts/gateway-events';
 import { subscriptionRefund, type SubscriptionRefund } from '../parts/refund';
+import { renewalReminders, type RenewalReminders } from '../parts/renewal-reminders';
 
 /**
  * api::subscription.subscription, made of the parts in ../parts:
@@ -14,10 +15,16 @@ import { subscriptionRefund, type SubscriptionRefund } from '../parts/refund';
  * - lifecycle.ts: cancel, resume, the clean-up of a deleted account;
  * - invoices.ts: invoices, the portal, the sandbox card, the data export;
  * - gateway-events.ts: Stripe's webhook events and the sandbox's payments;
- * - refund.ts: the 30-day money-back guarantee's refund.
+ * - refund.ts: the 30-day money-back guarantee's refund;
+ * - renewal-reminders.ts: the e-mail before a yearly plan renews.
  * Callers reach it typed through subscriptionService(strapi).
  */
-export type SubscriptionService = SubscriptionPurchase & SubscriptionLifecycle & SubscriptionInvoices & GatewayEvents & SubscriptionRefund;
+export type SubscriptionService = SubscriptionPurchase &
+  SubscriptionLifecycle &
+  SubscriptionInvoices &
+  GatewayEvents &
+  SubscriptionRefund &
+  RenewalReminders;
 
 export default ({ strapi }: { strapi: Core.Strapi }): SubscriptionService => {
   const records = subscriptionRecords(strapi);
@@ -27,6 +34,7 @@ export default ({ strapi }: { strapi: Core.Strapi }): SubscriptionService => {
     ...subscriptionInvoices(records),
     ...gatewayEvents(strapi, records),
     ...subscriptionRefund(strapi, records),
+    ...renewalReminders(strapi, records),
   };
 };
 

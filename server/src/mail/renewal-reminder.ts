@@ -1,0 +1,45 @@
+import { escapeHtml } from '../escape-html';
+import { formatAmount } from '../contract/billing';
+import { SIGNATURE, defineMail, greeting } from './layout';
+
+export interface RenewalReminderMail {
+  username: string;
+  plan: string;
+  /** Cents, charged at the renewal. */
+  amount: number;
+  currency: string;
+  renewsAt: Date;
+  /** The Subscriptions tab, where Unsubscribe stops the renewal. */
+  subscriptionsUrl: string;
+}
+
+/** "December 28, 2026": the renewal's day, in UTC (the e-mail cannot know the reader's zone). */
+const day = (at: Date) => at.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+/** Before a yearly plan renews (automatic-renewal laws ask for one; api::subscription, issue 30 item 5). */
+export default defineMail<RenewalReminderMail>({
+  queue: 'reminder',
+  render(input) {
+    const amount = `${formatAmount(input.amount)} ${input.currency.toUpperCase()}`;
+    const lines = [
+      `Your ${input.plan} subscription renews on ${day(input.renewsAt)}, and ${amount} will be charged to your card on file.`,
+      'You do not need to do anything to keep it.',
+      `To stop it, unsubscribe before ${day(input.renewsAt)} on your profile's Subscriptions tab. You keep access until then, and you will not be charged again.`,
+    ];
+    const text = [
+      greeting(input.username),
+      '',
+      ...lines.flatMap((line) => [line, '']),
+      `Your subscription: ${input.subscriptionsUrl}`,
+      '',
+      SIGNATURE,
+    ].join('\n');
+    const html = [
+      `<p>${escapeHtml(greeting(input.username))}</p>`,
+      ...lines.map((line) => `<p>${escapeHtml(line)}</p>`),
+      `<p><a href="${escapeHtml(input.subscriptionsUrl)}">Manage your subscription</a></p>`,
+      `<p>${SIGNATURE}</p>`,
+    ].join('\n');
+    return { subject: `Your ${input.plan} renews on ${day(input.renewsAt)}`, text, html };
+  },
+});
