@@ -7,6 +7,8 @@ type ModalProps = {
   onClose: () => void;
   children: ReactNode;
   description?: string;
+  /** More of the dialog's own text that describes it (its element's id), read out with the description. */
+  describedBy?: string;
   /** The ✕ in the corner; a confirmation whose own buttons close it can go without. */
   closeButton?: boolean;
 };
@@ -54,7 +56,16 @@ function initialFocus(dialog: HTMLDialogElement): HTMLElement {
  * `onClose` (never while busy), and focus goes back to the control that opened it. It is open while
  * mounted: the view mounts it from the machine's state, and closing is the machine's decision.
  */
-export function Modal({ title, role = 'dialog', busy = false, onClose, children, description, closeButton = true }: ModalProps) {
+export function Modal({
+  title,
+  role = 'dialog',
+  busy = false,
+  onClose,
+  children,
+  description,
+  describedBy,
+  closeButton = true,
+}: ModalProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
@@ -111,7 +122,7 @@ export function Modal({ title, role = 'dialog', busy = false, onClose, children,
       ref={dialogRef}
       role={role === 'alertdialog' ? role : undefined}
       aria-labelledby={titleId}
-      aria-describedby={description ? descriptionId : undefined}
+      aria-describedby={[description ? descriptionId : null, describedBy ?? null].filter(Boolean).join(' ') || undefined}
       aria-busy={busy}
       className="modal"
       tabIndex={-1}

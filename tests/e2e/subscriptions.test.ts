@@ -52,6 +52,15 @@ async function pay(p: Page, cardNumber: string) {
   await dialog.waitFor({ state: 'detached' });
 }
 
+/** The date and time the way the page writes them, in the browser's own locale and zone. */
+function pageDateTime(p: Page, iso: string): Promise<string> {
+  return p.evaluate(
+    (value) =>
+      new Date(value).toLocaleString(undefined, { year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' }),
+    iso,
+  );
+}
+
 /** The date the way the page writes it, in the browser's own locale. */
 function pageDate(p: Page, iso: string): Promise<string> {
   return p.evaluate((value) => new Date(value).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' }), iso);
@@ -198,7 +207,7 @@ describe('subscriptions on the sandbox gateway', () => {
       // Before deleting, the page and its dialog say what happens to the plan, and how to get the first payment back.
       const ends =
         'Your Carnivo Monthly subscription ends when your account is deleted. You will not be charged again, and the rest of the period you have paid for is not refunded.';
-      const guarantee = `Your first payment is covered by our 30-day money-back guarantee until ${await pageDate(p, refundableUntil!)}.`;
+      const guarantee = `Your first payment is covered by our 30-day money-back guarantee until ${await pageDateTime(p, refundableUntil!)}.`;
       const notice = p.locator('main .alert--notice').first();
       await expect.poll(() => notice.innerText(), poll).toContain(ends);
       expect(await notice.innerText()).toContain(guarantee);
@@ -225,7 +234,7 @@ describe('subscriptions on the sandbox gateway', () => {
     const tab = subscriptionsTab(page);
     await expect.poll(() => tab.locator('.status').textContent(), poll).toBe('active');
     const { refundableUntil } = (await currentSubscription(user))!;
-    const offer = `30-day money-back guarantee: you can get your first payment of $9.99 back until ${await pageDate(page, refundableUntil!)}.`;
+    const offer = `30-day money-back guarantee: you can get your first payment of $9.99 back until ${await pageDateTime(page, refundableUntil!)}.`;
     await expect.poll(() => tab.innerText(), poll).toContain(offer);
 
     await tab.getByRole('button', { name: 'Request a refund' }).click();

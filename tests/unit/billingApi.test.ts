@@ -38,6 +38,8 @@ const invoice: Invoice = {
   receiptUrl: '/receipt/in_1',
   pdfUrl: null,
   refunded: false,
+  paidAt: null,
+  subscriptionId: null,
 };
 
 beforeEach(() => configureApiClient({ getToken: () => 'member-token', onUnauthorized: () => {} }));

@@ -23,6 +23,8 @@ const newest: Invoice = {
   receiptUrl: 'https://invoice.stripe.com/i/in_3',
   pdfUrl: 'https://pay.stripe.com/invoice/in_3/pdf',
   refunded: false,
+  paidAt: null,
+  subscriptionId: null,
 };
 // The sandbox's kind: its own receipt page, no PDF, no period.
 const older: Invoice = {

@@ -3,7 +3,7 @@ import { within } from '@testing-library/react';
 import { refundedMessage, subscriptionRefundMachine } from '../../machines/subscriptionRefund.machine';
 import { subscriptionsTabMachine } from '../../machines/subscriptionsTab.machine';
 import { ApiError } from '../../machines/services/errors';
-import { formatDate } from '../../machines/rules/dates';
+import { formatDateTime } from '../../machines/rules/dates';
 import { SUCCESS_NOTICE_MS } from '../../machines/shared/notice';
 import { refundRefusals } from '../../server/src/contract/subscriptions';
 import { subscriptionRefundModel } from '../models/subscriptionRefund.model';
@@ -24,7 +24,7 @@ import {
 
 const REFUNDABLE_UNTIL = '2026-12-27T09:00:00.000Z';
 const covered = { ...activeSubscription, refundableUntil: REFUNDABLE_UNTIL, refundableAmount: 999 };
-const OFFER = `30-day money-back guarantee: you can get your first payment of $9.99 back until ${formatDate(REFUNDABLE_UNTIL)}.`;
+const OFFER = `30-day money-back guarantee: you can get your first payment of $9.99 back until ${formatDateTime(REFUNDABLE_UNTIL)}.`;
 const CONFIRMATION =
   'We will refund your first payment of $9.99 in full to the card you paid with. Your subscription ends now, and its paid features stop straight away.';
 const REFUNDED = 'Your first payment of $9.99 has been refunded and your subscription has ended.';

@@ -29,6 +29,10 @@ export type Invoice = {
   pdfUrl: string | null;
   /** Refunded in full by the money-back guarantee (billing history shows "Refunded"). */
   refunded: boolean;
+  /** When it was paid (ISO 8601), when the provider says; the money-back guarantee counts from it. */
+  paidAt: string | null;
+  /** The provider's id of the subscription it bills, when it bills one. */
+  subscriptionId: string | null;
 };
 
 /** GET /api/subscriptions/invoices?page=N (1-based): the member's own invoices, newest first. */

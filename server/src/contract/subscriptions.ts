@@ -60,22 +60,28 @@ export type CurrentSubscriptionAnswer = CurrentSubscription & {
 export const MONEY_BACK_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** An invoice as the money-back guarantee reads it. */
+type Payment = { date: string; status: string; amount: number; paidAt?: string | null };
+/** When a payment was made: its paid time when the provider gives one, else when it was issued. */
+const paidTime = (invoice: Payment): number => Date.parse(invoice.paidAt ?? invoice.date);
+
 /**
- * The end of the money-back guarantee (ISO 8601): MONEY_BACK_DAYS after the member's first paid
- * invoice, while that is still ahead of `now`; otherwise null (no payment yet, or the window is past).
+ * The end of the money-back guarantee (ISO 8601): MONEY_BACK_DAYS after the member's first payment,
+ * while that is still ahead of `now`; otherwise null (no payment yet, or the window is past).
  */
-export function refundableUntil(invoices: readonly { date: string; status: string }[], now: number): string | null {
+export function refundableUntil(invoices: readonly Payment[], now: number): string | null {
   const first = firstPayment(invoices);
   if (!first) return null;
-  const until = Date.parse(first.date) + MONEY_BACK_DAYS * DAY_MS;
+  const until = paidTime(first) + MONEY_BACK_DAYS * DAY_MS;
   return until > now ? new Date(until).toISOString() : null;
 }
 
-/** The member's first payment: their oldest paid invoice (the one the guarantee covers), or null. */
-export function firstPayment<T extends { date: string; status: string }>(invoices: readonly T[]): T | null {
+/** The member's first payment: their oldest paid invoice with money paid (the one the guarantee covers), or null. */
+export function firstPayment<T extends Payment>(invoices: readonly T[]): T | null {
   let first: T | null = null;
   for (const invoice of invoices) {
-    if (invoice.status === 'paid' && (!first || Date.parse(invoice.date) < Date.parse(first.date))) first = invoice;
+    if (invoice.status !== 'paid' || !(invoice.amount > 0)) continue;
+    if (!first || paidTime(invoice) < paidTime(first)) first = invoice;
   }
   return first;
 }

@@ -345,6 +345,9 @@ export class SandboxGateway implements PaymentGateway {
         receiptUrl: this.receiptUrl(id),
         pdfUrl: null,
         refunded: Boolean(sub.refunds?.[id]),
+        // Each period is paid as it starts: the first payment, then each renewal.
+        paidAt: start.toISOString(),
+        subscriptionId: sub.id,
       });
     }
     return invoices;

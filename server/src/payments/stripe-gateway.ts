@@ -87,6 +87,8 @@ export function mapStripeInvoice(invoice: Stripe.Invoice): Invoice {
     pdfUrl: invoice.invoice_pdf ?? null,
     // Stripe keeps refunds on the payment, not the invoice: the app marks the ones it made (parts/invoices.ts).
     refunded: false,
+    paidAt: isoOf(invoice.status_transitions?.paid_at),
+    subscriptionId: invoiceSubscriptionId(invoice),
   };
 }
 
@@ -284,10 +286,23 @@ export class StripeGateway implements PaymentGateway {
     const intent = idOf(payment?.payment_intent);
     const charge = idOf(payment?.charge);
     if (!intent && !charge) throw new GatewayError('invalid_request', `Invoice ${invoiceId} has no payment to refund.`);
-    const refund = await this.call(() =>
-      this.stripe.refunds.create(intent ? { payment_intent: intent } : { charge }, { idempotencyKey: `carnivo-refund-${invoiceId}` }),
-    );
-    return { refundId: refund.id, amount: refund.amount, currency: refund.currency };
+    const target = intent ? { payment_intent: intent } : { charge: charge! };
+    try {
+      const refund = await this.call(() =>
+        this.stripe.refunds.create(
+          { ...target, reason: 'requested_by_customer', metadata: { carnivo_invoice: invoiceId, carnivo_customer: customerId } },
+          { idempotencyKey: `carnivo-refund-${invoiceId}` },
+        ),
+      );
+      return { refundId: refund.id, amount: refund.amount, currency: refund.currency };
+    } catch (error) {
+      // Refunded already, by a try whose idempotency key Stripe no longer keeps (24 hours): that refund is the answer.
+      if (!(error instanceof GatewayError && error.code === 'charge_already_refunded')) throw error;
+      const earlier = await this.call(() => this.stripe.refunds.list({ ...target, limit: 10 }));
+      const refund = earlier.data.find((candidate) => candidate.status === 'succeeded' || candidate.status === 'pending');
+      if (!refund) throw error;
+      return { refundId: refund.id, amount: refund.amount, currency: refund.currency };
+    }
   }
 
   async cancelNow(subscriptionId: string): Promise<GatewaySubscription> {

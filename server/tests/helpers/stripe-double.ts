@@ -220,9 +220,26 @@ export async function startStripeDouble() {
         : [];
       return { status: 200, body: { object: 'list', url: '/v1/invoice_payments', has_more: false, data } };
     }
+    if (method === 'GET' && path === '/v1/refunds') {
+      const data = refunds.filter((refund) => !params.payment_intent || refund.payment_intent === params.payment_intent);
+      return { status: 200, body: { object: 'list', url: '/v1/refunds', has_more: false, data } };
+    }
     if (method === 'POST' && path === '/v1/refunds') {
       const invoice = invoices.find((candidate) => `pi_for_${String(candidate.id)}` === params.payment_intent);
       if (!invoice) return { status: 404, body: { error: notFound('payment_intent', params.payment_intent).error } };
+      // As Stripe: a payment refunded in full cannot be refunded again (a new idempotency key is a new request).
+      if (refunds.some((refund) => refund.payment_intent === params.payment_intent)) {
+        return {
+          status: 400,
+          body: {
+            error: {
+              type: 'invalid_request_error',
+              code: 'charge_already_refunded',
+              message: `Charge for ${params.payment_intent} has already been refunded.`,
+            },
+          },
+        };
+      }
       counter += 1;
       const refund = {
         id: `re_test_${counter}`,
@@ -231,6 +248,8 @@ export async function startStripeDouble() {
         amount: Number(invoice.amount_paid),
         currency: invoice.currency,
         status: 'succeeded',
+        reason: params.reason,
+        metadata: { carnivo_invoice: params['metadata[carnivo_invoice]'], carnivo_customer: params['metadata[carnivo_customer]'] },
       };
       refunds.push(refund);
       return { status: 200, body: refund };

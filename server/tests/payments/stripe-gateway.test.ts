@@ -516,6 +516,8 @@ describe('the server in Stripe mode', () => {
       customer,
       created,
       status,
+      parent: { type: 'subscription_details', subscription_details: { subscription: id } },
+      status_transitions: { paid_at: status === 'paid' ? created : null },
       amount_paid: status === 'paid' ? 7999 : 0,
       amount_due: 7999,
       currency: 'usd',
@@ -551,11 +553,14 @@ describe('the server in Stripe mode', () => {
       Object.assign(double.subscriptions.get(id)!, { status: 'active', current_period_end: 1_960_000_000 });
       expect((await request(app.baseUrl, 'GET', `/api/subscriptions/${id}/verify`, { token: member.jwt })).status).toBe(200);
       const invoiceId = `in_${username}`;
+      const paidAt = Math.floor(Date.now() / 1000) - daysAgo * 86_400;
       double.invoices.push({
         id: invoiceId,
         object: 'invoice',
         customer: double.subscriptions.get(id)!.customer,
-        created: Math.floor(Date.now() / 1000) - daysAgo * 86_400,
+        created: paidAt,
+        status_transitions: { paid_at: paidAt },
+        parent: { type: 'subscription_details', subscription_details: { subscription: id } },
         status: 'paid',
         amount_paid: 999,
         amount_due: 999,
@@ -574,6 +579,7 @@ describe('the server in Stripe mode', () => {
       expect([res.status, res.body]).toEqual([200, { invoiceId, amount: 999, currency: 'usd' }]);
       const [post] = double.requestsTo('POST', '/v1/refunds').filter((call) => call.params.payment_intent === `pi_for_${invoiceId}`);
       expect(post.headers['idempotency-key']).toBe(`carnivo-refund-${invoiceId}`);
+      expect(post.params).toMatchObject({ reason: 'requested_by_customer', 'metadata[carnivo_invoice]': invoiceId });
       expect(refundsOf(invoiceId)).toHaveLength(1);
       expect(double.requestsTo('DELETE', `/v1/subscriptions/${id}`)).toHaveLength(1);
       expect(double.subscriptions.get(id)!.status).toBe('canceled');
@@ -584,7 +590,7 @@ describe('the server in Stripe mode', () => {
       expect(listed.body.data).toEqual([expect.objectContaining({ id: invoiceId, refunded: true })]);
     });
 
-    it('a refund whose cancel failed at Stripe is finished when asked again, without a second refund', async () => {
+    it('a refund whose cancel failed at Stripe records nothing; asked again, it ends the subscription without a second refund', async () => {
       const { member, id, invoiceId } = await payingMember('stripehank', 3);
       double.failNext(400, { type: 'invalid_request_error', message: 'Stripe could not cancel.' }, 1, {
         method: 'DELETE',
@@ -592,11 +598,12 @@ describe('the server in Stripe mode', () => {
       });
       const failed = await refund(member.jwt);
       expect(failed.status).toBeGreaterThanOrEqual(400);
-      // The money went back and that is recorded; the subscription still runs at Stripe.
+      // The money went back; the subscription still runs at Stripe, and the offer is still there to finish it.
       expect(refundsOf(invoiceId)).toHaveLength(1);
       expect(double.subscriptions.get(id)!.status).toBe('active');
       const [record] = await app.strapi.db.query('api::subscription.subscription').findMany({ where: { stripe_subscription_id: id } });
-      expect(record.refunded_invoice_id).toBe(invoiceId);
+      expect(record.refunded_invoice_id).toBeNull();
+      expect((await current(member.jwt)).body).toMatchObject({ refundableAmount: 999 });
 
       const retried = await refund(member.jwt);
       expect([retried.status, retried.body]).toEqual([200, { invoiceId, amount: 999, currency: 'usd' }]);
@@ -604,6 +611,24 @@ describe('the server in Stripe mode', () => {
       expect(double.subscriptions.get(id)!.status).toBe('canceled');
       const again = await refund(member.jwt);
       expect([again.status, again.body.error?.message]).toEqual([409, 'You have already used the 30-day money-back guarantee.']);
+    });
+
+    it('a refund made earlier, whose idempotency key Stripe no longer keeps, is found and recorded, not refused', async () => {
+      const { member, id, invoiceId } = await payingMember('stripejane', 2);
+      // As if a try two days ago refunded it and then crashed before anything was recorded.
+      double.refunds.push({
+        id: 're_earlier',
+        object: 'refund',
+        payment_intent: `pi_for_${invoiceId}`,
+        amount: 999,
+        currency: 'usd',
+        status: 'succeeded',
+      });
+      const res = await refund(member.jwt);
+      expect([res.status, res.body]).toEqual([200, { invoiceId, amount: 999, currency: 'usd' }]);
+      expect(refundsOf(invoiceId)).toHaveLength(1);
+      expect(double.requestsTo('GET', '/v1/refunds').at(-1)!.params.payment_intent).toBe(`pi_for_${invoiceId}`);
+      expect(double.subscriptions.get(id)!.status).toBe('canceled');
     });
 
     it('a first payment 31 days old is not refunded', async () => {

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { Modal } from '../../components/Modal';
 import { ActionButtons } from '../../components/form/ActionButtons';
 import { SubscriptionAtDeletionNotice } from './SubscriptionAtDeletionNotice';
@@ -6,6 +7,7 @@ import type { SubscriptionAtDeletion } from '../../../machines/deleteAccount.mac
 type ConfirmDeletionDialogProps = { busy: boolean; subscription: SubscriptionAtDeletion; onConfirm: () => void; onCancel: () => void };
 
 export function ConfirmDeletionDialog({ busy, subscription, onConfirm, onCancel }: ConfirmDeletionDialogProps) {
+  const noticeId = useId();
   return (
     <Modal
       title="Confirm Account Deletion"
@@ -14,8 +16,9 @@ export function ConfirmDeletionDialog({ busy, subscription, onConfirm, onCancel 
       onClose={onCancel}
       closeButton={false}
       description="Are you absolutely sure you want to delete your account? This action is irreversible."
+      describedBy={subscription.kind === 'none' ? undefined : noticeId}
     >
-      <SubscriptionAtDeletionNotice subscription={subscription} />
+      <SubscriptionAtDeletionNotice subscription={subscription} id={noticeId} />
       {busy && (
         <p className="spinner" role="status">
           <span className="spinner__wheel" aria-hidden="true" />

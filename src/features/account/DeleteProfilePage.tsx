@@ -37,10 +37,16 @@ function DeleteAccountFlow({ loggedIn }: { loggedIn: boolean }) {
         <>
           <SubscriptionAtDeletionNotice subscription={subscription} />
           <FormMessages error={error} />
+          {checking && (
+            <p id="deletion-checking" className="muted">
+              Checking your subscription…
+            </p>
+          )}
           <button
             type="button"
             className="button button--danger"
             disabled={checking}
+            aria-describedby={checking ? 'deletion-checking' : undefined}
             onClick={() => flow.send({ type: 'deletion.requested' })}
           >
             Delete My Account

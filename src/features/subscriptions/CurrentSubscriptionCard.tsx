@@ -3,7 +3,7 @@ import type { ActorRefFrom } from 'xstate';
 import type { subscriptionCancelMachine } from '../../../machines/subscriptionCancel.machine';
 import type { subscriptionRefundMachine } from '../../../machines/subscriptionRefund.machine';
 import { MONEY_BACK_DAYS, type CurrentSubscriptionAnswer } from '../../../server/src/contract/subscriptions';
-import { formatDate } from '../../../machines/rules/dates';
+import { formatDate, formatDateTime } from '../../../machines/rules/dates';
 import { formatAmount } from '../../../server/src/contract/billing';
 import { Modal } from '../../components/Modal';
 import { ActionButtons } from '../../components/form/ActionButtons';
@@ -111,7 +111,7 @@ function RefundOffer({ until, amount, refund }: RefundOfferProps) {
   return (
     <div className="subscription-card__guarantee">
       <p>
-        {`${MONEY_BACK_DAYS}-day money-back guarantee: you can get your first payment of ${formatAmount(amount)} back until ${formatDate(until)}.`}
+        {`${MONEY_BACK_DAYS}-day money-back guarantee: you can get your first payment of ${formatAmount(amount)} back until ${formatDateTime(until)}.`}
       </p>
       <button type="button" className="button" onClick={() => refund.send({ type: 'refund.requested' })}>
         Request a refund

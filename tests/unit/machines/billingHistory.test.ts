@@ -17,6 +17,8 @@ const invoice = (id: string): Invoice => ({
   receiptUrl: `https://pay.example/${id}`,
   pdfUrl: null,
   refunded: false,
+  paidAt: null,
+  subscriptionId: null,
 });
 
 let pages: Deferred<InvoicePage>[];

@@ -131,6 +131,9 @@ describe('sandbox mode', () => {
         periodEnd: now.currentPeriodEnd,
         receiptUrl: expect.stringMatching(/^\/api\/payments\/sandbox\/receipts\/in_sandbox_/),
         pdfUrl: null,
+        refunded: false,
+        paidAt: now.startDate,
+        subscriptionId: now.id,
       },
     ]);
     const receipt = await fetch(app.baseUrl + receiptPath(mine.body.data[0]));
@@ -566,6 +569,10 @@ describe('Stripe mode, through the local Stripe double', () => {
       periodEnd: new Date((1_802_592_000 + 12 * 86_400) * 1000).toISOString(),
       receiptUrl: null,
       pdfUrl: null,
+      refunded: false,
+      // The test's invoices carry neither status_transitions nor parent.
+      paidAt: null,
+      subscriptionId: null,
     });
     expect(page1.body.data[1]).toMatchObject({
       id: `in_${aliceCus}_11`,

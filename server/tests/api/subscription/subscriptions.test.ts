@@ -507,8 +507,39 @@ describe('the money-back guarantee: POST /api/subscriptions/refund (issue 30 ite
       Array(7).fill('You have already used the 30-day money-back guarantee.'),
     );
     expect(await sandboxRefunds(subscriptionId)).toHaveLength(1);
-    await app.outbox.next(member.email, 10_000, 'Your Carnivo refund of $9.99 USD');
-    expect(refundMails(member)).toHaveLength(0);
+    // One receipt queued, counted in the queue itself (not only what the outbox has delivered so far).
+    const receipts = await app.strapi.db
+      .query('api::email-message.email-message')
+      .count({ where: { to: member.email, subject: 'Your Carnivo refund of $9.99 USD' } });
+    expect(receipts).toBe(1);
+  });
+
+  it('refunds the first payment and ends its plan; a plan bought since, and paid apart, goes on', async () => {
+    const member = await register('refundtwoplans');
+    await payFor(member, monthly());
+    expect((await cancel(member.jwt)).status).toBe(200);
+    await payFor(member, yearly());
+    // The tab shows the yearly plan, which the guarantee does not cover: no offer there.
+    expect((await current(member.jwt)).body).toMatchObject({
+      plan: { productName: 'Carnivo Yearly' },
+      refundableUntil: null,
+      refundableAmount: null,
+    });
+
+    const res = await refund(member.jwt);
+    expect([res.status, res.body.amount]).toEqual([200, 999]);
+    expect((await current(member.jwt)).body).toMatchObject({ status: 'active', plan: { productName: 'Carnivo Yearly' } });
+    const rows = await records(member.id);
+    expect(rows.map((row) => [row.status, row.refund_amount])).toEqual([
+      ['canceled', 999],
+      ['active', null],
+    ]);
+    expect((await invoices(member.jwt)).body.data.map((invoice) => [invoice.amount, invoice.refunded])).toEqual([
+      [7999, false],
+      [999, true],
+    ]);
+    const [receipt] = refundMails(member);
+    expect(receipt.text).toContain('Your Carnivo Monthly subscription has ended');
   });
 });
 

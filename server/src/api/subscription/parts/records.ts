@@ -8,6 +8,7 @@ import {
   INCOMPLETE_LIFETIME_MS,
   firstPayment,
   holdsPlan,
+  MONEY_BACK_DAYS,
   refundableUntil,
   type CurrentSubscription,
   type CurrentSubscriptionAnswer,
@@ -50,6 +51,13 @@ export interface SubscriptionRecord {
   refund_currency?: string | null;
 }
 
+/** The money-back guarantee on offer: the first payment, the subscription it paid for, and until when (ISO 8601). */
+export interface RefundOffer {
+  invoice: Invoice;
+  record: SubscriptionRecord;
+  until: string;
+}
+
 export interface MemberRow {
   id: number;
   documentId: string;
@@ -67,6 +75,8 @@ export const toIso = (value: string | number | Date | null | undefined): string 
   const ms = toMs(value);
   return ms == null ? null : new Date(ms).toISOString();
 };
+const MONEY_BACK_MS = MONEY_BACK_DAYS * 24 * 60 * 60 * 1000;
+
 export const isEnded = (status: SubscriptionStatus) => ENDED_STATUSES.includes(status);
 /** Local actions are stamped at whole seconds, like Stripe's event.created. */
 export const nowStamp = () => Math.floor(Date.now() / 1000) * 1000;
@@ -130,6 +140,12 @@ export interface SubscriptionRecords {
   answer(userId: number, record: SubscriptionRecord): Promise<CurrentSubscriptionAnswer>;
   /** Whether the member has had the money-back guarantee's refund (once per member). */
   refundClaimed(userId: number): Promise<boolean>;
+  /**
+   * The money-back guarantee's offer among these held subscriptions: the member's first payment, while
+   * in its window, not refunded yet, and paying for one of them (that one ends with the refund); else
+   * null. With `quiet`, a gateway that cannot be read means no offer (a page still loads), not an error.
+   */
+  refundOffer(userId: number, held: SubscriptionRecord[], options?: { quiet?: boolean }): Promise<RefundOffer | null>;
   /** Records the guarantee's refund on the subscription it ends. */
   recordRefund(
     id: number,
@@ -180,6 +196,28 @@ export function subscriptionRecords(strapi: Core.Strapi): SubscriptionRecords {
   /** Whether the member has had the money-back guarantee's refund (once per member). */
   const refundClaimed = async (userId: number): Promise<boolean> =>
     (await subs().count({ where: { user: { id: userId }, refunded_at: { $notNull: true } } })) > 0;
+
+  async function refundOffer(userId: number, held: SubscriptionRecord[], { quiet = false } = {}): Promise<RefundOffer | null> {
+    const now = gateway().now().getTime();
+    // A subscription's first payment is made within INCOMPLETE_LIFETIME_MS of its creation: past that and the
+    // guarantee's days, none of its payments can be in the window, and the gateway is not asked.
+    const candidates = held.filter(
+      (record) => holdsPlan(record) && now < (toMs(record.createdAt) ?? 0) + INCOMPLETE_LIFETIME_MS + MONEY_BACK_MS,
+    );
+    if (candidates.length === 0 || (await refundClaimed(userId))) return null;
+    let invoices: Invoice[];
+    try {
+      invoices = await allInvoices(userId);
+    } catch (error) {
+      if (!quiet || !isGatewayError(error)) throw error;
+      strapi.log.warn(`[payments] the money-back guarantee of user ${userId} could not be read from the gateway: ${error.message}`);
+      return null;
+    }
+    const first = firstPayment(invoices);
+    const record = first ? candidates.find((candidate) => candidate.stripe_subscription_id === first.subscriptionId) : undefined;
+    const until = first ? refundableUntil([first], now) : null;
+    return first && record && until ? { invoice: first, record, until } : null;
+  }
 
   /** Open (not ended) subscriptions of a member, newest first. */
   const openRecords = async (userId: number): Promise<SubscriptionRecord[]> =>
@@ -286,13 +324,10 @@ export function subscriptionRecords(strapi: Core.Strapi): SubscriptionRecords {
     customerOf,
     allInvoices,
     async answer(userId, record) {
-      const current = toCurrent(record);
-      // Only a plan held can be refunded (a purchase still waiting for its payment has nothing paid to give back),
-      // and only once per member.
-      const invoices = holdsPlan(current) && !(await refundClaimed(userId)) ? await allInvoices(userId) : [];
-      const until = refundableUntil(invoices, gateway().now().getTime());
-      return { ...current, refundableUntil: until, refundableAmount: until ? firstPayment(invoices)!.amount : null };
+      const offer = await refundOffer(userId, [record], { quiet: true });
+      return { ...toCurrent(record), refundableUntil: offer?.until ?? null, refundableAmount: offer?.invoice.amount ?? null };
     },
+    refundOffer,
     refundClaimed,
     async recordRefund(id, refund) {
       await subs().update({ where: { id }, data: refund });
