@@ -138,8 +138,8 @@ export async function clearThrottle(subject: Subject): Promise<void> {
 /** Keys held in memory for identifiers no account has (null with Redis): at most MEMORY_MAX_KEYS per counter. */
 export const unknownIdentifierKeys = (): number | null => storeOf({ key: '', known: false }).storedKeys();
 
-// A bcrypt hash (cost 10, as both user stores hash) of a random password nobody kept.
-const NO_ACCOUNT_HASH = '$2a$10$QhjTjZ9bWXgjqUudOUk3O.R4YqsvQ/wkfMQX5UwiRIEb5UqhwX0Li';
+// A bcrypt hash (cost 10: PASSWORD_HASH_COST, as both user stores hash) of a random password nobody kept.
+export const NO_ACCOUNT_HASH = '$2a$10$QhjTjZ9bWXgjqUudOUk3O.R4YqsvQ/wkfMQX5UwiRIEb5UqhwX0Li';
 
 /**
  * For an identifier no account has: the password check an account costs, so the answer's time does

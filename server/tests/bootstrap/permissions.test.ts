@@ -64,6 +64,7 @@ const AUTHENTICATED = [
   'api::subscription.subscription.verify',
   'api::subscription.subscription.cancel',
   'api::subscription.subscription.resume',
+  'api::subscription.subscription.refund',
   'api::subscription.subscription.invoices',
   'api::subscription.subscription.portal',
   'api::subscription.subscription.card',

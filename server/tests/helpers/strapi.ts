@@ -58,6 +58,8 @@ export async function bootStrapi(options: BootOptions = {}): Promise<TestStrapi>
 
   Object.assign(process.env, {
     NODE_ENV: 'test',
+    // bcrypt's lowest cost: hashing at 10 was the tests' largest single CPU cost (security/password-hash.ts).
+    TEST_PASSWORD_HASH_COST: '4',
     STRAPI_TELEMETRY_DISABLED: 'true',
     HOST: '127.0.0.1',
     PORT: '0',

@@ -173,6 +173,30 @@ describe('step-up: a stolen session alone changes nothing', () => {
 
   it('cannot delete the account, change the e-mail or the password, or download the data', () => accountActions(surface));
 
+  it("cannot claim the member's money-back refund (it ends their plan for good); after the password it can", async () => {
+    const victim = await register();
+    const bought = await call('POST', '/api/subscriptions', { token: victim.jwt, body: { priceId: 'price_sandbox_monthly' } });
+    expect(bought.status).toBe(200);
+    const card = { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' };
+    const paid = await call('POST', '/api/payments/sandbox/confirm', {
+      body: { clientSecret: (bought.body as { clientSecret: string }).clientSecret, ...card },
+    });
+    expect(paid.status).toBe(200);
+    await ageProof(victim.jwt);
+    const subscription = async () =>
+      (await app.strapi.db.query('api::subscription.subscription').findMany({ where: { user: { id: victim.id } } })).map(
+        (row: { status: string; refunded_at: unknown }) => [row.status, row.refunded_at],
+      );
+
+    expectStepUpAsked(await call('POST', '/api/subscriptions/refund', { token: victim.jwt }), ['password']);
+    // Re-read: the plan still runs and nothing was refunded.
+    expect(await subscription()).toEqual([['active', null]]);
+
+    expect((await stepUp(victim.jwt, { password: victim.password })).status).toBe(200);
+    expect((await call('POST', '/api/subscriptions/refund', { token: victim.jwt })).status).toBe(200);
+    expect(await subscription()).toEqual([['canceled', expect.anything()]]);
+  });
+
   it('changes the password only after a step-up', () => changePassword(surface));
 
   it('cannot remove a passkey; after a step-up it can', () => removePasskey(surface));

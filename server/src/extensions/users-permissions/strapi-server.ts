@@ -12,6 +12,7 @@ import { credentialStamp } from '../../security/sessions/credentials';
 import { applyProfileGuards } from './profile-guard';
 import { withSocialSignIn } from './social/controller';
 import { extendOnce } from '../extend-once';
+import { passwordHashCost } from '../../security/password-hash';
 import { UID } from '../../content-types';
 import { FORGOT_PASSWORD_MIN_MS } from '../../api/account/services/password-reset';
 import { mailKindContext } from '../../api/email-message/services/mail-queue';
@@ -24,6 +25,7 @@ type ControllerFactory = (deps: { strapi: Core.Strapi }) => Record<string, Handl
 type ServiceFactory = (deps: { strapi: Core.Strapi }) => any;
 
 interface UsersPermissionsPlugin {
+  contentTypes: { user: { schema: { attributes: { password: Record<string, unknown> } } } };
   controllers: Record<string, ControllerFactory>;
   services: Record<string, ServiceFactory>;
   middlewares: Record<string, (config: unknown, deps: { strapi: Core.Strapi }) => unknown>;
@@ -87,6 +89,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * The plugin's routes stay as they are.
  */
 export default (plugin: UsersPermissionsPlugin) => {
+  // bcrypt's cost, read by the plugin's user service and the document service alike (security/password-hash.ts).
+  plugin.contentTypes.user.schema.attributes.password.encryption = { rounds: passwordHashCost() };
   plugin.middlewares.rateLimit = (_config, { strapi }) => createAuthRateLimit(strapi);
   plugin.services.jwt = extendOnce(plugin.services.jwt, withSessionTokens);
   plugin.services.user = extendOnce(plugin.services.user, withTransactionalConfirmation);

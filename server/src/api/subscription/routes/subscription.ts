@@ -1,4 +1,4 @@
-import { contentApiRoutes } from '../../../route-table';
+import { STEP_UP, contentApiRoutes } from '../../../route-table';
 
 // Member-only: 401 without a bearer token; the authenticated role holds these actions (derived from these rows,
 // src/bootstrap/permissions.ts). No core routes: records are only changed through these.
@@ -7,7 +7,8 @@ export default contentApiRoutes('subscription', 'member', [
   ['POST', '/subscriptions', 'create'],
   ['POST', '/subscriptions/cancel', 'cancel'],
   ['POST', '/subscriptions/resume', 'resume'],
-  ['POST', '/subscriptions/refund', 'refund'],
+  // The refund ends the plan and uses the once-only guarantee: a stolen session alone cannot claim it.
+  ['POST', '/subscriptions/refund', 'refund', 'member', STEP_UP],
   ['GET', '/subscriptions/invoices', 'invoices'],
   ['GET', '/subscriptions/card', 'card'],
   ['POST', '/subscriptions/portal', 'portal'],
