@@ -1,6 +1,6 @@
 import { escapeHtml } from '../escape-html';
 import { formatAmount } from '../contract/billing';
-import { SIGNATURE, defineMail, greeting } from './layout';
+import { SIGNATURE, defineMail, greeting, utcMinute } from './layout';
 
 export interface RenewalReminderMail {
   username: string;
@@ -21,10 +21,12 @@ export default defineMail<RenewalReminderMail>({
   queue: 'reminder',
   render(input) {
     const amount = `${formatAmount(input.amount)} ${input.currency.toUpperCase()}`;
+    // The exact moment, in UTC: a day alone would read as the reader's own day, which may start after the charge.
+    const at = utcMinute(input.renewsAt);
     const lines = [
-      `Your ${input.plan} subscription renews on ${day(input.renewsAt)}, and ${amount} will be charged to your card on file.`,
+      `Your ${input.plan} subscription renews on ${day(input.renewsAt)} (${at}), and ${amount} will be charged to your card on file.`,
       'You do not need to do anything to keep it.',
-      `To stop it, unsubscribe before ${day(input.renewsAt)} on your profile's Subscriptions tab. You keep access until then, and you will not be charged again.`,
+      `To stop it, unsubscribe before ${at} on your profile's Subscriptions tab. You keep access until then, and you will not be charged again.`,
     ];
     const text = [
       greeting(input.username),

@@ -57,7 +57,14 @@ const samples: { [K in MailKind]: Sample<K>[] } = {
         renewsAt: at,
         subscriptionsUrl: link('/profile'),
       },
-      carries: [HOSTILE, 'Carnivo <Yearly>', '$79.99 USD', 'November 27, 2026', link('/profile'), 'unsubscribe before November 27, 2026'],
+      carries: [
+        HOSTILE,
+        'Carnivo <Yearly>',
+        '$79.99 USD',
+        'November 27, 2026 (2026-11-27 16:05 UTC)',
+        link('/profile'),
+        'unsubscribe before 2026-11-27 16:05 UTC',
+      ],
     },
   ],
   'email-change-confirm': [

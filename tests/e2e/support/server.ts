@@ -173,6 +173,7 @@ export async function startE2eServer(overrides: Record<string, string> = {}, opt
     EMAIL_CONFIRMATION: 'false',
     // No reminder e-mails unless a test asks (production's default is an hourly job).
     GOAL_REMINDER_CRON: 'off',
+    RENEWAL_REMINDER_CRON: 'off',
     // Social sign-in off unless the caller wires a double; never the real providers.
     FACEBOOK_APP_ID: '',
     FACEBOOK_APP_SECRET: '',

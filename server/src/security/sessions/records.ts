@@ -3,7 +3,7 @@ import type { Core } from '@strapi/strapi';
 import { UID } from '../../content-types';
 import { sendMail } from '../../mail/send';
 import { queueBestEffort } from '../../mail/notify-owner';
-import { publicUrl } from '../../public-url';
+import { profileTabUrl } from '../../public-url';
 import { sessionMessages, type MemberSession } from '../../contract/sessions';
 import type { DeviceSummary } from '../user-agent';
 import { withSessionRowsLock } from './row-lock';
@@ -156,7 +156,7 @@ async function queueSignInAlert(strapi: Core.Strapi, memberId: number, summary: 
     username: member.username ?? null,
     device: summary,
     at,
-    securityUrl: `${publicUrl()}/profile?tab=security`,
+    securityUrl: profileTabUrl('security'),
   });
 }
 

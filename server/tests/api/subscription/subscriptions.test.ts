@@ -577,8 +577,11 @@ describe('the reminder before a yearly renewal (issue 30 item 5)', () => {
     const [mail] = mails;
     const day = new Date(renewsAt).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
     expect(mail.headers.subject).toBe(`Your Carnivo Yearly renews on ${day}`);
-    expect(mail.text).toContain(`Your Carnivo Yearly subscription renews on ${day}, and $79.99 USD will be charged to your card on file.`);
-    expect(mail.text).toContain(`To stop it, unsubscribe before ${day} on your profile's Subscriptions tab.`);
+    const at = `${new Date(renewsAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    expect(mail.text).toContain(
+      `Your Carnivo Yearly subscription renews on ${day} (${at}), and $79.99 USD will be charged to your card on file.`,
+    );
+    expect(mail.text).toContain(`To stop it, unsubscribe before ${at} on your profile's Subscriptions tab.`);
     expect(mail.text).toContain('/profile?tab=subscriptions');
     // Later runs before the renewal send nothing more.
     expect((await run(renewsAt - DAY_MS)).sent).toBe(0);
@@ -600,22 +603,18 @@ describe('the reminder before a yearly renewal (issue 30 item 5)', () => {
     const cancelling = await register('renewcancel');
     const yearEnd = await payFor(cancelling, yearly());
     expect((await cancel(cancelling.jwt)).status).toBe(200);
-    const shortNotice = await register('renewshort');
-    const shortEnd = await payFor(shortNotice, yearly());
 
     await run(monthEnd - DAY_MS);
     await run(yearEnd - DAY_MS);
     expect(renewalMails(monthlyMember)).toEqual([]);
     expect(renewalMails(cancelling)).toEqual([]);
     // RENEWAL_REMINDER_DAYS=7: 8 days before is too early, 7 days before is the day.
+    const shortNotice = await register('renewshort');
+    const shortEnd = await payFor(shortNotice, yearly());
+    await run(shortEnd - 8 * DAY_MS, 7);
+    expect(renewalMails(shortNotice)).toEqual([]);
+    await run(shortEnd - 7 * DAY_MS, 7);
     expect(renewalMails(shortNotice)).toHaveLength(1);
-    const another = await register('renewshort2');
-    const anotherEnd = await payFor(another, yearly());
-    await run(anotherEnd - 8 * DAY_MS, 7);
-    expect(renewalMails(another)).toEqual([]);
-    await run(anotherEnd - 7 * DAY_MS, 7);
-    expect(renewalMails(another)).toHaveLength(1);
-    expect(shortEnd).toBeGreaterThan(0);
   });
 
   it('runs hourly by default, on RENEWAL_REMINDER_CRON when set, and refuses a wrong RENEWAL_REMINDER_DAYS at start', () => {

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { UID } from '../../../content-types';
 import { UNSUBSCRIBE_PATH, type UnitSystem, type WeightEntry } from '../../../contract/progress';
-import { publicUrl } from '../../../public-url';
+import { profileTabUrl, publicUrl } from '../../../public-url';
 import { sendMail } from '../../../mail/send';
 import { periodKey, type ReminderFrequency } from '../../../reminders/period';
 import { signUnsubscribeToken, verifyUnsubscribeToken } from '../../../reminders/unsubscribe-token';
@@ -82,7 +82,7 @@ export default ({ strapi }: { strapi: Core.Strapi }): GoalReminderService => {
       currentWeight,
       goalWeight: Number(member.goal_weight),
       latest,
-      profileUrl: `${publicUrl()}/profile?tab=goals`,
+      profileUrl: profileTabUrl('goals'),
       unsubscribeUrl: service.unsubscribeUrl(member.id),
     });
   }

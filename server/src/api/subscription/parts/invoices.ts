@@ -1,7 +1,7 @@
 import { errors } from '@strapi/utils';
 import { SandboxGateway, isGatewayError, type CardInput } from '../../../payments';
 import { ConflictError } from '../../../payments/http';
-import { publicUrl } from '../../../public-url';
+import { profileTabUrl } from '../../../public-url';
 import type { AccountExport, CardOnFileResponse, InvoicesResponse } from '../../../contract/billing';
 import { toIso, type SubscriptionRecords } from './records';
 
@@ -73,7 +73,7 @@ export function subscriptionInvoices(records: SubscriptionRecords): Subscription
       if (gateway().mode !== 'stripe') throw new ConflictError(INVOICE_MESSAGES.portalInSandbox);
       const customerId = await customerOf(userId);
       if (!customerId) throw new ConflictError(INVOICE_MESSAGES.noBillingAccount);
-      return gateway().createPortalSession(customerId, `${publicUrl()}/profile?tab=subscriptions`);
+      return gateway().createPortalSession(customerId, profileTabUrl('subscriptions'));
     },
 
     async updateSandboxCard(userId, card) {

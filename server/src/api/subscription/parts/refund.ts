@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { ConflictError } from '../../../payments/http';
 import { holdsPlan, refundRefusals, type RefundSubscriptionResponse } from '../../../contract/subscriptions';
 import { sendMail } from '../../../mail/send';
-import { publicUrl } from '../../../public-url';
+import { profileTabUrl } from '../../../public-url';
 import { nowStamp, type SubscriptionRecords } from './records';
 
 /**
@@ -51,7 +51,7 @@ export function subscriptionRefund(strapi: Core.Strapi, records: SubscriptionRec
             invoiceId: offer.invoice.id,
             plan: offer.record.plan?.name ?? null,
             refundedAt,
-            subscriptionsUrl: `${publicUrl()}/profile?tab=subscriptions`,
+            subscriptionsUrl: profileTabUrl('subscriptions'),
           });
         }
         return { invoiceId: offer.invoice.id, amount: refund.amount, currency: refund.currency };

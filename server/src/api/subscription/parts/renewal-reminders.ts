@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { UID } from '../../../content-types';
 import { sendMail } from '../../../mail/send';
-import { publicUrl } from '../../../public-url';
+import { profileTabUrl } from '../../../public-url';
 import { renewalReminderDays } from '../../../reminders/cron';
 import type { SubscriptionRecord, SubscriptionRecords } from './records';
 
@@ -29,6 +29,9 @@ export interface RenewalReminders {
   remindRenewals(options?: { now?: Date; days?: number }): Promise<RenewalReminderRun>;
 }
 
+/** A plan that renews: paid up and not set to cancel. */
+const STILL_RENEWING = { status: { $in: ['active', 'trialing'] }, cancel_at_period_end: false } as const;
+
 type DueRecord = SubscriptionRecord & { user: { id: number; username: string; email: string } | null };
 
 export function renewalReminders(strapi: Core.Strapi, records: SubscriptionRecords): RenewalReminders {
@@ -39,10 +42,17 @@ export function renewalReminders(strapi: Core.Strapi, records: SubscriptionRecor
    * one caller through (a row reminded of an earlier renewal, or never), and the mark never exists
    * without its e-mail, nor the reverse. True when this caller made the mark.
    */
-  async function claimAndQueue(record: DueRecord, renewsAt: Date): Promise<boolean> {
+  async function claimAndQueue(record: DueRecord, renewsAt: Date, now: Date): Promise<boolean> {
     return strapi.db.transaction(async () => {
       const { count } = await subs().updateMany({
-        where: { id: record.id, $or: [{ renewal_reminded_for: { $null: true } }, { renewal_reminded_for: { $lt: renewsAt } }] },
+        where: {
+          id: record.id,
+          // Still due as it was read (a cancel or a refund meanwhile ends it), and not reminded of a renewal still
+          // ahead: a renewal reminded of counts until it has passed, whatever small shift its date takes.
+          ...STILL_RENEWING,
+          currentPeriodEnd: { $gt: now },
+          $or: [{ renewal_reminded_for: { $null: true } }, { renewal_reminded_for: { $lte: now } }],
+        },
         data: { renewal_reminded_for: renewsAt },
       });
       if (count === 0) return false;
@@ -52,7 +62,7 @@ export function renewalReminders(strapi: Core.Strapi, records: SubscriptionRecor
         amount: record.plan!.amount,
         currency: record.plan!.currency,
         renewsAt,
-        subscriptionsUrl: `${publicUrl()}/profile?tab=subscriptions`,
+        subscriptionsUrl: profileTabUrl('subscriptions'),
       });
       return true;
     });
@@ -66,8 +76,7 @@ export function renewalReminders(strapi: Core.Strapi, records: SubscriptionRecor
         const due = (await subs().findMany({
           where: {
             id: { $gt: afterId },
-            status: { $in: ['active', 'trialing'] },
-            cancel_at_period_end: false,
+            ...STILL_RENEWING,
             currentPeriodEnd: { $gt: now, $lte: until },
             plan: { duration: 'year' },
           },
@@ -82,7 +91,7 @@ export function renewalReminders(strapi: Core.Strapi, records: SubscriptionRecor
           if (!record.user || !record.plan || !record.currentPeriodEnd) continue;
           result.due += 1;
           try {
-            if (await claimAndQueue(record, new Date(record.currentPeriodEnd))) result.sent += 1;
+            if (await claimAndQueue(record, new Date(record.currentPeriodEnd), now)) result.sent += 1;
             else result.alreadySent += 1;
           } catch (error) {
             result.failed += 1;
