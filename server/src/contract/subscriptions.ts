@@ -58,7 +58,8 @@ export type CurrentSubscriptionAnswer = CurrentSubscription & {
 
 /** SPEC §1 and §9, and the Refund Policy: the member's first payment is refunded in full if asked within this many days. */
 export const MONEY_BACK_DAYS = 30;
-const DAY_MS = 24 * 60 * 60 * 1000;
+/** The same, in milliseconds. */
+export const MONEY_BACK_MS = MONEY_BACK_DAYS * 24 * 60 * 60 * 1000;
 
 /** An invoice as the money-back guarantee reads it. */
 type Payment = { date: string; status: string; amount: number; paidAt?: string | null };
@@ -72,7 +73,7 @@ const paidTime = (invoice: Payment): number => Date.parse(invoice.paidAt ?? invo
 export function refundableUntil(invoices: readonly Payment[], now: number): string | null {
   const first = firstPayment(invoices);
   if (!first) return null;
-  const until = paidTime(first) + MONEY_BACK_DAYS * DAY_MS;
+  const until = paidTime(first) + MONEY_BACK_MS;
   return until > now ? new Date(until).toISOString() : null;
 }
 

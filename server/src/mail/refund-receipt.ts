@@ -1,7 +1,6 @@
-import { escapeHtml } from '../escape-html';
 import { formatAmount } from '../contract/billing';
 import { MONEY_BACK_DAYS } from '../contract/subscriptions';
-import { SIGNATURE, defineMail, greeting, utcMinute } from './layout';
+import { defineMail, noticeBody, utcMinute } from './layout';
 
 export interface RefundReceiptMail {
   username: string;
@@ -31,20 +30,11 @@ export default defineMail<RefundReceiptMail>({
       'The money goes back to the card you paid with. Your bank usually shows it within 5 to 10 business days.',
       `${plan} has ended, and you will not be charged again. Your account, profile and data stay.`,
     ];
-    const text = [
-      greeting(input.username),
-      '',
-      ...lines.flatMap((line) => [line, '']),
-      `Your billing history: ${input.subscriptionsUrl}`,
-      '',
-      SIGNATURE,
-    ].join('\n');
-    const html = [
-      `<p>${escapeHtml(greeting(input.username))}</p>`,
-      ...lines.map((line) => `<p>${escapeHtml(line)}</p>`),
-      `<p><a href="${escapeHtml(input.subscriptionsUrl)}">Your billing history</a></p>`,
-      `<p>${SIGNATURE}</p>`,
-    ].join('\n');
+    const { text, html } = noticeBody(input.username, lines, {
+      url: input.subscriptionsUrl,
+      text: 'Your billing history',
+      html: 'Your billing history',
+    });
     return { subject: `Your Carnivo refund of ${amount}`, text, html };
   },
 });

@@ -1,6 +1,5 @@
-import { escapeHtml } from '../escape-html';
 import { formatAmount } from '../contract/billing';
-import { SIGNATURE, defineMail, greeting, utcMinute } from './layout';
+import { defineMail, noticeBody, utcMinute } from './layout';
 
 export interface RenewalReminderMail {
   username: string;
@@ -28,20 +27,11 @@ export default defineMail<RenewalReminderMail>({
       'You do not need to do anything to keep it.',
       `To stop it, unsubscribe before ${at} on your profile's Subscriptions tab. You keep access until then, and you will not be charged again.`,
     ];
-    const text = [
-      greeting(input.username),
-      '',
-      ...lines.flatMap((line) => [line, '']),
-      `Your subscription: ${input.subscriptionsUrl}`,
-      '',
-      SIGNATURE,
-    ].join('\n');
-    const html = [
-      `<p>${escapeHtml(greeting(input.username))}</p>`,
-      ...lines.map((line) => `<p>${escapeHtml(line)}</p>`),
-      `<p><a href="${escapeHtml(input.subscriptionsUrl)}">Manage your subscription</a></p>`,
-      `<p>${SIGNATURE}</p>`,
-    ].join('\n');
+    const { text, html } = noticeBody(input.username, lines, {
+      url: input.subscriptionsUrl,
+      text: 'Your subscription',
+      html: 'Manage your subscription',
+    });
     return { subject: `Your ${input.plan} renews on ${day(input.renewsAt)}`, text, html };
   },
 });

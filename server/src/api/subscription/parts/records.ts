@@ -8,7 +8,7 @@ import {
   INCOMPLETE_LIFETIME_MS,
   firstPayment,
   holdsPlan,
-  MONEY_BACK_DAYS,
+  MONEY_BACK_MS,
   refundableUntil,
   type CurrentSubscription,
   type CurrentSubscriptionAnswer,
@@ -75,8 +75,6 @@ export const toIso = (value: string | number | Date | null | undefined): string 
   const ms = toMs(value);
   return ms == null ? null : new Date(ms).toISOString();
 };
-const MONEY_BACK_MS = MONEY_BACK_DAYS * 24 * 60 * 60 * 1000;
-
 export const isEnded = (status: SubscriptionStatus) => ENDED_STATUSES.includes(status);
 /** Local actions are stamped at whole seconds, like Stripe's event.created. */
 export const nowStamp = () => Math.floor(Date.now() / 1000) * 1000;
